@@ -77,3 +77,51 @@ type Hooks struct {
 	OnToolCall   func(call ToolCall)
 	OnToolResult func(call ToolCall, result json.RawMessage, err error)
 }
+
+// Registry holds the tools a model may call, in a stable order.
+type Registry struct {
+	tools []Tool // TODO(issue 5)
+}
+
+// NewRegistry returns a registry of tools; duplicate names are an error.
+func NewRegistry(tools ...Tool) (*Registry, error) {
+	panic("TODO(issue 5)")
+}
+
+// Specs lists the tools as a model sees them.
+func (r *Registry) Specs() []ToolSpec { panic("TODO(issue 5)") }
+
+// Execute runs the tool called name. Every failure is a *core.HarnessError
+// (an unknown tool, invalid arguments, a tool's own error) so that the model
+// and any wrapping code receive {name, code, message}; errors.As works.
+func (r *Registry) Execute(ctx context.Context, name string, call Call) (json.RawMessage, error) {
+	panic("TODO(issue 5)")
+}
+
+// NewAskTool returns the ask_user_question tool: spec from the core's schema
+// op, execution through svc.Ask, the core's answer object as the result.
+func NewAskTool(svc *interaction.Service, spec ToolSpec) Tool { panic("TODO(issue 5)") }
+
+// Agent is one conversation with a model. Run it from one goroutine at a
+// time.
+type Agent struct {
+	// ID identifies the agent to providers (interaction.Identity.AgentID).
+	ID string
+	// SessionID, when known, is passed along in interaction.Identity.
+	SessionID string
+	Model     Model
+	Tools     *Registry
+	Hooks     Hooks
+	// System, when set, is the system prompt.
+	System string
+	// History is the conversation so far; Run appends to it.
+	History []Message
+	// MaxSteps bounds model calls per Run (0: a default of 32).
+	MaxSteps int
+}
+
+// Run adds prompt as a user message and loops until the model replies
+// without tool calls. Tool errors go back to the model and the loop goes on.
+// When ctx is cancelled Run returns ctx's error (errors.Is(err,
+// context.Canceled)); a model failure is returned as is.
+func (a *Agent) Run(ctx context.Context, prompt string) error { panic("TODO(issue 5)") }
