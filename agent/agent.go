@@ -2,13 +2,25 @@
 // user prompt -> model -> tool calls -> tool results -> model, until the
 // model replies without tool calls.
 //
-// API SKETCH: bodies marked TODO are filled in by issue 5.
+// Errors keep their structure all the way: a tool failure is a
+// *core.HarnessError ({"name","code","message"}) for wrapping code
+// (errors.As works) and the same object, as JSON, in the RoleTool message
+// the model receives. Failures that are not the user-interaction rules'
+// (an unknown tool, a tool that failed without a structured error, a call
+// skipped because the run was cancelled) carry the name "ToolError" and one
+// of the Code* constants below.
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
 
+	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/interaction"
 )
@@ -78,29 +90,183 @@ type Hooks struct {
 	OnToolResult func(call ToolCall, result json.RawMessage, err error)
 }
 
-// Registry holds the tools a model may call, in a stable order.
-type Registry struct {
-	tools []Tool // TODO(issue 5)
+// AskToolName is the name of the ask_user_question tool, as the core's
+// schema op names it.
+const AskToolName = "ask_user_question"
+
+// ToolErrorName is the error name of failures that come from the tool
+// machinery rather than from a tool's own rules.
+const ToolErrorName = "ToolError"
+
+// Codes of ToolError failures.
+const (
+	// CodeUnknownTool: the model called a tool that is not registered.
+	CodeUnknownTool core.Code = "UNKNOWN_TOOL"
+	// CodeToolFailed: a tool failed (or panicked) without a structured
+	// error; the message says why.
+	CodeToolFailed core.Code = "TOOL_FAILED"
+	// CodeToolCancelled: the run was cancelled before this call ran; the
+	// call was not executed.
+	CodeToolCancelled core.Code = "TOOL_CANCELLED"
+)
+
+// DefaultMaxSteps bounds model calls per Run when Agent.MaxSteps is 0.
+const DefaultMaxSteps = 32
+
+// ErrMaxSteps is returned (wrapped) by Run when the model kept calling tools
+// for more than MaxSteps replies.
+var ErrMaxSteps = errors.New("agent: too many model steps without a final reply")
+
+func toolError(code core.Code, message string) *core.HarnessError {
+	return &core.HarnessError{Name: ToolErrorName, Code: code, Message: message}
 }
 
-// NewRegistry returns a registry of tools; duplicate names are an error.
+// AsHarnessError returns err as a *core.HarnessError: the structured error
+// it is or wraps, or a ToolError TOOL_FAILED carrying err's text. nil stays
+// nil.
+func AsHarnessError(err error) *core.HarnessError {
+	if err == nil {
+		return nil
+	}
+	var he *core.HarnessError
+	if errors.As(err, &he) && he != nil {
+		return he
+	}
+	return toolError(CodeToolFailed, err.Error())
+}
+
+// ErrorJSON is err as the model (and an ACP client's rawOutput) receives it:
+// {"name","code","message"}.
+func ErrorJSON(err error) json.RawMessage {
+	b, mErr := json.Marshal(AsHarnessError(err))
+	if mErr != nil { // a struct of three strings always marshals
+		return json.RawMessage(`{"name":"ToolError","code":"TOOL_FAILED","message":"unencodable error"}`)
+	}
+	return b
+}
+
+// Registry holds the tools a model may call, in a stable order.
+type Registry struct {
+	tools  []Tool
+	byName map[string]Tool
+}
+
+// NewRegistry returns a registry of tools in the order given; an empty or
+// duplicate name is an error.
 func NewRegistry(tools ...Tool) (*Registry, error) {
-	panic("TODO(issue 5)")
+	r := &Registry{byName: make(map[string]Tool, len(tools))}
+	for _, t := range tools {
+		if t == nil {
+			return nil, errors.New("agent: nil tool")
+		}
+		name := t.Spec().Name
+		if name == "" {
+			return nil, errors.New("agent: a tool has no name")
+		}
+		if _, dup := r.byName[name]; dup {
+			return nil, fmt.Errorf("agent: duplicate tool name %q", name)
+		}
+		r.byName[name] = t
+		r.tools = append(r.tools, t)
+	}
+	return r, nil
 }
 
 // Specs lists the tools as a model sees them.
-func (r *Registry) Specs() []ToolSpec { panic("TODO(issue 5)") }
+func (r *Registry) Specs() []ToolSpec {
+	if r == nil {
+		return nil
+	}
+	specs := make([]ToolSpec, len(r.tools))
+	for i, t := range r.tools {
+		specs[i] = t.Spec()
+	}
+	return specs
+}
 
 // Execute runs the tool called name. Every failure is a *core.HarnessError
 // (an unknown tool, invalid arguments, a tool's own error) so that the model
 // and any wrapping code receive {name, code, message}; errors.As works.
+//
+// Arguments are passed to the tool as the model wrote them, even when they
+// are not valid JSON: the ask tool lets the core say what is wrong
+// (INVALID_REQUEST). An unknown tool is ToolError UNKNOWN_TOOL; a tool error
+// that is not structured, or a panic, is ToolError TOOL_FAILED.
 func (r *Registry) Execute(ctx context.Context, name string, call Call) (json.RawMessage, error) {
-	panic("TODO(issue 5)")
+	var t Tool
+	if r != nil {
+		t = r.byName[name]
+	}
+	if t == nil {
+		return nil, toolError(CodeUnknownTool, fmt.Sprintf("there is no tool called %q; available tools: %s", name, r.names()))
+	}
+	res, err := runTool(ctx, t, call)
+	if err != nil {
+		return nil, AsHarnessError(err)
+	}
+	return res, nil
+}
+
+func runTool(ctx context.Context, t Tool, call Call) (res json.RawMessage, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, toolError(CodeToolFailed, fmt.Sprintf("the tool %q failed: %v", t.Spec().Name, p))
+		}
+	}()
+	return t.Execute(ctx, call)
+}
+
+func (r *Registry) names() string {
+	if r == nil || len(r.tools) == 0 {
+		return "none"
+	}
+	names := make([]string, len(r.tools))
+	for i, t := range r.tools {
+		names[i] = t.Spec().Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// AskTool is the ask_user_question tool. NewAskTool builds one; a front door
+// that wants an opt-in per-question timeout may build it directly.
+type AskTool struct {
+	Service *interaction.Service
+	// ToolSpec is the core's schema op result (engine.Client.Schema).
+	ToolSpec ToolSpec
+	// Timeout, when positive, ends each question with ASK_TIMEOUT. Off by
+	// default: nothing is ever chosen on a person's behalf.
+	Timeout time.Duration
 }
 
 // NewAskTool returns the ask_user_question tool: spec from the core's schema
 // op, execution through svc.Ask, the core's answer object as the result.
-func NewAskTool(svc *interaction.Service, spec ToolSpec) Tool { panic("TODO(issue 5)") }
+func NewAskTool(svc *interaction.Service, spec ToolSpec) Tool {
+	return &AskTool{Service: svc, ToolSpec: spec}
+}
+
+// Spec returns the core's tool description.
+func (t *AskTool) Spec() ToolSpec { return t.ToolSpec }
+
+// Execute asks through the service, on behalf of call.From. The result is
+// the answer object exactly as the core wrote it; the error is the
+// service's *core.HarnessError (INVALID_REQUEST, NO_PROVIDER, ASK_ABORTED,
+// ASK_DECLINED, ...).
+func (t *AskTool) Execute(ctx context.Context, call Call) (json.RawMessage, error) {
+	if t.Service == nil {
+		return nil, core.NewError(core.CodeNoProvider, "no one can be asked here: the ask tool has no interaction service")
+	}
+	args := call.Arguments
+	if len(bytes.TrimSpace(args)) == 0 {
+		// Absent arguments (some models send "" for them): let the core
+		// say that a request is required rather than report a JSON error.
+		args = nil
+	}
+	res, err := t.Service.Ask(ctx, args, interaction.AskOptions{From: call.From, Timeout: t.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	return res.Raw, nil
+}
 
 // Agent is one conversation with a model. Run it from one goroutine at a
 // time.
@@ -124,4 +290,106 @@ type Agent struct {
 // without tool calls. Tool errors go back to the model and the loop goes on.
 // When ctx is cancelled Run returns ctx's error (errors.Is(err,
 // context.Canceled)); a model failure is returned as is.
-func (a *Agent) Run(ctx context.Context, prompt string) error { panic("TODO(issue 5)") }
+//
+// Details: the system prompt (System) is put first in History when History
+// is empty. Each assistant reply is appended to History before its tool
+// calls run, in order; each call gets exactly one RoleTool message (the
+// result, or IsError and the error object), so History stays a valid
+// conversation for the next Run even after a cancellation (calls that never
+// ran get a ToolError TOOL_CANCELLED message). Hooks: OnText for each reply
+// whose content is not blank, OnToolCall before a call runs, OnToolResult
+// after. More than MaxSteps model calls end Run with ErrMaxSteps.
+func (a *Agent) Run(ctx context.Context, prompt string) error {
+	if a.Model == nil {
+		return errors.New("agent: no model")
+	}
+	if err := ctx.Err(); err != nil {
+		return ctxError(ctx)
+	}
+	if len(a.History) == 0 && a.System != "" {
+		a.History = append(a.History, Message{Role: RoleSystem, Content: a.System})
+	}
+	a.History = append(a.History, Message{Role: RoleUser, Content: prompt})
+
+	maxSteps := a.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	specs := a.Tools.Specs()
+	for step := 0; ; step++ {
+		if step >= maxSteps {
+			return fmt.Errorf("%w (%d)", ErrMaxSteps, maxSteps)
+		}
+		if ctx.Err() != nil {
+			return ctxError(ctx)
+		}
+		reply, err := a.Model.Complete(ctx, a.History, specs)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctxError(ctx)
+			}
+			return err
+		}
+		a.History = append(a.History, Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
+		if strings.TrimSpace(reply.Content) != "" && a.Hooks.OnText != nil {
+			a.Hooks.OnText(reply.Content)
+		}
+		if len(reply.ToolCalls) == 0 {
+			return nil
+		}
+		for i, call := range reply.ToolCalls {
+			if ctx.Err() != nil {
+				a.skip(reply.ToolCalls[i:])
+				return ctxError(ctx)
+			}
+			a.runCall(ctx, call)
+			if ctx.Err() != nil {
+				a.skip(reply.ToolCalls[i+1:])
+				return ctxError(ctx)
+			}
+		}
+	}
+}
+
+// runCall executes one call and appends its RoleTool message.
+func (a *Agent) runCall(ctx context.Context, call ToolCall) {
+	if a.Hooks.OnToolCall != nil {
+		a.Hooks.OnToolCall(call)
+	}
+	res, err := a.Tools.Execute(ctx, call.Name, Call{
+		ID:        call.ID,
+		Arguments: call.Arguments,
+		From:      interaction.Identity{AgentID: a.ID, SessionID: a.SessionID, ToolCallID: call.ID},
+	})
+	msg := Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name}
+	if err != nil {
+		msg.IsError = true
+		msg.Content = string(ErrorJSON(err))
+	} else {
+		msg.Content = string(res)
+	}
+	a.History = append(a.History, msg)
+	if a.Hooks.OnToolResult != nil {
+		a.Hooks.OnToolResult(call, res, err)
+	}
+}
+
+// skip records calls that never ran, so every tool call has its answer.
+func (a *Agent) skip(calls []ToolCall) {
+	for _, call := range calls {
+		err := toolError(CodeToolCancelled, "the run was cancelled before this tool call ran")
+		a.History = append(a.History, Message{
+			Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name,
+			IsError: true, Content: string(ErrorJSON(err)),
+		})
+	}
+}
+
+// ctxError is ctx's error, keeping a custom cancellation cause in the chain.
+func ctxError(ctx context.Context) error {
+	err := ctx.Err()
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, err) {
+		return fmt.Errorf("%w: %w", err, cause)
+	}
+	return err
+}

@@ -140,6 +140,11 @@ func (s *Service) Ask(ctx context.Context, request json.RawMessage, opts AskOpti
 	}
 
 	res, err := callProvider(askCtx, reg.provider, Question{Request: req, Raw: raw, From: opts.From})
+	if err == nil && len(res.Raw) == 0 {
+		// A provider that returns neither an answer nor an error must not
+		// become an empty answer for the model.
+		err = core.NewError(core.CodeAskFailed, "the provider returned no answer")
+	}
 	if err == nil {
 		return res, nil
 	}

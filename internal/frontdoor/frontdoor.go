@@ -1,16 +1,16 @@
-// Package frontdoor holds what both binaries share: the model settings of
-// contract.md section 6 (--script, DEEPSEEK_API_KEY, OPENAI_API_KEY, the
-// built-in demo) and the --engine choice.
-//
-// API SKETCH: bodies marked TODO are filled in by issue 5.
 package frontdoor
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"fmt"
 
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore/model/openai"
+	"github.com/askcore/askcore/model/script"
 )
 
 // Settings are the flags both front doors take.
@@ -20,7 +20,16 @@ type Settings struct {
 }
 
 // AddFlags registers --script and --engine on fs.
-func (s *Settings) AddFlags(fs *flag.FlagSet) { panic("TODO(issue 5)") }
+func (s *Settings) AddFlags(fs *flag.FlagSet) {
+	fs.StringVar(&s.Script, "script", s.Script,
+		"play the scripted model in `FILE` (JSON Lines, one model reply per line) instead of a real model")
+	def := s.Engine
+	if def == "" {
+		def = engine.NameWasm
+	}
+	fs.StringVar(&s.Engine, "engine", def,
+		"where the askcore rules run: wasm (the WebAssembly core under wazero) or native")
+}
 
 // ModelSource says which backend Model chose.
 type ModelSource string
@@ -32,17 +41,146 @@ const (
 	SourceDemo     ModelSource = "demo"
 )
 
+// Environment variables read by Model.
+const (
+	EnvDeepSeekAPIKey = "DEEPSEEK_API_KEY"
+	EnvOpenAIAPIKey   = "OPENAI_API_KEY"
+	EnvOpenAIBaseURL  = "OPENAI_BASE_URL"
+	EnvOpenAIModel    = "OPENAI_MODEL"
+)
+
 // Model picks the backend: --script, else DEEPSEEK_API_KEY, else
 // OPENAI_API_KEY (with OPENAI_BASE_URL, OPENAI_MODEL), else the built-in
 // demo. getenv is os.Getenv outside tests. The model is safe to share
 // between conversations: a scripted model replays from its first line for
 // each conversation (each Agent's History).
 func (s Settings) Model(getenv func(string) string) (agent.Model, ModelSource, error) {
-	panic("TODO(issue 5)")
+	m, src, _, err := s.model(getenv)
+	return m, src, err
+}
+
+// model is Model plus a one-line description for people.
+func (s Settings) model(getenv func(string) string) (agent.Model, ModelSource, string, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if s.Script != "" {
+		m, err := script.Load(s.Script)
+		if err != nil {
+			return nil, "", "", err
+		}
+		return m, SourceScript, fmt.Sprintf("scripted model %s (%d replies)", s.Script, m.Len()), nil
+	}
+	if key := getenv(EnvDeepSeekAPIKey); key != "" {
+		m, err := openai.New(openai.Config{BaseURL: openai.DeepSeekBaseURL, APIKey: key, Model: openai.DeepSeekModel})
+		if err != nil {
+			return nil, "", "", err
+		}
+		return m, SourceDeepSeek, fmt.Sprintf("DeepSeek %s at %s", m.Name(), m.BaseURL()), nil
+	}
+	if key := getenv(EnvOpenAIAPIKey); key != "" {
+		cfg := openai.Config{BaseURL: getenv(EnvOpenAIBaseURL), APIKey: key, Model: getenv(EnvOpenAIModel)}
+		if cfg.BaseURL == "" {
+			cfg.BaseURL = openai.OpenAIBaseURL
+		}
+		if cfg.Model == "" {
+			cfg.Model = openai.OpenAIModel
+		}
+		m, err := openai.New(cfg)
+		if err != nil {
+			return nil, "", "", err
+		}
+		return m, SourceOpenAI, fmt.Sprintf("%s at %s", m.Name(), m.BaseURL()), nil
+	}
+	return script.Demo(), SourceDemo, "the built-in demo script (offline; set DEEPSEEK_API_KEY or OPENAI_API_KEY, or pass --script FILE)", nil
 }
 
 // Open starts the chosen engine and returns a client for it and a func that
 // releases it.
 func (s Settings) Open(ctx context.Context) (engine.Client, func(context.Context) error, error) {
-	panic("TODO(issue 5)")
+	c, closeFn, err := engine.Open(ctx, s.Engine)
+	if err != nil {
+		return engine.Client{}, nil, err
+	}
+	return engine.Client{Core: c}, closeFn, nil
+}
+
+// SystemPrompt is the system prompt NewAgent gives real models. (A scripted
+// model ignores it.)
+const SystemPrompt = `You are a helpful assistant running in askcore. When you need a decision or a fact only the user can give, call the ask_user_question tool instead of guessing: give a short header, one clear question, and, when there are sensible choices, 2-6 options with a label, a short description, and the one you recommend marked "recommended": true. Free text is allowed unless you set allowCustom to false. The tool result is the user's answer ({"answer": ...}); an error result ({"name","code","message"}) means no answer was given: ASK_DECLINED or ASK_CANCELLED means respect the refusal, NO_PROVIDER means nobody can be asked here, INVALID_REQUEST means fix the request as the message says. Never invent an answer the user did not give.`
+
+// Runtime is everything a front door needs, built by Build: register a
+// provider on Interaction (Interaction.Register), make one agent per
+// conversation with NewAgent, and Close at the end.
+type Runtime struct {
+	// Client talks to the chosen engine (present, resolve, elicitation...).
+	Client engine.Client
+	// Interaction is the seam; Build registers no provider.
+	Interaction *interaction.Service
+	// Tools holds the ask_user_question tool, its spec from the core.
+	Tools *agent.Registry
+	// Model is the chosen backend, shared by all conversations.
+	Model agent.Model
+	// Source says which backend Model is; ModelInfo describes it for people.
+	Source    ModelSource
+	ModelInfo string
+
+	close func(context.Context) error
+}
+
+// Build opens the engine, reads the tool schema from the core, creates the
+// interaction service (no provider registered), the tool registry with the
+// ask tool, and the model chosen by s and getenv (os.Getenv outside tests).
+// On error nothing stays open.
+func Build(ctx context.Context, s Settings, getenv func(string) string) (*Runtime, error) {
+	m, src, info, err := s.model(getenv)
+	if err != nil {
+		return nil, err
+	}
+	client, closeFn, err := s.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := client.Schema(ctx)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("reading the ask_user_question schema from the core: %w", err), closeFn(context.WithoutCancel(ctx)))
+	}
+	svc := interaction.NewService(client)
+	tools, err := agent.NewRegistry(agent.NewAskTool(svc, spec))
+	if err != nil {
+		return nil, errors.Join(err, closeFn(context.WithoutCancel(ctx)))
+	}
+	return &Runtime{
+		Client:      client,
+		Interaction: svc,
+		Tools:       tools,
+		Model:       m,
+		Source:      src,
+		ModelInfo:   info,
+		close:       closeFn,
+	}, nil
+}
+
+// NewAgent returns an agent for one conversation (one ACP session, the one
+// terminal conversation) over the shared model and tools, with the system
+// prompt set. id and sessionID reach the provider as interaction.Identity.
+func (r *Runtime) NewAgent(id, sessionID string, hooks agent.Hooks) *agent.Agent {
+	return &agent.Agent{
+		ID:        id,
+		SessionID: sessionID,
+		Model:     r.Model,
+		Tools:     r.Tools,
+		Hooks:     hooks,
+		System:    SystemPrompt,
+	}
+}
+
+// Close releases the engine. Safe to call more than once.
+func (r *Runtime) Close(ctx context.Context) error {
+	if r == nil || r.close == nil {
+		return nil
+	}
+	c := r.close
+	r.close = nil
+	return c(ctx)
 }

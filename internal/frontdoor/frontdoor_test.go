@@ -1,0 +1,184 @@
+package frontdoor_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/model/openai"
+	"github.com/askcore/askcore/model/script"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func env(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestAddFlags(t *testing.T) {
+	var s frontdoor.Settings
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	s.AddFlags(fs)
+	require.NoError(t, fs.Parse(nil))
+	assert.Equal(t, frontdoor.Settings{Engine: "wasm"}, s)
+
+	var s2 frontdoor.Settings
+	fs2 := flag.NewFlagSet("x", flag.ContinueOnError)
+	s2.AddFlags(fs2)
+	require.NoError(t, fs2.Parse([]string{"--script", "demo.jsonl", "--engine", "native"}))
+	assert.Equal(t, frontdoor.Settings{Script: "demo.jsonl", Engine: "native"}, s2)
+}
+
+func writeScript(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(body), 0o600))
+	return path
+}
+
+func TestModelChoice(t *testing.T) {
+	path := writeScript(t, `{"content":"scripted"}`)
+	all := map[string]string{
+		"DEEPSEEK_API_KEY": "ds", "OPENAI_API_KEY": "oa",
+		"OPENAI_BASE_URL": "http://localhost:1/v1", "OPENAI_MODEL": "local-model",
+	}
+
+	m, src, err := frontdoor.Settings{Script: path}.Model(env(all))
+	require.NoError(t, err)
+	assert.Equal(t, frontdoor.SourceScript, src, "an explicit --script wins over keys")
+	r, err := m.Complete(context.Background(), nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "scripted", r.Content)
+
+	m, src, err = frontdoor.Settings{}.Model(env(all))
+	require.NoError(t, err)
+	assert.Equal(t, frontdoor.SourceDeepSeek, src)
+	om := m.(*openai.Model)
+	assert.Equal(t, openai.DeepSeekBaseURL, om.BaseURL())
+	assert.Equal(t, "deepseek-chat", om.Name())
+
+	delete(all, "DEEPSEEK_API_KEY")
+	m, src, err = frontdoor.Settings{}.Model(env(all))
+	require.NoError(t, err)
+	assert.Equal(t, frontdoor.SourceOpenAI, src)
+	om = m.(*openai.Model)
+	assert.Equal(t, "http://localhost:1/v1", om.BaseURL())
+	assert.Equal(t, "local-model", om.Name())
+
+	m, src, err = frontdoor.Settings{}.Model(env(map[string]string{"OPENAI_API_KEY": "oa"}))
+	require.NoError(t, err)
+	assert.Equal(t, frontdoor.SourceOpenAI, src)
+	om = m.(*openai.Model)
+	assert.Equal(t, openai.OpenAIBaseURL, om.BaseURL())
+	assert.Equal(t, openai.OpenAIModel, om.Name())
+
+	for _, getenv := range []func(string) string{env(nil), nil} {
+		m, src, err = frontdoor.Settings{}.Model(getenv)
+		require.NoError(t, err)
+		assert.Equal(t, frontdoor.SourceDemo, src)
+		assert.IsType(t, &script.Model{}, m)
+	}
+}
+
+func TestModelScriptErrors(t *testing.T) {
+	_, _, err := frontdoor.Settings{Script: filepath.Join(t.TempDir(), "missing.jsonl")}.Model(env(nil))
+	require.Error(t, err)
+	_, _, err = frontdoor.Settings{Script: writeScript(t, "{\"content\":\"a\"}\n{bad\n")}.Model(env(nil))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line 2")
+}
+
+func TestOpen(t *testing.T) {
+	c, closeFn, err := frontdoor.Settings{Engine: "native"}.Open(context.Background())
+	require.NoError(t, err)
+	assert.IsType(t, engine.Native{}, c.Core)
+	require.NoError(t, closeFn(context.Background()))
+
+	_, _, err = frontdoor.Settings{Engine: "gpu"}.Open(context.Background())
+	require.Error(t, err)
+}
+
+func TestBuildWiresEverything(t *testing.T) {
+	ctx := context.Background()
+	rt, err := frontdoor.Build(ctx, frontdoor.Settings{Engine: "native"}, env(nil))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, rt.Close(ctx)) }()
+
+	assert.Equal(t, frontdoor.SourceDemo, rt.Source)
+	assert.Contains(t, rt.ModelInfo, "demo")
+	specs := rt.Tools.Specs()
+	require.Len(t, specs, 1)
+	assert.Equal(t, agent.AskToolName, specs[0].Name)
+
+	// Build registers no provider: a question fails fast.
+	_, err = rt.Tools.Execute(ctx, agent.AskToolName, agent.Call{Arguments: json.RawMessage(`{"question":"q?"}`)})
+	var he *core.HarnessError
+	require.True(t, errors.As(err, &he))
+	assert.Equal(t, core.CodeNoProvider, he.Code)
+
+	// A front door registers its provider and runs one agent per conversation.
+	var from interaction.Identity
+	dispose, err := rt.Interaction.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+		from = q.From
+		if q.Request.Header == "Name" {
+			return rt.Client.Resolve(ctx, q.Raw, "my-service")
+		}
+		return rt.Client.Resolve(ctx, q.Raw, "2")
+	}))
+	require.NoError(t, err)
+	defer dispose()
+
+	var texts []string
+	a := rt.NewAgent("agent-1", "session-1", agent.Hooks{OnText: func(s string) { texts = append(texts, s) }})
+	assert.Equal(t, frontdoor.SystemPrompt, a.System)
+	require.NoError(t, a.Run(ctx, "hello"))
+	assert.Equal(t, "agent-1", from.AgentID)
+	assert.Equal(t, "session-1", from.SessionID)
+	assert.NotEmpty(t, from.ToolCallID)
+	require.Len(t, texts, 3)
+	assert.Contains(t, texts[2], "my-service")
+
+	require.NoError(t, rt.Close(ctx))
+	require.NoError(t, rt.Close(ctx), "Close twice is fine")
+}
+
+func TestBuildErrors(t *testing.T) {
+	ctx := context.Background()
+	_, err := frontdoor.Build(ctx, frontdoor.Settings{Engine: "gpu"}, env(nil))
+	require.Error(t, err)
+	_, err = frontdoor.Build(ctx, frontdoor.Settings{Engine: "native", Script: "/nonexistent/x.jsonl"}, env(nil))
+	require.Error(t, err)
+}
+
+// TestBuildDefaultEngineIsWasm builds with the default engine (the
+// WebAssembly core under wazero) and checks that the model sees the same
+// tool as with the native core.
+func TestBuildDefaultEngineIsWasm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the WebAssembly core")
+	}
+	ctx := context.Background()
+	var s frontdoor.Settings
+	s.AddFlags(flag.NewFlagSet("x", flag.ContinueOnError))
+	rt, err := frontdoor.Build(ctx, s, env(nil))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, rt.Close(ctx)) }()
+	assert.NotEqual(t, engine.Native{}, rt.Client.Core)
+
+	want, err := engine.Client{Core: engine.Native{}}.Schema(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []agent.ToolSpec{want}, rt.Tools.Specs())
+}

@@ -1,0 +1,224 @@
+// Package script is the scripted model of contract.md section 6: a JSON
+// Lines file where each line is one model reply,
+//
+//	{"content": TEXT}
+//	{"tool_calls": [{"id": ID, "name": "ask_user_question", "arguments": {...}}]}
+//	{"content": TEXT, "tool_calls": [...]}
+//
+// A reply with tool calls is followed by the next line once the tools ran; a
+// reply without tool calls ends the turn. The model keeps no state about
+// conversations: the line it plays is the number of assistant messages
+// already in the conversation passed to Complete, so one Model serves any
+// number of conversations (each ACP session, the terminal conversation),
+// each replaying the script from its own first line. Past the last line it
+// ends the turn with the notice Finished.
+//
+// In content, {{answer}} becomes the answer of the latest ask_user_question
+// result in the conversation, or that result's error code when it failed
+// (e.g. ASK_DECLINED). With no such result yet the placeholder stays as is.
+//
+// Arguments may be a JSON object (or any JSON value), or a JSON string
+// holding the arguments text as OpenAI sends it; a string is passed on
+// verbatim, even when it is not valid JSON, so a script can exercise the
+// core's INVALID_REQUEST. A missing id becomes "call_<line>_<n>"; missing
+// arguments become {}. Blank lines are skipped; unknown fields are errors.
+package script
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/askcore/askcore/agent"
+)
+
+// Placeholder is replaced in content by the latest answer (or error code).
+const Placeholder = "{{answer}}"
+
+// Finished is the reply past the last line of a script.
+const Finished = "(script finished)"
+
+// Model replays a script. It is immutable and safe for concurrent use.
+type Model struct {
+	replies []agent.Reply
+}
+
+var _ agent.Model = (*Model)(nil)
+
+//go:embed demo.jsonl
+var demo []byte
+
+// Demo returns the built-in demo script: it greets, asks a question with
+// options through ask_user_question, uses the answer, asks a free-form
+// follow-up and wraps up. It works offline.
+func Demo() *Model {
+	m, err := Parse(bytes.NewReader(demo))
+	if err != nil {
+		panic("script: the built-in demo does not parse: " + err.Error())
+	}
+	return m
+}
+
+// Load parses the script in the file at path.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("script: %w", err)
+	}
+	defer f.Close()
+	m, err := Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+type line struct {
+	Content   *string    `json:"content"`
+	ToolCalls []lineCall `json:"tool_calls"`
+}
+
+type lineCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Parse reads a JSON Lines script. Errors name the line (from 1).
+func Parse(r io.Reader) (*Model, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	m := &Model{}
+	n := 0
+	for sc.Scan() {
+		n++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		reply, err := parseLine(text, n)
+		if err != nil {
+			return nil, fmt.Errorf("script line %d: %w", n, err)
+		}
+		m.replies = append(m.replies, reply)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("script line %d: %w", n+1, err)
+	}
+	if len(m.replies) == 0 {
+		return nil, errors.New("script: no replies (the script is empty)")
+	}
+	return m, nil
+}
+
+func parseLine(text []byte, n int) (agent.Reply, error) {
+	if text[0] != '{' {
+		return agent.Reply{}, errors.New(`want a JSON object such as {"content":"..."} or {"tool_calls":[...]}`)
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.DisallowUnknownFields()
+	var l line
+	if err := dec.Decode(&l); err != nil {
+		return agent.Reply{}, err
+	}
+	if dec.More() {
+		return agent.Reply{}, errors.New("one reply per line: unexpected text after the JSON object")
+	}
+	if l.Content == nil && len(l.ToolCalls) == 0 {
+		return agent.Reply{}, errors.New(`a reply needs "content" and/or "tool_calls"`)
+	}
+	var reply agent.Reply
+	if l.Content != nil {
+		reply.Content = *l.Content
+	}
+	for i, c := range l.ToolCalls {
+		if c.Name == "" {
+			return agent.Reply{}, fmt.Errorf("tool call %d has no name", i+1)
+		}
+		call := agent.ToolCall{ID: c.ID, Name: c.Name, Arguments: json.RawMessage(`{}`)}
+		if call.ID == "" {
+			call.ID = fmt.Sprintf("call_%d_%d", n, i+1)
+		}
+		if len(c.Arguments) > 0 && !bytes.Equal(c.Arguments, []byte("null")) {
+			if c.Arguments[0] == '"' {
+				var s string
+				if err := json.Unmarshal(c.Arguments, &s); err != nil {
+					return agent.Reply{}, fmt.Errorf("tool call %d: arguments: %w", i+1, err)
+				}
+				call.Arguments = json.RawMessage(s)
+			} else {
+				call.Arguments = append(json.RawMessage(nil), c.Arguments...)
+			}
+		}
+		reply.ToolCalls = append(reply.ToolCalls, call)
+	}
+	return reply, nil
+}
+
+// Len is the number of replies in the script.
+func (m *Model) Len() int { return len(m.replies) }
+
+// Complete plays the line after the conversation's assistant messages, with
+// {{answer}} substituted.
+func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []agent.ToolSpec) (agent.Reply, error) {
+	if err := ctx.Err(); err != nil {
+		return agent.Reply{}, err
+	}
+	played := 0
+	for _, msg := range messages {
+		if msg.Role == agent.RoleAssistant {
+			played++
+		}
+	}
+	if played >= len(m.replies) {
+		return agent.Reply{Content: Finished}, nil
+	}
+	src := m.replies[played]
+	reply := agent.Reply{Content: src.Content}
+	if strings.Contains(reply.Content, Placeholder) {
+		if answer, ok := LatestAnswer(messages); ok {
+			reply.Content = strings.ReplaceAll(reply.Content, Placeholder, answer)
+		}
+	}
+	// Copy, so callers may keep or change the history without touching
+	// the script.
+	for _, c := range src.ToolCalls {
+		c.Arguments = append(json.RawMessage(nil), c.Arguments...)
+		reply.ToolCalls = append(reply.ToolCalls, c)
+	}
+	return reply, nil
+}
+
+// LatestAnswer is what {{answer}} stands for in messages: the "answer" of
+// the latest ask_user_question result, or its error "code" when it failed.
+// ok is false when there is no such result.
+func LatestAnswer(messages []agent.Message) (string, bool) {
+	for i := len(messages) - 1; i >= 0; i-- {
+		msg := messages[i]
+		if msg.Role != agent.RoleTool || msg.ToolName != agent.AskToolName {
+			continue
+		}
+		var obj struct {
+			Answer *string `json:"answer"`
+			Code   string  `json:"code"`
+		}
+		_ = json.Unmarshal([]byte(msg.Content), &obj)
+		switch {
+		case msg.IsError && obj.Code != "":
+			return obj.Code, true
+		case msg.IsError:
+			return "ERROR", true
+		case obj.Answer != nil:
+			return *obj.Answer, true
+		}
+		return "", true
+	}
+	return "", false
+}

@@ -1,0 +1,260 @@
+package script_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore/model/script"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var ctx = context.Background()
+
+func parse(t *testing.T, s string) *script.Model {
+	t.Helper()
+	m, err := script.Parse(strings.NewReader(s))
+	require.NoError(t, err)
+	return m
+}
+
+func assistant(n int) []agent.Message {
+	var h []agent.Message
+	for i := 0; i < n; i++ {
+		h = append(h, agent.Message{Role: agent.RoleUser, Content: "u"}, agent.Message{Role: agent.RoleAssistant, Content: "a"})
+	}
+	return append(h, agent.Message{Role: agent.RoleUser, Content: "u"})
+}
+
+const threeLines = `{"content":"one"}
+
+{"content":"two","tool_calls":[{"id":"t1","name":"ask_user_question","arguments":{"question":"q?"}}]}
+{"tool_calls":[{"name":"ask_user_question","arguments":"{\"question\": \"raw\"}"},{"name":"other"}]}
+`
+
+func TestParseAndReplayByConversationPosition(t *testing.T) {
+	m := parse(t, threeLines)
+	assert.Equal(t, 3, m.Len())
+
+	r, err := m.Complete(ctx, assistant(0), nil)
+	require.NoError(t, err)
+	assert.Equal(t, agent.Reply{Content: "one"}, r)
+
+	r, err = m.Complete(ctx, assistant(1), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "two", r.Content)
+	require.Len(t, r.ToolCalls, 1)
+	assert.Equal(t, "t1", r.ToolCalls[0].ID)
+	assert.JSONEq(t, `{"question":"q?"}`, string(r.ToolCalls[0].Arguments))
+
+	r, err = m.Complete(ctx, assistant(2), nil)
+	require.NoError(t, err)
+	assert.Empty(t, r.Content)
+	require.Len(t, r.ToolCalls, 2)
+	assert.Equal(t, `{"question": "raw"}`, string(r.ToolCalls[0].Arguments), "a string is the arguments text, as OpenAI sends it")
+	assert.Equal(t, "call_4_1", r.ToolCalls[0].ID, "a missing id names the line and the call")
+	assert.Equal(t, "call_4_2", r.ToolCalls[1].ID)
+	assert.Equal(t, `{}`, string(r.ToolCalls[1].Arguments))
+
+	// Past the last line: a short notice and the turn ends.
+	for _, n := range []int{3, 4, 10} {
+		r, err = m.Complete(ctx, assistant(n), nil)
+		require.NoError(t, err)
+		assert.Equal(t, agent.Reply{Content: script.Finished}, r)
+	}
+
+	// Stateless: an earlier position replays the same line again.
+	r, err = m.Complete(ctx, assistant(0), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "one", r.Content)
+}
+
+func TestRepliesAreCopies(t *testing.T) {
+	m := parse(t, threeLines)
+	r, err := m.Complete(ctx, assistant(1), nil)
+	require.NoError(t, err)
+	r.ToolCalls[0].Arguments[0] = 'X'
+	r.ToolCalls[0].ID = "changed"
+	r2, err := m.Complete(ctx, assistant(1), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "t1", r2.ToolCalls[0].ID)
+	assert.JSONEq(t, `{"question":"q?"}`, string(r2.ToolCalls[0].Arguments))
+}
+
+func TestInvalidArgumentsTextIsKeptForTheCore(t *testing.T) {
+	m := parse(t, `{"tool_calls":[{"id":"x","name":"ask_user_question","arguments":"{\"question\": "}]}`)
+	r, err := m.Complete(ctx, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, `{"question": `, string(r.ToolCalls[0].Arguments))
+}
+
+func TestParseErrorsNameTheLine(t *testing.T) {
+	for name, tc := range map[string]struct{ src, want string }{
+		"bad json":       {"{\"content\":\"ok\"}\n{\"content\":", "line 2"},
+		"not an object":  {"{\"content\":\"ok\"}\n\n[1,2]", "line 3"},
+		"unknown field":  {`{"contnet":"typo"}`, "line 1"},
+		"empty reply":    {"{\"content\":\"a\"}\n{}", "line 2"},
+		"no tool name":   {`{"tool_calls":[{"id":"x"}]}`, "line 1"},
+		"trailing text":  {`{"content":"a"} {"content":"b"}`, "line 1"},
+		"wrong type":     {`{"content":42}`, "line 1"},
+		"bad arg string": {`{"tool_calls":[{"name":"a","arguments":"\x"}]}`, "line 1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := script.Parse(strings.NewReader(tc.src))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	_, err := script.Parse(strings.NewReader("\n\n"))
+	require.Error(t, err, "an empty script is an error")
+}
+
+func TestLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(threeLines), 0o600))
+	m, err := script.Load(path)
+	require.NoError(t, err)
+	assert.Equal(t, 3, m.Len())
+
+	_, err = script.Load(filepath.Join(t.TempDir(), "missing.jsonl"))
+	require.Error(t, err)
+
+	require.NoError(t, os.WriteFile(path, []byte("{\"content\":\"a\"}\nnope\n"), 0o600))
+	_, err = script.Load(path)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "s.jsonl")
+	assert.Contains(t, err.Error(), "line 2")
+}
+
+func toolMsg(content string, isErr bool) agent.Message {
+	return agent.Message{Role: agent.RoleTool, ToolName: agent.AskToolName, ToolCallID: "x", Content: content, IsError: isErr}
+}
+
+func TestAnswerSubstitution(t *testing.T) {
+	m := parse(t, `{"content":"You said {{answer}}; again: {{answer}}."}`)
+	say := func(h ...agent.Message) string {
+		t.Helper()
+		r, err := m.Complete(ctx, h, nil)
+		require.NoError(t, err)
+		return r.Content
+	}
+	assert.Equal(t, "You said {{answer}}; again: {{answer}}.", say(), "no result yet: left as is")
+	assert.Equal(t, "You said pg; again: pg.", say(toolMsg(`{"answer":"pg","selected":{"index":1,"label":"Postgres","value":"pg"}}`, false)))
+	assert.Equal(t, "You said ASK_DECLINED; again: ASK_DECLINED.",
+		say(toolMsg(`{"answer":"first"}`, false), toolMsg(`{"name":"UserInteractionError","code":"ASK_DECLINED","message":"no"}`, true)),
+		"the latest result wins; an error gives its code")
+	assert.Equal(t, "You said free text; again: free text.",
+		say(toolMsg(`{"answer":"free text"}`, false),
+			agent.Message{Role: agent.RoleTool, ToolName: "other", Content: `{"answer":"not this"}`}),
+		"only ask_user_question results count")
+}
+
+// TestTwoConversationsReplayIndependently runs two agents over one model.
+func TestTwoConversationsReplayIndependently(t *testing.T) {
+	m := parse(t, `{"content":"first"}`+"\n"+`{"content":"second"}`)
+	var a1, a2 []string
+	one := &agent.Agent{Model: m, Hooks: agent.Hooks{OnText: func(s string) { a1 = append(a1, s) }}}
+	two := &agent.Agent{Model: m, Hooks: agent.Hooks{OnText: func(s string) { a2 = append(a2, s) }}}
+	require.NoError(t, one.Run(ctx, "hi"))
+	require.NoError(t, one.Run(ctx, "again"))
+	require.NoError(t, two.Run(ctx, "hi"))
+	require.NoError(t, one.Run(ctx, "more"))
+	assert.Equal(t, []string{"first", "second", script.Finished}, a1)
+	assert.Equal(t, []string{"first"}, a2)
+}
+
+// ---- The built-in demo ----
+
+var client = engine.Client{Core: engine.Native{}}
+
+func TestDemoAsksAGoodQuestion(t *testing.T) {
+	m := script.Demo()
+	require.GreaterOrEqual(t, m.Len(), 2)
+	r, err := m.Complete(ctx, assistant(0), nil)
+	require.NoError(t, err)
+	assert.NotEmpty(t, r.Content, "it greets")
+	require.Len(t, r.ToolCalls, 1)
+	assert.Equal(t, agent.AskToolName, r.ToolCalls[0].Name)
+
+	req, _, err := client.Normalize(ctx, r.ToolCalls[0].Arguments)
+	require.NoError(t, err, "the core accepts the demo's request")
+	assert.NotEmpty(t, req.Header)
+	assert.True(t, req.AllowCustom)
+	require.GreaterOrEqual(t, len(req.Options), 3)
+	require.LessOrEqual(t, len(req.Options), 4)
+	recommended := 0
+	for _, o := range req.Options {
+		assert.NotEmpty(t, o.Description)
+		if o.Recommended {
+			recommended++
+		}
+	}
+	assert.Equal(t, 1, recommended)
+}
+
+// TestDemoRunsOfflineEndToEnd plays the demo through the real loop, ask tool
+// and core, with a provider that types answers.
+func TestDemoRunsOfflineEndToEnd(t *testing.T) {
+	spec, err := client.Schema(ctx)
+	require.NoError(t, err)
+	svc := interaction.NewService(client)
+	reg, err := agent.NewRegistry(agent.NewAskTool(svc, spec))
+	require.NoError(t, err)
+	typed := []string{"", "billing-api"} // Enter: the recommended option
+	var shown []string
+	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+		p, err := client.Present(ctx, q.Raw)
+		require.NoError(t, err)
+		shown = append(shown, p.Text)
+		line := typed[0]
+		typed = typed[1:]
+		return client.Resolve(ctx, q.Raw, line)
+	}))
+	require.NoError(t, err)
+	defer dispose()
+
+	var texts []string
+	a := &agent.Agent{ID: "demo", Model: script.Demo(), Tools: reg, Hooks: agent.Hooks{OnText: func(s string) { texts = append(texts, s) }}}
+	require.NoError(t, a.Run(ctx, "hello"))
+	require.Len(t, shown, 2)
+	assert.Contains(t, shown[0], "Go")
+	assert.Contains(t, shown[0], "TypeScript")
+	require.Len(t, texts, 3)
+	assert.Contains(t, texts[1], "go", "the recommended option's value")
+	assert.NotContains(t, texts[1], "{{answer}}")
+	assert.Contains(t, texts[2], "billing-api")
+
+	require.NoError(t, a.Run(ctx, "more?"))
+	assert.Equal(t, script.Finished, texts[len(texts)-1])
+}
+
+func TestDemoWithoutProviderReportsTheErrorCode(t *testing.T) {
+	spec, err := client.Schema(ctx)
+	require.NoError(t, err)
+	reg, err := agent.NewRegistry(agent.NewAskTool(interaction.NewService(client), spec))
+	require.NoError(t, err)
+	var texts []string
+	a := &agent.Agent{Model: script.Demo(), Tools: reg, Hooks: agent.Hooks{OnText: func(s string) { texts = append(texts, s) }}}
+	require.NoError(t, a.Run(ctx, "hello"))
+	require.GreaterOrEqual(t, len(texts), 2)
+	assert.Contains(t, texts[1], string(core.CodeNoProvider))
+	for _, msg := range a.History {
+		if msg.Role == agent.RoleTool {
+			var obj map[string]any
+			require.NoError(t, json.Unmarshal([]byte(msg.Content), &obj))
+			assert.Equal(t, string(core.CodeNoProvider), obj["code"])
+		}
+	}
+}
