@@ -31,3 +31,47 @@ type Answer struct {
 	Answer   string    `json:"answer"`
 	Selected *Selected `json:"selected,omitempty"`
 }
+
+// Presentation is what a terminal shows for a request (op "present").
+type Presentation struct {
+	// Text is plain text: the header and question, the numbered options
+	// (recommended first) with their descriptions indented below them, and
+	// a one-line hint saying how to answer. No colours, no prompt.
+	Text string `json:"text"`
+	// Order lists option indices (positions in the request as given) in
+	// display order: the option numbered n on screen is Order[n-1].
+	Order []int `json:"order"`
+}
+
+// Form is the ACP form elicitation for a request (op "elicitation").
+type Form struct {
+	Message string `json:"message"`
+	// RequestedSchema is the form's JSON Schema as the core writes it (raw
+	// JSON: wrap it in a json.RawMessage to embed it; Form.JSON writes the
+	// whole form).
+	RequestedSchema []byte `json:"-"`
+}
+
+// Tool is the model-facing ask_user_question tool (op "schema").
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Parameters is the JSON Schema of the tool's arguments as the core
+	// writes it (raw JSON; Tool.JSON writes the whole tool).
+	Parameters []byte `json:"-"`
+}
+
+// ElicitationResponse is an ACP client's answer to a form elicitation:
+// Action is "accept", "decline" or "cancel"; Content holds the form's
+// fields (string values for the fields the core asks for).
+type ElicitationResponse struct {
+	Action  string         `json:"action"`
+	Content map[string]any `json:"content,omitempty"`
+}
+
+// Names of the form fields an elicitation asks for.
+const (
+	FieldChoice       = "choice"        // the chosen option's value
+	FieldAnswer       = "answer"        // the answer to an optionless question
+	FieldCustomAnswer = "custom_answer" // free text beside the options
+)

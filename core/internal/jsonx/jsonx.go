@@ -1,0 +1,567 @@
+// Package jsonx is the core's one JSON seam: a small, reflection-free reader
+// and writer for the handful of shapes the core reads and writes.
+//
+// It exists so that the WebAssembly module carries neither encoding/json nor
+// reflect (most of the bytes above the Go runtime floor) and so that the
+// codec can change without touching the rules.
+//
+// Reader decisions:
+//   - RFC 8259 grammar, strict: no comments, no trailing commas, no BOM, no
+//     NaN/Infinity, one value per input, raw control characters in strings
+//     are an error.
+//   - Nesting depth is limited (Parse's maxDepth) so that a depth bomb is an
+//     error, not a stack overflow.
+//   - Invalid UTF-8 inside strings, and lone UTF-16 surrogates in \u escapes,
+//     decode as U+FFFD (as encoding/json does), so every decoded string is
+//     valid UTF-8.
+//   - Objects keep their members in input order, duplicates included; callers
+//     decide what a duplicate means (Value.Lookup reports how many there are).
+//   - Numbers are validated and kept as their literal text.
+//
+// Writer decisions: AppendString escapes '"', '\\', all control characters
+// below U+0020 (\b \f \n \r \t in short form, the rest as \u00XX), DEL as
+// \u007f, U+2028 and U+2029 (as JavaScript source would need); '<', '>' and
+// '&' are written as they are (as JSON.stringify does). Invalid UTF-8 is
+// written as U+FFFD, so the output is always valid UTF-8.
+package jsonx
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+// The JSON types.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+// Noun names the kind with its article, for messages: "got a number".
+func (k Kind) Noun() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "a boolean"
+	case Number:
+		return "a number"
+	case String:
+		return "a string"
+	case Array:
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// Value is one decoded JSON value.
+type Value struct {
+	Kind Kind
+	Bool bool     // Bool
+	Str  string   // String: the decoded text; Number: the literal
+	Arr  []Value  // Array
+	Obj  []Member // Object, in input order
+}
+
+// Member is one key/value pair of an object.
+type Member struct {
+	Key string
+	Val Value
+}
+
+// Lookup returns the last member called key and how many members have that
+// key (0 when absent).
+func (v Value) Lookup(key string) (Value, int) {
+	var found Value
+	n := 0
+	for i := range v.Obj {
+		if v.Obj[i].Key == key {
+			found = v.Obj[i].Val
+			n++
+		}
+	}
+	return found, n
+}
+
+// SyntaxError is a malformed input.
+type SyntaxError struct {
+	Offset int // byte offset of the problem
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return e.Msg + " at byte " + strconv.Itoa(e.Offset)
+}
+
+type parser struct {
+	data     []byte
+	pos      int
+	maxDepth int
+	buf      []byte
+	// Scratch stacks: members and items of the objects and arrays being
+	// read, copied out once each is complete (one exact-size allocation).
+	members []Member
+	items   []Value
+}
+
+// Parse decodes data, which must hold exactly one JSON value (surrounded by
+// optional whitespace), nested at most maxDepth arrays/objects deep.
+func Parse(data []byte, maxDepth int) (Value, error) {
+	p := parser{data: data, maxDepth: maxDepth}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return Value{}, err
+	}
+	p.skipSpace()
+	if p.pos < len(p.data) {
+		return Value{}, p.fail("unexpected " + p.describe() + " after the JSON value")
+	}
+	return v, nil
+}
+
+func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.pos, Msg: msg} }
+
+// describe names the byte at p.pos for a message, without echoing input
+// that could carry control characters.
+func (p *parser) describe() string {
+	if p.pos >= len(p.data) {
+		return "end of input"
+	}
+	c := p.data[p.pos]
+	if c > 0x20 && c < 0x7f {
+		if c == '\'' {
+			return `character "'"`
+		}
+		return "character '" + string(rune(c)) + "'"
+	}
+	return "byte 0x" + strconv.FormatUint(uint64(c), 16)
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (Value, error) {
+	if p.pos >= len(p.data) {
+		return Value{}, p.fail("unexpected end of input")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		s, err := p.str()
+		return Value{Kind: String, Str: s}, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == 't':
+		return Value{Kind: Bool, Bool: true}, p.literal("true")
+	case c == 'f':
+		return Value{Kind: Bool}, p.literal("false")
+	case c == 'n':
+		return Value{Kind: Null}, p.literal("null")
+	default:
+		return Value{}, p.fail("unexpected " + p.describe() + " where a value was expected")
+	}
+}
+
+func (p *parser) literal(word string) error {
+	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
+		return p.fail("invalid literal (want " + word + ")")
+	}
+	p.pos += len(word)
+	return nil
+}
+
+func (p *parser) object(depth int) (Value, error) {
+	if depth > p.maxDepth {
+		return Value{}, p.fail("nested more than " + strconv.Itoa(p.maxDepth) + " levels deep")
+	}
+	p.pos++ // '{'
+	v := Value{Kind: Object}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return v, nil
+	}
+	mark := len(p.members)
+	defer func() { p.members = p.members[:mark] }()
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return Value{}, p.fail("unexpected " + p.describe() + " where an object key was expected")
+		}
+		k, err := p.key()
+		if err != nil {
+			return Value{}, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return Value{}, p.fail("unexpected " + p.describe() + " where ':' was expected")
+		}
+		p.pos++
+		p.skipSpace()
+		val, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		p.members = append(p.members, Member{Key: k, Val: val})
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return Value{}, p.fail("unexpected end of input in an object")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			v.Obj = append([]Member(nil), p.members[mark:]...)
+			return v, nil
+		default:
+			return Value{}, p.fail("unexpected " + p.describe() + " where ',' or '}' was expected")
+		}
+	}
+}
+
+func (p *parser) array(depth int) (Value, error) {
+	if depth > p.maxDepth {
+		return Value{}, p.fail("nested more than " + strconv.Itoa(p.maxDepth) + " levels deep")
+	}
+	p.pos++ // '['
+	v := Value{Kind: Array, Arr: []Value{}}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return v, nil
+	}
+	mark := len(p.items)
+	defer func() { p.items = p.items[:mark] }()
+	for {
+		p.skipSpace()
+		val, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		p.items = append(p.items, val)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return Value{}, p.fail("unexpected end of input in an array")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			v.Arr = append([]Value(nil), p.items[mark:]...)
+			return v, nil
+		default:
+			return Value{}, p.fail("unexpected " + p.describe() + " where ',' or ']' was expected")
+		}
+	}
+}
+
+func (p *parser) number() (Value, error) {
+	start := p.pos
+	d := p.data
+	i := p.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		p.pos = i
+		return Value{}, p.fail("invalid number")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			p.pos = i
+			return Value{}, p.fail("invalid number (digits expected after '.')")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			p.pos = i
+			return Value{}, p.fail("invalid number (digits expected in the exponent)")
+		}
+	}
+	p.pos = i
+	return Value{Kind: Number, Str: string(d[start:i])}, nil
+}
+
+// key decodes an object key. The keys the core reads come back as
+// constants, without allocating.
+func (p *parser) key() (string, error) {
+	d := p.data
+	for i := p.pos + 1; i < len(d) && i-p.pos <= 20; i++ {
+		if c := d[i]; c == '"' {
+			if k, ok := knownKey(d[p.pos+1 : i]); ok {
+				p.pos = i + 1
+				return k, nil
+			}
+			break
+		} else if c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+	}
+	return p.str()
+}
+
+func knownKey(b []byte) (string, bool) {
+	switch string(b) {
+	case "op":
+		return "op", true
+	case "request":
+		return "request", true
+	case "input":
+		return "input", true
+	case "response":
+		return "response", true
+	case "header":
+		return "header", true
+	case "question":
+		return "question", true
+	case "options":
+		return "options", true
+	case "allowCustom":
+		return "allowCustom", true
+	case "label":
+		return "label", true
+	case "value":
+		return "value", true
+	case "description":
+		return "description", true
+	case "desc":
+		return "desc", true
+	case "recommended":
+		return "recommended", true
+	case "action":
+		return "action", true
+	case "content":
+		return "content", true
+	case "choice":
+		return "choice", true
+	case "custom_answer":
+		return "custom_answer", true
+	case "answer":
+		return "answer", true
+	}
+	return "", false
+}
+
+// str decodes the string starting at p.pos (on the opening quote).
+func (p *parser) str() (string, error) {
+	p.pos++ // opening quote
+	d := p.data
+	start := p.pos
+	// Fast path: printable ASCII without escapes.
+	i := start
+	for i < len(d) {
+		c := d[i]
+		if c == '"' {
+			p.pos = i + 1
+			return string(d[start:i]), nil
+		}
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+		i++
+	}
+	b := append(p.buf[:0], d[start:i]...)
+	for {
+		if i >= len(d) {
+			p.pos = i
+			return "", p.fail("unexpected end of input in a string")
+		}
+		c := d[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			p.buf = b
+			return string(b), nil
+		case c < 0x20:
+			p.pos = i
+			return "", p.fail("raw control character 0x" + strconv.FormatUint(uint64(c), 16) + " in a string (escape it)")
+		case c == '\\':
+			if i+1 >= len(d) {
+				p.pos = i + 1
+				return "", p.fail("unexpected end of input in a string")
+			}
+			e := d[i+1]
+			i += 2
+			switch e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r, ok := hex4(d, i)
+				if !ok {
+					p.pos = i
+					return "", p.fail("invalid \\u escape (four hex digits expected)")
+				}
+				i += 4
+				if r >= 0xD800 && r < 0xDC00 {
+					// A high surrogate: a low one must follow to make a pair.
+					if i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+						if r2, ok := hex4(d, i+2); ok && r2 >= 0xDC00 && r2 < 0xE000 {
+							r = 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00)
+							i += 6
+						} else {
+							r = utf8.RuneError
+						}
+					} else {
+						r = utf8.RuneError
+					}
+				} else if r >= 0xDC00 && r < 0xE000 {
+					r = utf8.RuneError
+				}
+				b = utf8.AppendRune(b, r)
+			default:
+				p.pos = i - 1
+				return "", p.fail("invalid escape in a string")
+			}
+		case c < 0x80:
+			b = append(b, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, "\uFFFD"...)
+			} else {
+				b = append(b, d[i:i+size]...)
+			}
+			i += size
+		}
+	}
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if len(d)-i < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string (see the package doc for the
+// escaping rules).
+func AppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, "\uFFFD"...)
+		case r == '\u2028':
+			b = append(b, s[start:i]...)
+			b = append(b, `\u2028`...)
+		case r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, `\u2029`...)
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// AppendInt appends n as a JSON number.
+func AppendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+
+// AppendBool appends true or false.
+func AppendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, "true"...)
+	}
+	return append(b, "false"...)
+}

@@ -1,0 +1,112 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/askcore/askcore/core/internal/jsonx"
+)
+
+// Present returns what a terminal shows for r (contract section 4). r is
+// normalized first; the error is INVALID_REQUEST.
+func Present(r Request) (Presentation, error) {
+	n, err := normalize(r)
+	if err != nil {
+		return Presentation{}, err
+	}
+	return present(&n), nil
+}
+
+// present lays out a normalized request:
+//
+//	[Database] Which database should I use?
+//
+//	  1. PostgreSQL (recommended)
+//	     Reliable; needs a server.
+//	  2. SQLite
+//
+//	Type 1-2 or a label, or type your own answer. Enter picks 1 (PostgreSQL).
+func present(r *Request) Presentation {
+	order := r.displayOrder()
+	var b strings.Builder
+	if r.Header != "" {
+		b.WriteString("[")
+		b.WriteString(r.Header)
+		b.WriteString("] ")
+	}
+	b.WriteString(r.Question)
+	b.WriteString("\n")
+	if len(order) > 0 {
+		b.WriteString("\n")
+		width := len(strconv.Itoa(len(order)))
+		indent := strings.Repeat(" ", 2+width+2)
+		for n, i := range order {
+			o := &r.Options[i]
+			num := strconv.Itoa(n + 1)
+			b.WriteString("  ")
+			b.WriteString(strings.Repeat(" ", width-len(num)))
+			b.WriteString(num)
+			b.WriteString(". ")
+			b.WriteString(o.Label)
+			if o.Recommended {
+				b.WriteString(" (recommended)")
+			}
+			b.WriteString("\n")
+			if o.Description != "" {
+				for _, line := range strings.Split(o.Description, "\n") {
+					if line != "" {
+						b.WriteString(indent)
+						b.WriteString(line)
+					}
+					b.WriteString("\n")
+				}
+			}
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(hint(r, order))
+	return Presentation{Text: b.String(), Order: order}
+}
+
+// hint is the one line that says how to answer.
+func hint(r *Request, order []int) string {
+	n := len(order)
+	if n == 0 {
+		return "Type your answer and press Enter."
+	}
+	var b strings.Builder
+	b.WriteString("Type ")
+	if n == 1 {
+		b.WriteString("1 or the label")
+	} else {
+		b.WriteString("a number (1-")
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(") or a label")
+	}
+	if r.AllowCustom {
+		b.WriteString(", or type your own answer")
+	}
+	b.WriteString(".")
+	if d := r.defaultIndex(); d >= 0 {
+		b.WriteString(" Enter picks 1 (")
+		b.WriteString(r.Options[d].Label)
+		b.WriteString(").")
+	}
+	return b.String()
+}
+
+func appendPresentation(b []byte, p *Presentation) []byte {
+	b = append(b, `{"text":`...)
+	b = jsonx.AppendString(b, p.Text)
+	b = append(b, `,"order":[`...)
+	for i, x := range p.Order {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonx.AppendInt(b, x)
+	}
+	return append(b, "]}"...)
+}
+
+// JSON returns the presentation as op "present" writes it.
+func (p Presentation) JSON() []byte { return appendPresentation(nil, &p) }

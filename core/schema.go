@@ -1,0 +1,78 @@
+package core
+
+import (
+	"strconv"
+
+	"github.com/askcore/askcore/core/internal/jsonx"
+)
+
+// ToolName is the name of the model-facing tool.
+const ToolName = "ask_user_question"
+
+// ToolDescription tells the model when and how to use the tool.
+const ToolDescription = "Ask the person you are working for one concise question and wait for their answer. " +
+	"Use it when you need a decision or a fact that only they can give; do not ask what you can find out yourself, " +
+	"and ask one question per call. Where the likely answers are known, offer them as options " +
+	"(a short label each, an optional one-line description) and mark the one you suggest as recommended; " +
+	"set allowCustom to true when the person may also type an answer of their own. " +
+	"The result is {\"answer\": the chosen option's value or the typed text, \"selected\": {index, label, value} when an option was chosen}. " +
+	"On failure the result is an error {name, code, message}: ASK_DECLINED or ASK_CANCELLED mean the person chose not to answer " +
+	"(do not ask again at once); INVALID_REQUEST means this call must be fixed as the message says."
+
+// Schema returns the model-facing ask_user_question tool (op "schema"): a
+// plain JSON Schema accepted by OpenAI-style function calling.
+func Schema() Tool {
+	return Tool{Name: ToolName, Description: ToolDescription, Parameters: appendParameters(nil)}
+}
+
+// JSON returns the tool as op "schema" writes it.
+func (t Tool) JSON() []byte { return t.appendJSON(nil) }
+
+func (t Tool) appendJSON(b []byte) []byte {
+	b = append(b, `{"name":`...)
+	b = jsonx.AppendString(b, t.Name)
+	b = append(b, `,"description":`...)
+	b = jsonx.AppendString(b, t.Description)
+	b = append(b, `,"parameters":`...)
+	if len(t.Parameters) == 0 {
+		b = append(b, "null"...)
+	}
+	b = append(b, t.Parameters...)
+	return append(b, '}')
+}
+
+func appendProp(b []byte, name, typ, desc string, extra string) []byte {
+	b = jsonx.AppendString(b, name)
+	b = append(b, `:{"type":`...)
+	b = jsonx.AppendString(b, typ)
+	b = append(b, `,"description":`...)
+	b = jsonx.AppendString(b, desc)
+	b = append(b, extra...)
+	return append(b, '}')
+}
+
+func maxLength(n int) string { return `,"maxLength":` + strconv.Itoa(n) }
+
+// appendParameters writes the JSON Schema of the tool's arguments.
+func appendParameters(b []byte) []byte {
+	b = append(b, `{"type":"object","properties":{`...)
+	b = appendProp(b, "header", "string", "Optional very short topic shown before the question, e.g. \"Database\".", maxLength(MaxHeaderChars))
+	b = append(b, ',')
+	b = appendProp(b, "question", "string", "The one question to ask, complete and self-contained, ending with a question mark.", `,"minLength":1`+maxLength(MaxQuestionChars))
+	b = append(b, `,"options":{"type":"array","description":`...)
+	b = jsonx.AppendString(b, "The possible answers, most useful first (usually 2-6; at most "+strconv.Itoa(MaxOptions)+
+		"). Omit for an open question. Labels and values must be distinct.")
+	b = append(b, `,"maxItems":`...)
+	b = jsonx.AppendInt(b, MaxOptions)
+	b = append(b, `,"items":{"type":"object","properties":{`...)
+	b = appendProp(b, "label", "string", "What the person sees and can type to choose this option: a few words.", `,"minLength":1`+maxLength(MaxLabelChars))
+	b = append(b, ',')
+	b = appendProp(b, "value", "string", "What you receive as the answer when this option is chosen; defaults to the label.", maxLength(MaxValueChars))
+	b = append(b, ',')
+	b = appendProp(b, "description", "string", "Optional one-line explanation of the option: its consequence or trade-off.", maxLength(MaxDescriptionChars))
+	b = append(b, ',')
+	b = appendProp(b, "recommended", "boolean", "True for the option you suggest; the first recommended option is shown first and is the default.", "")
+	b = append(b, `},"required":["label"],"additionalProperties":false}},`...)
+	b = appendProp(b, "allowCustom", "boolean", "Whether the person may type an answer that is not one of the options. Default false; a question without options is always answered with free text.", "")
+	return append(b, `},"required":["question"],"additionalProperties":false}`...)
+}

@@ -1,0 +1,319 @@
+package core
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// sanitize removes from s everything that could drive a terminal or hide
+// text (see the package doc, "Sanitization"), then trims it. With multiline
+// false, line breaks (and the spaces around them) fold to one space.
+func sanitize(s string, multiline bool) string {
+	if plainASCII(s) {
+		return trim(s)
+	}
+	b := make([]byte, 0, len(s))
+	lineBreak := func() {
+		if multiline {
+			b = append(b, '\n')
+			return
+		}
+		// Fold: drop the spaces before the break; the ones after are
+		// skipped while folding.
+		for len(b) > 0 && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+		b = append(b, ' ')
+	}
+	folding := false // single-line: skipping spaces after a folded break
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, "\uFFFD"...)
+			i++
+			folding = false
+			continue
+		case r == 0x1b:
+			i = skipEscape(s, i+1)
+			continue
+		case r == 0x9b: // C1 CSI
+			i = skipCSI(s, i+size)
+			continue
+		case r == 0x9d: // C1 OSC
+			i = skipString(s, i+size, true)
+			continue
+		case r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f: // C1 DCS, SOS, PM, APC
+			i = skipString(s, i+size, false)
+			continue
+		case r == '\r':
+			i += size
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+			lineBreak()
+			folding = !multiline
+			continue
+		case r == '\n' || r == 0x85 || r == '\u2028' || r == '\u2029':
+			i += size
+			lineBreak()
+			folding = !multiline
+			continue
+		case r == '\t':
+			r = ' '
+		case r < 0x20 || (r >= 0x7f && r < 0xa0) || isBidiControl(r):
+			i += size
+			continue
+		}
+		i += size
+		if folding && r == ' ' {
+			continue
+		}
+		folding = false
+		b = utf8.AppendRune(b, r)
+	}
+	return trim(string(b))
+}
+
+// plainASCII reports whether s is printable ASCII only (the common case).
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// isBidiControl reports the characters that reorder text on screen: the
+// embeddings and overrides U+202A-U+202E, the isolates U+2066-U+2069, and
+// the marks U+200E, U+200F and U+061C.
+func isBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// skipEscape skips the rest of an escape sequence whose ESC was just before
+// s[i] and returns the index after it.
+func skipEscape(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch c := s[i]; {
+	case c == '[':
+		return skipCSI(s, i+1)
+	case c == ']':
+		return skipString(s, i+1, true)
+	case c == 'P' || c == 'X' || c == '^' || c == '_':
+		return skipString(s, i+1, false)
+	case c >= 0x20 && c <= 0x2f: // intermediates, then one final byte
+		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+			i++
+		}
+		if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+			i++
+		}
+		return i
+	case c >= 0x30 && c <= 0x7e: // a two-character sequence (ESC 7, ESC c...)
+		return i + 1
+	default: // a lone ESC: drop it, keep what follows
+		return i
+	}
+}
+
+// skipCSI skips the parameters, intermediates and final byte of a control
+// sequence. A byte that cannot belong to one ends it (and is kept).
+func skipCSI(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c <= 0x3f:
+			i++
+		case c >= 0x40 && c <= 0x7e:
+			return i + 1
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString skips a string sequence (OSC, DCS, SOS, PM, APC) up to and
+// including its terminator: ST (ESC \ or U+009C), or BEL for OSC. An
+// unterminated sequence runs to the end of s, as a terminal would swallow it.
+func skipString(s string, i int, bel bool) int {
+	for i < len(s) {
+		switch {
+		case s[i] == 0x07 && bel:
+			return i + 1
+		case s[i] == 0x1b:
+			if i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+			return i // ESC ends the string and starts the next sequence
+		case strings.HasPrefix(s[i:], "\u009c"):
+			return i + 2
+		}
+		i++
+	}
+	return i
+}
+
+// isTrimmable reports the characters trimmed from both ends of every
+// string: white space and the invisible zero-width characters.
+func isTrimmable(r rune) bool {
+	switch r {
+	case ' ', '\n', '\t', '\r', '\v', '\f', 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
+		return true
+	}
+	return (r >= 0x2000 && r <= 0x200a) || isZeroWidth(r)
+}
+
+// isZeroWidth reports the zero-width characters that must not make two
+// labels look distinct: U+200B-U+200D, U+2060 and U+FEFF.
+func isZeroWidth(r rune) bool {
+	return (r >= 0x200b && r <= 0x200d) || r == 0x2060 || r == 0xfeff
+}
+
+func trim(s string) string {
+	if len(s) > 0 && s[0] > ' ' && s[0] < 0x80 && s[len(s)-1] > ' ' && s[len(s)-1] < 0x80 {
+		return s
+	}
+	return strings.TrimFunc(s, isTrimmable)
+}
+
+// isIgnorable reports the characters a comparison key leaves out: the
+// zero-width characters, variation selectors, the soft hyphen and tag
+// characters. They are kept for display (a ZWJ joins an emoji sequence).
+func isIgnorable(r rune) bool {
+	return isZeroWidth(r) || (r >= 0xfe00 && r <= 0xfe0f) || r == 0xad || (r >= 0xe0000 && r <= 0xe007f)
+}
+
+// key is the comparison form of a label, a value or a typed answer: case
+// folded, surrounding space trimmed, inner runs of space collapsed,
+// invisible characters ignored, full-width ASCII read as ASCII, and common
+// Latin letter + combining mark pairs composed (so NFC and NFD spellings of
+// "café" compare equal). See the package doc, "Comparing text".
+func key(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	b := make([]byte, 0, len(s))
+	space := false
+	if ascii {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c <= ' ' {
+				space = true
+				continue
+			}
+			if space && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			space = false
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+		return string(b)
+	}
+	var last rune = -1 // the last rune written, for composition
+	lastAt := 0
+	for _, r := range s {
+		switch {
+		case isIgnorable(r):
+			continue
+		case r <= ' ' || isTrimmable(r):
+			space = true
+			last = -1
+			continue
+		case r >= 0xff01 && r <= 0xff5e:
+			r -= 0xfee0
+		case r >= 0x300 && r <= 0x36f && last >= 0:
+			if c, ok := compose(last, r); ok {
+				b = utf8.AppendRune(b[:lastAt], unicode.ToLower(c))
+				last = c
+				continue
+			}
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		lastAt = len(b)
+		last = r
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return string(b)
+}
+
+// compositions lists, per combining mark, pairs of base letter and the
+// precomposed letter it makes: the Latin-1 Supplement and Latin Extended-A
+// letters plus a few more (checked against Unicode NFC in the tests).
+var compositions = [...]struct {
+	mark  rune
+	pairs string
+}{
+	{0x300, "AÀEÈIÌOÒUÙaàeèiìoòuùNǸnǹWẀwẁYỲyỳ"},
+	{0x301, "AÁEÉIÍOÓUÚYÝaáeéiíoóuúyýCĆcćLĹlĺNŃnńRŔrŕSŚsśZŹzźGǴgǵWẂwẃ"},
+	{0x302, "AÂEÊIÎOÔUÛaâeêiîoôuûCĈcĉGĜgĝHĤhĥJĴjĵSŜsŝWŴwŵYŶyŷ"},
+	{0x303, "AÃNÑOÕaãnñoõIĨiĩUŨuũ"},
+	{0x304, "AĀaāEĒeēIĪiīOŌoōUŪuū"},
+	{0x306, "AĂaăEĔeĕGĞgğIĬiĭOŎoŏUŬuŭ"},
+	{0x307, "CĊcċEĖeėGĠgġIİZŻzż"},
+	{0x308, "AÄEËIÏOÖUÜaäeëiïoöuüyÿYŸ"},
+	{0x30a, "AÅaåUŮuů"},
+	{0x30b, "OŐoőUŰuű"},
+	{0x30c, "CČcčDĎdďEĚeěNŇnňRŘrřSŠsšTŤtťZŽzž"},
+	{0x326, "SȘsșTȚtț"},
+	{0x327, "CÇcçGĢgģKĶkķLĻlļNŅnņRŖrŗSŞsşTŢtţ"},
+	{0x328, "AĄaąEĘeęIĮiįUŲuų"},
+}
+
+// compose returns the precomposed letter for base followed by mark.
+func compose(base, mark rune) (rune, bool) {
+	for _, c := range compositions {
+		if c.mark != mark {
+			continue
+		}
+		even := true
+		match := false
+		for _, r := range c.pairs {
+			if even {
+				match = r == base
+			} else if match {
+				return r, true
+			}
+			even = !even
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// chars counts the characters (code points) of s, as limits count them.
+func chars(s string) int { return utf8.RuneCountInString(s) }
+
+// snippet quotes model text for an error message: sanitized to one line and
+// cut to a few dozen characters.
+func snippet(s string) string {
+	s = sanitize(s, false)
+	const max = 40
+	if chars(s) > max {
+		n := 0
+		for i := range s {
+			if n == max {
+				s = s[:i] + "…"
+				break
+			}
+			n++
+		}
+	}
+	return `"` + s + `"`
+}
