@@ -1,0 +1,82 @@
+// Command askcore-stdio is the terminal front door of askcore: an agent
+// whose model can ask you questions through the ask_user_question tool, and
+// a one-question subcommand any program can shell out to.
+//
+// # The terminal agent
+//
+//	askcore-stdio [--script FILE] [--engine wasm|native]
+//
+// Each line read from stdin is a user prompt; while a question is pending,
+// the next line is its answer. The model is chosen as contract.md section 6
+// says (internal/frontdoor): --script FILE (JSON Lines, one model reply a
+// line), else DEEPSEEK_API_KEY, else OPENAI_API_KEY (OPENAI_BASE_URL,
+// OPENAI_MODEL), else the built-in demo. With the demo the program starts
+// the first turn itself (as if you had said hello), so
+//
+//	go run ./cmd/stdio
+//
+// greets, asks a real question and goes on with your answer, offline.
+//
+// A question shows the core's present text as it is: the header and
+// question, the options numbered in display order (recommended first), each
+// description on the next line, and a hint. Every typed line is resolved by
+// the core: a number, a label or value (any case), your own text when the
+// question allows it (an optionless question always does), or an empty line
+// for the first recommended option. A line that does not fit prints the
+// core's message and asks again. Simultaneous questions wait in a queue, so
+// one prompt at a time owns stdin.
+//
+// Terminal and pipe behave the same: a single goroutine owns stdin and
+// hands each line to whoever waits for one (the prompt loop or the question
+// on screen). On a terminal the program also shows a banner and a "> "
+// prompt, sets the question apart with a "? ───" rule and a "? " prompt in
+// colour (never when NO_COLOR is set or TERM=dumb; never on a pipe), and
+// handles Ctrl-C: during a question it dismisses that question only (the
+// model receives ASK_ABORTED and the conversation goes on); anywhere else it
+// ends the program between two writes (exit 130). End of input (Ctrl-D)
+// aborts a pending question with ASK_ABORTED, lets the turn finish, and
+// exits 0 (1 if a model error was reported on stderr during the run).
+//
+// The terminal stays in line (cooked) mode: golang.org/x/term is used only
+// to tell a terminal from a pipe. Raw mode would mean re-implementing line
+// editing (backspace, Ctrl-U, Ctrl-W, pasting) and restoring the terminal
+// on every exit path; line mode gives all of that for free, Ctrl-C still
+// arrives as SIGINT, which the program catches, and Ctrl-D is end of input.
+//
+// Nothing the model writes can drive the terminal: the core strips control
+// sequences (ESC/CSI/OSC, C1 controls, BEL, backspace, carriage returns,
+// bidi overrides and isolates) from everything it returns, and the model's
+// own reply text, which never goes through the core, passes through
+// termui.SanitizeText before it is printed. Model errors are printed on
+// stderr, sanitized the same way.
+//
+// # One question from a shell
+//
+//	askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D]
+//
+// Asks one question and prints the core's answer object on stdout, e.g.
+// {"answer":"prod","selected":{"index":1,"label":"Production","value":"prod"}},
+// exit status 0. The request comes from --request, or else from stdin (all
+// of it). With --request, answer lines are read from stdin; the prompt goes
+// to the terminal (/dev/tty) when stdin is one, else to stderr. With the
+// request on stdin, stdin is used up, so the answer is read from the
+// controlling terminal (/dev/tty), where the prompt goes too; without one
+// the ask fails with ASK_FAILED.
+//
+// On failure the error object {"name","code","message"} is printed on
+// stdout and the exit status says which code it is:
+//
+//	0  answered
+//	1  ASK_FAILED (no terminal to read the answer from, the engine failed) and any other error
+//	2  INVALID_REQUEST (the request is malformed or ambiguous; bad flags)
+//	3  ASK_ABORTED (end of input before an answer, Ctrl-C, SIGTERM)
+//	4  ASK_TIMEOUT (--timeout elapsed; nothing was chosen)
+//
+// # Exit status of the terminal agent
+//
+//	0    end of input
+//	1    a start-up failure (bad --script, unknown --engine), or a model error during the run
+//	2    bad flags or arguments
+//	130  Ctrl-C outside a question
+//	143  SIGTERM
+package main

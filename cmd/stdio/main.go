@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit statuses of the terminal agent (the ask subcommand has its own, see
+// ask.go).
+const (
+	exitOK          = 0
+	exitError       = 1   // a start-up failure, or a model error in some turn
+	exitUsage       = 2   // bad flags or arguments
+	exitInterrupted = 130 // Ctrl-C outside a question (128+SIGINT)
+	exitTerminated  = 143 // SIGTERM (128+SIGTERM)
+)
+
+// sys is the process's outside world, so that tests can run the program
+// in-process when they need to.
+type sys struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+
+	stdinTTY   bool // stdin is a terminal (line mode: it echoes what is typed)
+	stdoutTTY  bool
+	stderrTTY  bool
+	stdinFile  *os.File // for ask: the terminal to prompt on, when stdin is one
+	stdoutFile *os.File
+	stderrFile *os.File
+
+	// openTTY opens the controlling terminal (/dev/tty) for reading and
+	// writing.
+	openTTY func() (*os.File, error)
+
+	// signals delivers os.Interrupt and syscall.SIGTERM.
+	signals <-chan os.Signal
+}
+
+func main() {
+	sigs := make(chan os.Signal, 4)
+	// Ctrl-C is ours to handle: during a question it aborts that question
+	// only; elsewhere the program ends cleanly (never mid-write).
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	s := sys{
+		stdin:      os.Stdin,
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		getenv:     os.Getenv,
+		stdinTTY:   isTerminal(os.Stdin),
+		stdoutTTY:  isTerminal(os.Stdout),
+		stderrTTY:  isTerminal(os.Stderr),
+		stdinFile:  os.Stdin,
+		stdoutFile: os.Stdout,
+		stderrFile: os.Stderr,
+		openTTY: func() (*os.File, error) {
+			return os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		},
+		signals: sigs,
+	}
+	code := run(context.Background(), os.Args[1:], s)
+	signal.Stop(sigs)
+	os.Exit(code)
+}
+
+// run dispatches to the ask subcommand or the terminal agent.
+func run(ctx context.Context, args []string, s sys) int {
+	if len(args) > 0 && args[0] == "ask" {
+		return runAsk(ctx, args[1:], s)
+	}
+	return runChat(ctx, args, s)
+}
+
+// colorOK is the NO_COLOR / TERM=dumb rule for a writer that is a terminal.
+func colorOK(isTTY bool, getenv func(string) string) bool {
+	return isTTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+}
+
+// signalError is the cancellation cause for a received signal.
+type signalError struct{ sig os.Signal }
+
+func (e signalError) Error() string {
+	switch e.sig {
+	case os.Interrupt:
+		return "interrupted (Ctrl-C)"
+	case syscall.SIGTERM:
+		return "terminated (SIGTERM)"
+	}
+	return "received " + e.sig.String()
+}
+
+func exitForSignal(err error) (int, bool) {
+	var se signalError
+	if !errors.As(err, &se) {
+		return 0, false
+	}
+	if se.sig == syscall.SIGTERM {
+		return exitTerminated, true
+	}
+	return exitInterrupted, true
+}
+
+func printErr(w io.Writer, format string, a ...any) {
+	fmt.Fprintf(w, "askcore-stdio: "+format+"\n", a...)
+}

@@ -1,0 +1,435 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+// bin is askcore-stdio, built once for every test of the binary.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "askcore-stdio-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "askcore-stdio")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building askcore-stdio:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// lockedBuffer collects a process's output while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// baseEnv is the test's environment without model keys or colour
+// settings, so the binary behaves the same on every machine.
+func baseEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "DEEPSEEK_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "NO_COLOR", "TMUX", "TMUX_PANE":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
+}
+
+type proc struct {
+	t              *testing.T
+	cmd            *exec.Cmd
+	stdin          io.WriteCloser
+	stdout, stderr *lockedBuffer
+	done           chan struct{}
+	code           int
+}
+
+// start runs the binary with its stdin, stdout and stderr on pipes.
+func start(t *testing.T, env []string, setsid bool, args ...string) *proc {
+	t.Helper()
+	p := &proc{t: t, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Env = env
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if setsid {
+		// A new session has no controlling terminal: /dev/tty cannot be
+		// opened, whatever terminal runs the tests.
+		p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
+	var err error
+	p.stdin, err = p.cmd.StdinPipe()
+	require.NoError(t, err)
+	require.NoError(t, p.cmd.Start())
+	go func() {
+		_ = p.cmd.Wait()
+		p.code = p.cmd.ProcessState.ExitCode()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+func (p *proc) send(s string) {
+	p.t.Helper()
+	_, err := io.WriteString(p.stdin, s)
+	require.NoError(p.t, err)
+}
+
+func (p *proc) waitOut(what string, cond func(stdout string) bool) string {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		out := p.stdout.String()
+		if cond(out) {
+			return out
+		}
+		select {
+		case <-p.done:
+			if out := p.stdout.String(); cond(out) {
+				return out
+			}
+			p.t.Fatalf("exited (%d) before %s\nstdout:\n%s\nstderr:\n%s", p.code, what, p.stdout, p.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("timed out waiting for %s\nstdout:\n%s\nstderr:\n%s", what, out, p.stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitPrompt waits until stdout ends with the n-th answer prompt.
+func (p *proc) waitPrompt(n int) string {
+	p.t.Helper()
+	return p.waitOut(fmt.Sprintf("answer prompt %d", n), func(out string) bool {
+		return strings.Count(out, "\n? ")-strings.Count(out, "\n? ─") >= n && strings.HasSuffix(out, "? ")
+	})
+}
+
+func (p *proc) wait() int {
+	p.t.Helper()
+	select {
+	case <-p.done:
+		return p.code
+	case <-time.After(30 * time.Second):
+		p.t.Fatalf("did not exit\nstdout:\n%s\nstderr:\n%s", p.stdout, p.stderr)
+		return -1
+	}
+}
+
+// runWith runs the binary to completion with stdin as input.
+func runWith(t *testing.T, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	p := start(t, env, false, args...)
+	p.send(stdin)
+	require.NoError(t, p.stdin.Close())
+	code = p.wait()
+	return p.stdout.String(), p.stderr.String(), code
+}
+
+// reply is one line of a --script file.
+type reply struct {
+	Content   string `json:"content,omitempty"`
+	ToolCalls []call `json:"tool_calls,omitempty"`
+}
+
+type call struct {
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+func ask(id string, args map[string]any) []call {
+	return []call{{ID: id, Name: "ask_user_question", Arguments: args}}
+}
+
+func writeScript(t *testing.T, replies ...reply) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, r := range replies {
+		line, err := json.Marshal(r)
+		require.NoError(t, err)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), "script.jsonl")
+	require.NoError(t, os.WriteFile(path, b.Bytes(), 0o600))
+	return path
+}
+
+func colors(allowCustom bool) map[string]any {
+	return map[string]any{
+		"header":   "Colour",
+		"question": "Which colour?",
+		"options": []map[string]any{
+			{"label": "Red", "value": "red", "description": "Warm."},
+			{"label": "Blue", "value": "blue", "description": "Calm.", "recommended": true},
+			{"label": "Green", "value": "green"},
+		},
+		"allowCustom": allowCustom,
+	}
+}
+
+// escapes is text that would drive a terminal if printed as it is.
+const escapes = "\x1b[2J\x1b]0;pwned\x07\rOVERWRITE\u202eesrever\u202c\a\b"
+
+var forbidden = []string{"\x1b", "\r", "\a", "\b", "\u202e", "\u202c", "\u2066", "\u009b"}
+
+// TestScriptedThroughPipe drives the binary with --script through pipes:
+// answers by number (in display order), label, empty line, free text, an
+// invalid answer asked again, and EOF while a question is pending; the
+// {{answer}} of each reply shows what the model received.
+func TestScriptedThroughPipe(t *testing.T) {
+	hostile := colors(true)
+	hostile["header"] = "Colour" + escapes
+	hostile["question"] = "Which colour, free text allowed?" + escapes
+	hostile["options"] = []map[string]any{
+		{"label": "Red" + escapes, "value": "red", "description": "Warm." + escapes},
+		{"label": "Blue", "value": "blue", "description": "Calm.\n" + escapes, "recommended": true},
+		{"label": "Green", "value": "green"},
+	}
+	script := writeScript(t,
+		reply{Content: "Let me ask." + escapes, ToolCalls: ask("q1", colors(false))},
+		reply{Content: "A1={{answer}}", ToolCalls: ask("q2", colors(false))},
+		reply{Content: "A2={{answer}}", ToolCalls: ask("q3", colors(false))},
+		reply{Content: "A3={{answer}}", ToolCalls: ask("q4", hostile)},
+		reply{Content: "A4={{answer}}", ToolCalls: ask("q5", colors(false))},
+		reply{Content: "A5={{answer}}", ToolCalls: ask("q6", map[string]any{"question": "Your name?", "allowCustom": false})},
+		reply{Content: "A6={{answer}}"},
+	)
+	for _, eng := range []string{"native", "wasm"} {
+		t.Run(eng, func(t *testing.T) {
+			stdout, stderr, code := runWith(t, baseEnv(), strings.Join([]string{
+				"start",   // the user's prompt
+				"2",       // q1: by number: 1 is Blue (recommended first), 2 is Red
+				"GREEN",   // q2: by label, any case
+				"",        // q3: empty line: the recommended option
+				"magenta", // q4: free text
+				"magenta", // q5: no free text: asked again with the core's message
+				"3",       // q5: Green
+				// q6 pending at EOF
+			}, "\n")+"\n", "--engine", eng, "--script", script)
+			require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+
+			for _, want := range []string{"A1=red\n", "A2=green\n", "A3=blue\n", "A4=magenta\n", "A5=green\n", "A6=ASK_ABORTED\n"} {
+				assert.Contains(t, stdout, want)
+			}
+			assert.Regexp(t, `(?s)1\. Blue \(recommended\)\n\s+Calm\.\n\s+2\. Red\n\s+Warm\.`, stdout)
+			assert.Contains(t, stdout, "\n"+reprompt(t, colors(false), "magenta")+"\n? ") // the core's re-prompt
+			assert.Contains(t, stdout, "(input ended: question aborted)")
+			assert.Contains(t, stderr, "ASK_ABORTED")
+			assert.Contains(t, stdout, "Let me ask.")
+			assert.Contains(t, stdout, "OVERWRITE")
+			for _, bad := range forbidden {
+				assert.NotContains(t, stdout, bad, "%q reached stdout", bad)
+			}
+		})
+	}
+}
+
+func TestTurnsAndScriptEnd(t *testing.T) {
+	script := writeScript(t,
+		reply{Content: "first turn", ToolCalls: ask("q1", colors(true))},
+		reply{Content: "got {{answer}}"},
+		reply{Content: "second turn"},
+	)
+	stdout, stderr, code := runWith(t, baseEnv(), "hello\n1\n\n   \nagain\nmore\n", "--engine", "native", "--script", script)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "got blue\n")
+	assert.Contains(t, stdout, "second turn\n")
+	assert.Contains(t, stdout, "(script finished)")
+	assert.NotContains(t, stdout, "> ", "no user prompt marker on a pipe")
+	assert.Empty(t, stderr)
+}
+
+func TestDemoRunsWithoutKeys(t *testing.T) {
+	// The demo starts the first turn itself: the first line already
+	// answers its first question (Enter: the recommended option), the
+	// second answers the free-form follow-up.
+	stdout, stderr, code := runWith(t, baseEnv(), "\nledger-service\n")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "demo")
+	assert.Contains(t, stdout, "(recommended)")
+	assert.GreaterOrEqual(t, strings.Count(stdout, "\n? ─"), 2, "the demo asks twice:\n%s", stdout)
+	assert.GreaterOrEqual(t, strings.Count(stdout, "ledger-service"), 2, "the answer reaches the model:\n%s", stdout)
+	assert.NotContains(t, stdout, "ASK_ABORTED")
+	assert.Empty(t, stderr)
+}
+
+func TestModelErrorsGoToStderr(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = io.WriteString(w, `{"error":{"message":"bad key\u001b[2J\u202e","type":"invalid_request_error","code":"invalid_api_key"}}`)
+	}))
+	defer srv.Close()
+	env := baseEnv("OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+srv.URL, "OPENAI_MODEL=test")
+	stdout, stderr, code := runWith(t, env, "hello\n", "--engine", "native")
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, stderr, "model error")
+	assert.Contains(t, stderr, "bad key")
+	for _, bad := range forbidden {
+		assert.NotContains(t, stderr, bad)
+	}
+	assert.Empty(t, stdout)
+}
+
+func TestStartupErrors(t *testing.T) {
+	_, stderr, code := runWith(t, baseEnv(), "", "--script", filepath.Join(t.TempDir(), "missing.jsonl"))
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, stderr, "missing.jsonl")
+
+	_, stderr, code = runWith(t, baseEnv(), "", "--engine", "quantum")
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, stderr, "quantum")
+
+	_, _, code = runWith(t, baseEnv(), "", "--nope")
+	assert.Equal(t, exitUsage, code)
+
+	stdout, _, code := runWith(t, baseEnv(), "", "--help")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, "--script")
+}
+
+// TestInterrupt sends SIGINT (what Ctrl-C sends) to the binary: during a
+// question it dismisses the question only; the model is told ASK_ABORTED
+// and the conversation goes on. Outside a question it ends the program.
+func TestInterrupt(t *testing.T) {
+	script := writeScript(t,
+		reply{Content: "asking", ToolCalls: ask("q1", colors(true))},
+		reply{Content: "A1={{answer}}", ToolCalls: ask("q2", colors(true))},
+		reply{Content: "A2={{answer}}"},
+	)
+	p := start(t, baseEnv(), false, "--engine", "native", "--script", script)
+	p.send("go\n")
+	p.waitPrompt(1)
+	require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
+	p.waitPrompt(2)
+	out := p.stdout.String()
+	assert.Contains(t, out, "(question aborted)")
+	assert.Contains(t, out, "A1=ASK_ABORTED\n")
+	p.send("2\n")
+	p.waitOut("A2", func(out string) bool { return strings.Contains(out, "A2=red\n") })
+
+	// Between turns: Ctrl-C ends the program.
+	require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
+	assert.Equal(t, exitInterrupted, p.wait())
+	assert.Contains(t, p.stderr.String(), "Ctrl-C")
+}
+
+func TestTerminate(t *testing.T) {
+	script := writeScript(t, reply{Content: "asking", ToolCalls: ask("q1", colors(true))})
+	p := start(t, baseEnv(), false, "--engine", "native", "--script", script)
+	p.send("go\n")
+	p.waitPrompt(1)
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, exitTerminated, p.wait())
+}
+
+// TestInProcessLeavesNoGoroutine runs the program in this process (native
+// engine) and checks that the stdin reader, the signal watcher and the
+// provider are all gone when run returns.
+func TestInProcessLeavesNoGoroutine(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	script := writeScript(t,
+		reply{Content: "asking", ToolCalls: ask("q1", colors(true))},
+		reply{Content: "A1={{answer}}", ToolCalls: ask("q2", colors(true))},
+		reply{Content: "A2={{answer}}"},
+	)
+	noEnv := func(string) string { return "" }
+	noTTY := func() (*os.File, error) { return nil, os.ErrNotExist }
+
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--engine", "native", "--script", script}, sys{
+		stdin: strings.NewReader("hi\n2\n"), stdout: &stdout, stderr: &stderr,
+		getenv: noEnv, openTTY: noTTY, signals: make(chan os.Signal),
+	})
+	assert.Equal(t, exitOK, code, stderr.String())
+	assert.Contains(t, stdout.String(), "A1=red\n")
+	assert.Contains(t, stdout.String(), "A2=ASK_ABORTED\n")
+
+	stdout.Reset()
+	stderr.Reset()
+	code = run(context.Background(), []string{"ask", "--engine", "native", "--request", `{"question":"Name?"}`}, sys{
+		stdin: strings.NewReader("Ada\n"), stdout: &stdout, stderr: &stderr,
+		getenv: noEnv, openTTY: noTTY, signals: make(chan os.Signal),
+	})
+	assert.Equal(t, askExitOK, code)
+	assert.Equal(t, `{"answer":"Ada"}`+"\n", stdout.String())
+	assert.Contains(t, stderr.String(), "Name?")
+}
+
+// waitErr waits until stderr ends with suffix.
+func (p *proc) waitErr(what, suffix string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.HasSuffix(p.stderr.String(), suffix) {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("timed out waiting for %s\nstderr:\n%s", what, p.stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// reprompt is the core's INVALID_ANSWER message for line.
+func reprompt(t *testing.T, request any, line string) string {
+	t.Helper()
+	raw, err := json.Marshal(request)
+	require.NoError(t, err)
+	_, err = engine.Client{Core: engine.Native{}}.Resolve(context.Background(), raw, line)
+	var he *core.HarnessError
+	require.ErrorAs(t, err, &he)
+	require.Equal(t, core.CodeInvalidAnswer, he.Code)
+	return he.Message
+}

@@ -1,0 +1,82 @@
+package termui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLines(t *testing.T) {
+	l := NewLines(strings.NewReader("one\r\ntwo\n\nlast"))
+	defer l.Close()
+	ctx := context.Background()
+	for _, want := range []string{"one", "two", "", "last"} {
+		got, err := l.Next(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+	}
+	for range 2 {
+		_, err := l.Next(ctx)
+		assert.ErrorIs(t, err, io.EOF)
+	}
+	<-l.Done()
+}
+
+func TestLinesCtxAndClose(t *testing.T) {
+	pr, pw := io.Pipe()
+	l := NewLines(pr)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	_, err := l.Next(ctx)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+
+	// A line typed after the ctx gave up goes to the next reader.
+	go func() { _, _ = io.WriteString(pw, "kept\n") }()
+	got, err := l.Next(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "kept", got)
+
+	// Close: a line already read is dropped, the goroutine ends.
+	go func() { _, _ = io.WriteString(pw, "dropped\n") }()
+	l.Close()
+	_, err = l.Next(context.Background())
+	assert.ErrorIs(t, err, ErrClosed)
+	_ = pw.Close()
+	<-l.Done()
+}
+
+func TestLinesTooLong(t *testing.T) {
+	l := NewLines(strings.NewReader(strings.Repeat("x", MaxLineBytes+10) + "\n"))
+	defer l.Close()
+	_, err := l.Next(context.Background())
+	require.Error(t, err)
+	assert.False(t, errors.Is(err, io.EOF))
+}
+
+func TestSanitizeText(t *testing.T) {
+	cases := map[string]string{
+		"plain text":                     "plain text",
+		"tab\tand\nnewline":              "tab\tand\nnewline",
+		"a\x1b[31mred\x1b[0m":            "ared",
+		"t\x1b]0;title\x07x":             "tx",
+		"t\x1b]8;;http://e\x1b\\link":    "tlink",
+		"safe\rEVIL":                     "safe\nEVIL",
+		"crlf\r\nline":                   "crlf\nline",
+		"bell\a back\b nul\x00 del\x7f":  "bell back nul del",
+		"\u202eevil\u202c \u2066x\u2069": "evil x",
+		"c1\u009b31m csi":                "c1 csi",
+		"bad utf8 \xff":                  "bad utf8 \uFFFD",
+		"esc at end\x1b":                 "esc at end",
+		"esc c\x1bcreset":                "esc creset",
+		"unicode é 世界 🙂":                 "unicode é 世界 🙂",
+	}
+	for in, want := range cases {
+		assert.Equal(t, want, SanitizeText(in), "%q", in)
+	}
+}

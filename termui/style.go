@@ -1,0 +1,86 @@
+package termui
+
+import (
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"golang.org/x/term"
+)
+
+// Style decides how our own decorations look. Colour is off unless asked
+// for: ColorFor turns it on only for a terminal, and never when NO_COLOR is
+// set (https://no-color.org) or TERM is "dumb". Text from the model or the
+// core is never styled by escape codes of its own: only these decorations
+// add SGR sequences, around text that was sanitized first.
+type Style struct {
+	Color bool
+}
+
+// ColorFor reports whether decorations written to f may use colour.
+func ColorFor(f *os.File, getenv func(string) string) bool {
+	if f == nil || getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
+		return false
+	}
+	return term.IsTerminal(int(f.Fd()))
+}
+
+// IsTerminal reports whether f is a terminal.
+func IsTerminal(f *os.File) bool { return f != nil && term.IsTerminal(int(f.Fd())) }
+
+const (
+	sgrReset  = "\x1b[0m"
+	sgrBold   = "\x1b[1m"
+	sgrDim    = "\x1b[2m"
+	sgrRed    = "\x1b[31m"
+	sgrYellow = "\x1b[33m"
+	sgrCyan   = "\x1b[36m"
+)
+
+func (s Style) wrap(sgr, text string) string {
+	if !s.Color || text == "" {
+		return text
+	}
+	return sgr + text + sgrReset
+}
+
+// Question styles the rule that sets a question apart.
+func (s Style) Question(text string) string { return s.wrap(sgrBold+sgrCyan, text) }
+
+// Prompt styles a prompt marker.
+func (s Style) Prompt(text string) string { return s.wrap(sgrBold+sgrCyan, text) }
+
+// Dim styles secondary text (confirmations, notices).
+func (s Style) Dim(text string) string { return s.wrap(sgrDim, text) }
+
+// Warn styles a re-prompt.
+func (s Style) Warn(text string) string { return s.wrap(sgrYellow, text) }
+
+// Error styles an error line.
+func (s Style) Error(text string) string { return s.wrap(sgrBold+sgrRed, text) }
+
+// Rule is the line that opens a question block.
+func (s Style) Rule() string {
+	return s.Question("? " + strings.Repeat("─", 46))
+}
+
+// SyncWriter serializes writes so that a block (a question, a model reply)
+// is never interleaved with another. Write each block with one call.
+type SyncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewSyncWriter wraps w.
+func NewSyncWriter(w io.Writer) *SyncWriter { return &SyncWriter{w: w} }
+
+// Write writes p under the lock.
+func (w *SyncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+// WriteString writes s under the lock.
+func (w *SyncWriter) WriteString(s string) (int, error) { return w.Write([]byte(s)) }
