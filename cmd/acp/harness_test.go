@@ -1,0 +1,387 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/askcore/askcore/internal/frontdoor"
+)
+
+func TestMain(m *testing.M) {
+	// The ACP SDK logs through slog.Default (SetLogger races in v0.13.0).
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+	goleak.VerifyTestMain(m)
+}
+
+// testScript is the scripted model every test session replays from its
+// first line: a choice question, then (next prompt) an optionless one.
+const testScript = `{"content":"Let me ask.","tool_calls":[{"id":"call_db","name":"ask_user_question","arguments":{"header":"Database","question":"Which database should I use?","options":[{"label":"PostgreSQL","value":"postgres","description":"server"},{"label":"SQLite","value":"sqlite","recommended":true}],"allowCustom":true}}]}
+{"content":"You chose {{answer}}."}
+{"tool_calls":[{"id":"call_name","name":"ask_user_question","arguments":{"question":"What should the project be called?"}}]}
+{"content":"Project: {{answer}}."}
+`
+
+// elicitFunc answers one elicitation/create on the test client. scope is
+// the request's sessionId and toolCallId as they were on the wire.
+type elicitFunc func(ctx context.Context, scope wireScope, req acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error)
+
+type wireScope struct {
+	SessionID  string `json:"sessionId"`
+	ToolCallID string `json:"toolCallId"`
+	Mode       string `json:"mode"`
+}
+
+// testClient is an ACP client (acp-go-sdk's client side) that records
+// session updates and answers form elicitations with elicit.
+type testClient struct {
+	elicit elicitFunc
+
+	mu      sync.Mutex
+	updates map[acp.SessionId][]acp.SessionUpdate
+	asked   int
+}
+
+func (c *testClient) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.updates[n.SessionId] = append(c.updates[n.SessionId], n.Update)
+	return nil
+}
+
+func (c *testClient) takeUpdates(id acp.SessionId) []acp.SessionUpdate {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	u := c.updates[id]
+	delete(c.updates, id)
+	return u
+}
+
+func (c *testClient) UnstableCreateElicitation(ctx context.Context, p acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+	c.mu.Lock()
+	c.asked++
+	c.mu.Unlock()
+	if p.Form == nil {
+		return acp.UnstableCreateElicitationResponse{}, errors.New("not a form elicitation")
+	}
+	var scope wireScope
+	if raw, ok := p.Form.Meta[scopeMetaKey]; ok {
+		b, _ := json.Marshal(raw)
+		_ = json.Unmarshal(b, &scope)
+	}
+	if c.elicit == nil {
+		return acp.UnstableCreateElicitationResponse{}, errors.New("no elicitation handler")
+	}
+	return c.elicit(ctx, scope, *p.Form)
+}
+
+func (c *testClient) askedCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.asked
+}
+
+func (c *testClient) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	return acp.ReadTextFileResponse{}, acp.NewMethodNotFound(acp.ClientMethodFsReadTextFile)
+}
+func (c *testClient) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	return acp.WriteTextFileResponse{}, acp.NewMethodNotFound(acp.ClientMethodFsWriteTextFile)
+}
+func (c *testClient) RequestPermission(context.Context, acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	return acp.RequestPermissionResponse{}, acp.NewMethodNotFound(acp.ClientMethodSessionRequestPermission)
+}
+func (c *testClient) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	return acp.CreateTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalCreate)
+}
+func (c *testClient) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
+	return acp.KillTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalKill)
+}
+func (c *testClient) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
+	return acp.TerminalOutputResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalOutput)
+}
+func (c *testClient) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
+	return acp.ReleaseTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalRelease)
+}
+func (c *testClient) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
+	return acp.WaitForTerminalExitResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalWaitForExit)
+}
+
+// scopeMetaKey is where the test tap copies the wire scope of an
+// elicitation/create so that the Go client, which (like the SDK's agent
+// side) drops sessionId and toolCallId, can still see them.
+const scopeMetaKey = "askcore.test/scope"
+
+// tap sits between the agent's output and the client's input: it keeps
+// every line the agent wrote, and copies the scope of each
+// elicitation/create into params._meta for the test client.
+type tap struct {
+	mu    sync.Mutex
+	lines [][]byte
+}
+
+func (t *tap) run(src io.Reader, dst *io.PipeWriter) {
+	sc := bufio.NewScanner(src)
+	sc.Buffer(make([]byte, 0, 64<<10), 10<<20)
+	for sc.Scan() {
+		line := append([]byte(nil), sc.Bytes()...)
+		t.mu.Lock()
+		t.lines = append(t.lines, line)
+		t.mu.Unlock()
+		if _, err := dst.Write(append(withScopeMeta(line), '\n')); err != nil {
+			break
+		}
+	}
+	dst.Close()
+	_, _ = io.Copy(io.Discard, src)
+}
+
+func withScopeMeta(line []byte) []byte {
+	var msg struct {
+		Method string                     `json:"method"`
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(line, &msg) != nil || msg.Method != acp.ClientMethodElicitationCreate || msg.Params == nil {
+		return line
+	}
+	var scope wireScope
+	b, _ := json.Marshal(msg.Params)
+	_ = json.Unmarshal(b, &scope)
+	meta, _ := json.Marshal(map[string]any{scopeMetaKey: scope})
+	msg.Params["_meta"] = meta
+	var full map[string]json.RawMessage
+	_ = json.Unmarshal(line, &full)
+	full["params"], _ = json.Marshal(msg.Params)
+	out, _ := json.Marshal(full)
+	return out
+}
+
+// wire returns the raw elicitation/create params the agent wrote.
+func (t *tap) elicitations() []map[string]json.RawMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []map[string]json.RawMessage
+	for _, line := range t.lines {
+		var msg struct {
+			Method string                     `json:"method"`
+			Params map[string]json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(line, &msg) == nil && msg.Method == acp.ClientMethodElicitationCreate {
+			out = append(out, msg.Params)
+		}
+	}
+	return out
+}
+
+// harness is one askcore-acp connection driven by acp-go-sdk's client side
+// over in-memory pipes.
+type harness struct {
+	t      *testing.T
+	app    *app
+	client *testClient
+	conn   *acp.ClientSideConnection
+	tap    *tap
+
+	toAgent *io.PipeWriter
+	served  chan struct{}
+	closed  bool
+}
+
+type harnessOptions struct {
+	script string  // defaults to testScript
+	build  builder // defaults to frontdoor.Build with the native engine
+}
+
+func writeScript(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "script.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+	return path
+}
+
+// testSettings are the front-door settings of the tests: the scripted
+// model and the native engine.
+func testSettings(t *testing.T, script string) frontdoor.Settings {
+	t.Helper()
+	if script == "" {
+		script = testScript
+	}
+	return frontdoor.Settings{Script: writeScript(t, script), Engine: "native"}
+}
+
+func noEnv(string) string { return "" }
+
+func newTestApp(t *testing.T, opts harnessOptions) *app {
+	t.Helper()
+	if opts.build == nil {
+		settings := testSettings(t, opts.script)
+		opts.build = func(ctx context.Context) (*frontdoor.Runtime, error) { return frontdoor.Build(ctx, settings, noEnv) }
+	}
+	return newApp(opts.build, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+func newHarness(t *testing.T, opts harnessOptions, elicit elicitFunc) *harness {
+	t.Helper()
+	a := newTestApp(t, opts)
+	return connect(t, a, elicit)
+}
+
+// connect serves a on a fresh in-memory connection.
+func connect(t *testing.T, a *app, elicit elicitFunc) *harness {
+	t.Helper()
+	clientToAgentR, clientToAgentW := io.Pipe()
+	agentOutR, agentOutW := io.Pipe()
+	clientInR, clientInW := io.Pipe()
+
+	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{})}
+	h.client = &testClient{elicit: elicit, updates: make(map[acp.SessionId][]acp.SessionUpdate)}
+	go h.tap.run(agentOutR, clientInW)
+	go func() {
+		defer close(h.served)
+		serve(a, clientToAgentR, agentOutW)
+		agentOutW.Close()
+		clientToAgentR.Close()
+	}()
+	h.conn = acp.NewClientSideConnection(h.client, clientToAgentW, clientInR)
+	t.Cleanup(h.close)
+	return h
+}
+
+// close ends the connection and waits for everything it started.
+func (h *harness) close() {
+	if h.closed {
+		return
+	}
+	h.closed = true
+	h.toAgent.Close()
+	select {
+	case <-h.served:
+	case <-time.After(10 * time.Second):
+		h.t.Error("serve did not return after the client closed the connection")
+	}
+	<-h.conn.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(h.t, h.app.close(ctx))
+}
+
+func (h *harness) initialize(form bool) {
+	h.t.Helper()
+	caps := acp.ClientCapabilities{}
+	if form {
+		caps.Elicitation = &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := h.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
+	require.NoError(h.t, err)
+	require.Equal(h.t, acp.ProtocolVersion(acp.ProtocolVersionNumber), resp.ProtocolVersion)
+}
+
+func (h *harness) newSession() acp.SessionId {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	resp, err := h.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: "/tmp", McpServers: []acp.McpServer{}})
+	require.NoError(h.t, err)
+	require.NotEmpty(h.t, resp.SessionId)
+	return resp.SessionId
+}
+
+// prompt sends one prompt and returns its stop reason and the session's
+// updates (all of them have arrived when Prompt returns: the SDK orders
+// notifications before the response).
+func (h *harness) prompt(id acp.SessionId, text string) (acp.StopReason, []acp.SessionUpdate) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	resp, err := h.conn.Prompt(ctx, acp.PromptRequest{SessionId: id, Prompt: []acp.ContentBlock{acp.TextBlock(text)}})
+	require.NoError(h.t, err)
+	return resp.StopReason, h.client.takeUpdates(id)
+}
+
+// accept answers with content.
+func accept(content map[string]any) elicitFunc {
+	return func(context.Context, wireScope, acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: content}}, nil
+	}
+}
+
+// --- update helpers ---
+
+type toolEvent struct {
+	kind      string // "tool_call" or "tool_call_update"
+	id        string
+	status    acp.ToolCallStatus
+	rawInput  json.RawMessage
+	rawOutput json.RawMessage
+	title     string
+	toolKind  acp.ToolKind
+}
+
+// summarize splits updates into the agent's text and its tool events.
+func summarize(t *testing.T, updates []acp.SessionUpdate) (texts []string, tools []toolEvent) {
+	t.Helper()
+	raw := func(v any) json.RawMessage {
+		if v == nil {
+			return nil
+		}
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		return b
+	}
+	for _, u := range updates {
+		switch {
+		case u.AgentMessageChunk != nil:
+			require.NotNil(t, u.AgentMessageChunk.Content.Text)
+			texts = append(texts, u.AgentMessageChunk.Content.Text.Text)
+		case u.ToolCall != nil:
+			tools = append(tools, toolEvent{kind: "tool_call", id: string(u.ToolCall.ToolCallId), status: u.ToolCall.Status,
+				rawInput: raw(u.ToolCall.RawInput), title: u.ToolCall.Title, toolKind: u.ToolCall.Kind})
+		case u.ToolCallUpdate != nil:
+			var status acp.ToolCallStatus
+			if u.ToolCallUpdate.Status != nil {
+				status = *u.ToolCallUpdate.Status
+			}
+			tools = append(tools, toolEvent{kind: "tool_call_update", id: string(u.ToolCallUpdate.ToolCallId), status: status,
+				rawOutput: raw(u.ToolCallUpdate.RawOutput)})
+		}
+	}
+	return texts, tools
+}
+
+// errorCode is the code of an error object {name, code, message}.
+func errorCode(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var e struct {
+		Name    string `json:"name"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &e), "rawOutput %s", raw)
+	require.Equal(t, "UserInteractionError", e.Name, "rawOutput %s", raw)
+	require.NotEmpty(t, e.Message, "rawOutput %s", raw)
+	return e.Code
+}
+
+// compact normalizes JSON for comparison.
+func compact(t *testing.T, s string) string {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal([]byte(s), &v), "%s", s)
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(bytes.TrimSpace(b))
+}
