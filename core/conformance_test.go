@@ -185,6 +185,13 @@ func conformanceCases() []struct{ name, in string } {
 		{"type-duplicate-unknown-key-ignored", env("normalize", `{"question":"Q?","junk":1,"junk":2}`)},
 		{"type-duplicate-request-key", `{"op":"normalize","request":{"question":"A?"},"request":{"question":"B?"}}`},
 		// envelope
+		// sanitize: arbitrary text (a model's reply) made safe to show
+		{"sanitize-plain-text-kept", `{"op":"sanitize","text":"  Hello, world.\nSecond line.  "}`},
+		{"sanitize-escape-sequences-removed", `{"op":"sanitize","text":"\u001b[2J\u001b[31mred\u001b[0m \u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007 \u009b1mC1"}`},
+		{"sanitize-cr-overwrite-and-bidi", `{"op":"sanitize","text":"safe\rrm -rf / \u202Egnp.exe\u202C \u2066x\u2069\u0007\b"}`},
+		{"sanitize-line-breaks-normalized", `{"op":"sanitize","text":"a\r\nb\u2028c\u0085d"}`},
+		{"sanitize-text-missing", `{"op":"sanitize"}`},
+		{"sanitize-text-wrong-type", `{"op":"sanitize","text":["x"]}`},
 		{"envelope-not-json", `op=normalize`},
 		{"envelope-empty-input", ``},
 		{"envelope-truncated", `{"op":"normalize","request":{"question":"Q?"`},

@@ -18,6 +18,7 @@
 //	resolve             request, input       {"answer","selected"?:{"index","label","value"}}
 //	elicitation         request              {"message","requestedSchema":{"type":"object","title"?,"properties","required"}}
 //	elicitation_result  request, response    {"answer","selected"?}
+//	sanitize            text                 {"text"}: any text (a model's reply) made safe to show, see [SanitizeText]
 //
 // Ops that take a request normalize it first, so a bad request fails the
 // same way in every op. Keys are written in the fixed order shown; unknown

@@ -7,7 +7,7 @@ import (
 )
 
 // Ops lists the envelope's operations.
-const opList = "normalize, schema, present, resolve, elicitation, elicitation_result"
+const opList = "normalize, schema, present, resolve, elicitation, elicitation_result, sanitize"
 
 // Handle is the one entry point every surface exposes: a JSON envelope in,
 // a JSON envelope out (contract section 1). It never panics: any input,
@@ -74,6 +74,16 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 		b := okPrefix(2048)
 		b = Schema().appendJSON(b)
 		return append(b, '}'), nil
+	}
+	if op == "sanitize" {
+		text, err := envelopeString(env, "text", "the text to show")
+		if err != nil {
+			return nil, err
+		}
+		b := okPrefix(32 + len(text))
+		b = append(b, `{"text":`...)
+		b = jsonx.AppendString(b, SanitizeText(text))
+		return append(b, "}}"...), nil
 	}
 	switch op {
 	case "normalize", "present", "resolve", "elicitation", "elicitation_result":

@@ -58,25 +58,3 @@ func TestLinesTooLong(t *testing.T) {
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, io.EOF))
 }
-
-func TestSanitizeText(t *testing.T) {
-	cases := map[string]string{
-		"plain text":                     "plain text",
-		"tab\tand\nnewline":              "tab\tand\nnewline",
-		"a\x1b[31mred\x1b[0m":            "ared",
-		"t\x1b]0;title\x07x":             "tx",
-		"t\x1b]8;;http://e\x1b\\link":    "tlink",
-		"safe\rEVIL":                     "safe\nEVIL",
-		"crlf\r\nline":                   "crlf\nline",
-		"bell\a back\b nul\x00 del\x7f":  "bell back nul del",
-		"\u202eevil\u202c \u2066x\u2069": "evil x",
-		"c1\u009b31m csi":                "c1 csi",
-		"bad utf8 \xff":                  "bad utf8 \uFFFD",
-		"esc at end\x1b":                 "esc at end",
-		"esc c\x1bcreset":                "esc creset",
-		"unicode é 世界 🙂":                 "unicode é 世界 🙂",
-	}
-	for in, want := range cases {
-		assert.Equal(t, want, SanitizeText(in), "%q", in)
-	}
-}

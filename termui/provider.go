@@ -139,7 +139,7 @@ func (p *Provider) Ask(ctx context.Context, q interaction.Question) (engine.Resu
 		}
 		res, err := p.cfg.Client.Resolve(ctx, q.Raw, line)
 		if err == nil {
-			p.write(st.Dim("→ "+SanitizeText(chosen(res.Answer))) + "\n")
+			p.write(st.Dim("→ "+core.SanitizeText(chosen(res.Answer))) + "\n")
 			return res, nil
 		}
 		var he *core.HarnessError

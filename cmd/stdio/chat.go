@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/internal/frontdoor"
 	"github.com/askcore/askcore/termui"
 )
@@ -70,7 +71,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 
 	rt, err := frontdoor.Build(ctx, settings, s.getenv)
 	if err != nil {
-		printErr(s.stderr, "%s", termui.SanitizeText(err.Error()))
+		printErr(s.stderr, "%s", core.SanitizeText(err.Error()))
 		return exitError
 	}
 	defer rt.Close(context.WithoutCancel(ctx))
@@ -117,14 +118,14 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	defer dispose()
 	ag := rt.NewAgent("stdio", "", agent.Hooks{
 		OnText: func(text string) {
-			out.WriteString(termui.SanitizeText(strings.TrimRight(text, "\n")) + "\n")
+			out.WriteString(core.SanitizeText(strings.TrimRight(text, "\n")) + "\n")
 		},
 		OnToolResult: func(call agent.ToolCall, _ json.RawMessage, err error) {
 			if err == nil {
 				return
 			}
 			he := agent.AsHarnessError(err)
-			errOut.WriteString(errStyle.Dim(termui.SanitizeText(fmt.Sprintf(
+			errOut.WriteString(errStyle.Dim(core.SanitizeText(fmt.Sprintf(
 				"askcore-stdio: %s: %s: %s", call.Name, he.Code, he.Message))) + "\n")
 		},
 	})
@@ -147,7 +148,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 			return exitInterrupted, true
 		default:
 			failed = true
-			errOut.WriteString(errStyle.Error(termui.SanitizeText("askcore-stdio: model error: "+err.Error())) + "\n")
+			errOut.WriteString(errStyle.Error(core.SanitizeText("askcore-stdio: model error: "+err.Error())) + "\n")
 			return 0, false
 		}
 	}
@@ -192,7 +193,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 }
 
 func banner(st termui.Style, modelInfo string) string {
-	return st.Question("askcore-stdio") + st.Dim(" · "+termui.SanitizeText(modelInfo)+"\n"+
+	return st.Question("askcore-stdio") + st.Dim(" · "+core.SanitizeText(modelInfo)+"\n"+
 		"Type a message and press Enter. Answer a question with its number, label or your own text.\n"+
 		"Ctrl-C dismisses a question; Ctrl-D quits.") + "\n\n"
 }

@@ -46,8 +46,8 @@
 // Nothing the model writes can drive the terminal: the core strips control
 // sequences (ESC/CSI/OSC, C1 controls, BEL, backspace, carriage returns,
 // bidi overrides and isolates) from everything it returns, and the model's
-// own reply text, which never goes through the core, passes through
-// termui.SanitizeText before it is printed. Model errors are printed on
+// own reply text passes through core.SanitizeText (the same rule, exposed
+// to other hosts as the core's "sanitize" op) before it is printed. Model errors are printed on
 // stderr, sanitized the same way.
 //
 // # One question from a shell
