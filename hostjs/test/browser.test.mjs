@@ -1,0 +1,92 @@
+// The conformance corpus in real headless Chromium (Debian's chromium driven
+// by playwright-core; never a downloaded browser), the page served from a
+// throwaway localhost server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { corpus, hostjsDir } from './helpers.mjs';
+
+const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
+const missing = !existsSync(CHROMIUM);
+const skip = missing && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
+if (skip) console.log(`# ${skip}`);
+
+const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm', '.json': 'application/json' };
+
+/** Serves / and /run.js from test/browser, /pkg/* from hostjs, /corpus/* from the corpus. */
+function serve(cases) {
+  const byName = new Map(cases.map((c) => [c.name, c]));
+  const browserDir = join(hostjsDir, 'test', 'browser');
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const send = (status, type, body) => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (path === '/') return send(200, TYPES['.html'], readFileSync(join(browserDir, 'index.html')));
+    if (path === '/favicon.ico') return send(204, 'image/x-icon', '');
+    if (path === '/run.js') return send(200, TYPES['.js'], readFileSync(join(browserDir, 'run.js')));
+    if (path === '/corpus/index.json') return send(200, TYPES['.json'], JSON.stringify(cases.map((c) => c.name)));
+    let m;
+    if ((m = /^\/corpus\/(.+)\.(in|out)$/.exec(path)) && byName.has(m[1])) {
+      const c = byName.get(m[1]);
+      return send(200, 'application/octet-stream', m[2] === 'in' ? c.input : c.output);
+    }
+    if (path.startsWith('/pkg/')) {
+      const file = normalize(join(hostjsDir, path.slice(5)));
+      const allowed = file === join(hostjsDir, 'browser.js') || file === join(hostjsDir, 'askcore.wasm') || file.startsWith(join(hostjsDir, 'lib') + sep);
+      if (allowed && existsSync(file) && statSync(file).isFile()) {
+        return send(200, TYPES[extname(file)] ?? 'application/octet-stream', readFileSync(file));
+      }
+    }
+    send(404, 'text/plain', 'not found');
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+test('Chromium: the conformance corpus byte for byte, through the browser entry point', { skip, timeout: 180_000 }, async (t) => {
+  const cases = corpus();
+  assert.ok(cases.length > 0, 'no conformance corpus');
+  const { chromium } = await import('playwright-core');
+  const server = await serve(cases);
+  const profile = mkdtempSync(join(tmpdir(), 'askcore-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction(() => /** @type {any} */ (window).__askcore?.done, null, { timeout: 120_000 });
+    const r = await page.evaluate(() => /** @type {any} */ (window).__askcore);
+    assert.equal(r.error, undefined, `page failed: ${r.error}\n${errors.join('\n')}`);
+    t.diagnostic(`chromium ${context.browser()?.version() ?? ''}: load ${r.loadMs.toFixed(1)} ms, ${r.results.length} cases`);
+
+    assert.equal(r.results.length, cases.length);
+    for (const c of r.results) {
+      await t.test(`chromium conformance ${c.name}`, () => {
+        assert.ok(c.okBytes, `bytes differ\n got: ${c.got}\nwant: ${c.want}`);
+        assert.ok(c.okString, 'handle() string differs from the expected bytes decoded');
+      });
+    }
+    await t.test('chromium: load from Response and bytes, module cache, errors, seam', () => {
+      assert.deepEqual(r.checks, { fromResponse: true, fromBytes: true, cachedModule: true, helperThrows: true, noProvider: true, seam: true });
+    });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,65 @@
+// Runs in Chromium: loads the package through its browser entry point (the
+// bundled module is fetched and compiled while streaming), then runs the whole
+// conformance corpus and a few API checks, and leaves the results on window.
+import { load, UserInteraction, UserInteractionError, HarnessError } from '@askcore/askcore';
+
+const utf8 = new TextDecoder();
+
+/** @param {string} path */
+async function bytes(path) {
+  const res = await fetch(path);
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** @param {Uint8Array} a @param {Uint8Array} b */
+function same(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+async function main() {
+  const t0 = performance.now();
+  const core = await load();
+  const loadMs = performance.now() - t0;
+
+  const names = await (await fetch('/corpus/index.json')).json();
+  const results = [];
+  for (const name of names) {
+    const [input, want] = await Promise.all([bytes(`/corpus/${encodeURIComponent(name)}.in`), bytes(`/corpus/${encodeURIComponent(name)}.out`)]);
+    const got = core.handleBytes(input);
+    const okBytes = same(got, want);
+    const okString = core.handle(input) === utf8.decode(want);
+    results.push({ name, ok: okBytes && okString, okBytes, okString, got: okBytes ? undefined : utf8.decode(got), want: okBytes ? undefined : utf8.decode(want) });
+  }
+
+  // The other sources, and the helpers' errors, in a real browser.
+  const checks = {};
+  const schema = core.handle('{"op":"schema"}');
+  checks.fromResponse = (await load(await fetch('/pkg/askcore.wasm'))).handle('{"op":"schema"}') === schema;
+  checks.fromBytes = (await load(await bytes('/pkg/askcore.wasm'))).handle('{"op":"schema"}') === schema;
+  checks.cachedModule = (await load()).module === core.module;
+  try {
+    core.normalize({ options: [] });
+    checks.helperThrows = false;
+  } catch (e) {
+    checks.helperThrows = e instanceof UserInteractionError && e instanceof HarnessError && e.code === 'INVALID_REQUEST';
+  }
+  const ui = new UserInteraction(core);
+  try {
+    await ui.ask({ question: 'Anyone?' });
+    checks.noProvider = false;
+  } catch (e) {
+    checks.noProvider = e.code === 'NO_PROVIDER';
+  }
+  ui.register((q) => core.resolve(q.raw, 'browser answer'));
+  checks.seam = (await ui.ask({ question: 'Anyone?', allowCustom: false })).answer === 'browser answer';
+
+  return { loadMs, results, checks };
+}
+
+main().then(
+  (r) => (window.__askcore = { done: true, ...r }),
+  (e) => (window.__askcore = { done: true, error: String((e && e.stack) || e) }),
+);

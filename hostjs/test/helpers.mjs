@@ -1,0 +1,75 @@
+// Shared by the test files: paths, the corpus, small stream helpers.
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+export const hostjsDir = dirname(dirname(fileURLToPath(import.meta.url)));
+export const repoDir = dirname(hostjsDir);
+export const corpusDir = join(repoDir, 'testdata', 'conformance');
+
+/** The conformance cases: [{name, input: Buffer, output: Buffer}], sorted by name. */
+export function corpus() {
+  if (!existsSync(corpusDir)) return [];
+  return readdirSync(corpusDir)
+    .filter((f) => f.endsWith('.in'))
+    .sort()
+    .map((f) => {
+      const name = f.slice(0, -3);
+      return { name, input: readFileSync(join(corpusDir, f)), output: readFileSync(join(corpusDir, name + '.out')) };
+    });
+}
+
+const fatal = new TextDecoder('utf-8', { fatal: true });
+/** @param {Uint8Array} b */
+export function isUTF8(b) {
+  try {
+    fatal.decode(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A typical 4-option request (the bench's too). */
+export const DB_REQUEST = Object.freeze({
+  header: 'Database',
+  question: 'Which database should the service use?',
+  options: [
+    { label: 'PostgreSQL', value: 'postgres', description: 'Relational, robust', recommended: true },
+    { label: 'SQLite', description: 'Embedded, zero setup' },
+    { label: 'MySQL', description: 'Widely hosted' },
+    { label: 'MongoDB', value: 'mongo', description: 'Document store' },
+  ],
+  allowCustom: true,
+});
+
+/** Collects what is written to a stream. */
+export function capture(stream) {
+  let text = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (d) => (text += d));
+  return { get text() { return text; }, clear() { text = ''; } };
+}
+
+/** Resolves once `pred()` holds (polling on the event loop), or rejects after `ms`. */
+export async function until(pred, ms = 2000) {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('timed out waiting for ' + pred.toString());
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** Asserts `promise` rejects with a UserInteractionError of `code`; returns the error. */
+export async function rejectsWith(assert, promise, code) {
+  let err;
+  try {
+    await promise;
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err, `expected ${code}, got a value`);
+  assert.equal(err.name, 'UserInteractionError', String(err?.stack ?? err));
+  assert.equal(err.code, code, err.message);
+  return err;
+}
