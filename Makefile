@@ -3,7 +3,6 @@
 
 GO       ?= go
 WASM     := wasm/askcore.wasm
-GOFLAGS_WASM := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
 .PHONY: all build wasm check-wasm test test-go test-js test-interop fuzz-short bench demo clean
 
@@ -14,14 +13,14 @@ build:
 	$(GO) build -o bin/askcore-acp ./cmd/acp
 
 # Rebuild the committed WebAssembly core (reproducible: same toolchain, same bytes).
+# The build command itself lives in scripts/check-wasm.sh, so that check-wasm builds
+# exactly what this writes: $(WASM), its .sha256, and the copy hostjs/askcore.wasm.
 wasm:
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(GOFLAGS_WASM) -o $(WASM) ./wasm/guest
-	cp $(WASM) hostjs/askcore.wasm
-	cd wasm && sha256sum askcore.wasm > askcore.wasm.sha256
+	GO=$(GO) ./scripts/check-wasm.sh --update
 
 # Fail when the committed module is not what the sources build.
 check-wasm:
-	./scripts/check-wasm.sh
+	GO=$(GO) ./scripts/check-wasm.sh
 
 test: check-wasm test-go test-js test-interop fuzz-short
 

@@ -1,24 +1,373 @@
-// Package hostgo runs the askcore WebAssembly core under wazero.
+// Package hostgo runs the askcore core as WebAssembly under wazero: the very
+// module (package wasm, wasm/askcore.wasm) that Node and browsers run, so a Go
+// binary and a JS host give the same bytes for the same input, by
+// construction rather than by keeping two implementations in step.
 //
-// STUB: replaced by the real implementation (issue 3).
+// An Engine is safe for concurrent use. Inside:
+//
+//   - one compiled module per process and configuration, shared by every
+//     Engine (Warmup compiles it ahead of time);
+//   - a bounded pool of instances, GOMAXPROCS by default; an instance serves
+//     one call at a time, and any trap or host error discards it, so the next
+//     call gets a clean one; an instance whose memory grew past a threshold is
+//     replaced too;
+//   - an on-disk compilation cache under os.UserCacheDir()/askcore/wazero,
+//     and a tiered start: with a cold cache the first calls run on wazero's
+//     interpreter while the optimizing compile runs in the background (and
+//     fills the cache), then new calls move to compiled instances;
+//   - the guest gets a real monotonic clock (its garbage collector needs one),
+//     no filesystem, no environment, no arguments, a memory page limit, and
+//     inputs no larger than the core's own limit;
+//   - a cancelled ctx ends Handle at once (see Handle).
+//
+// The reasons for each choice are in RATIONALE.md; the guest ABI in
+// wasm/ABI.md.
 package hostgo
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sync"
 
 	"github.com/askcore/askcore/core"
 )
 
-type Option func(*config)
+// MaxInputBytes is the largest input the host copies into the guest, by
+// default: the core's own limit, which the guest also enforces.
+const MaxInputBytes = core.MaxInputBytes
 
-type config struct{}
+// ErrClosed is returned by Handle on a closed Engine.
+var ErrClosed = errors.New("hostgo: engine closed")
 
-type Engine struct{}
+// Engine runs the askcore core in a pool of WebAssembly instances.
+type Engine struct {
+	cfg config
 
-func New(ctx context.Context, opts ...Option) (*Engine, error) { return &Engine{}, nil }
+	slots  chan struct{} // one token per instance that may exist
+	closed chan struct{}
 
-func (e *Engine) Handle(ctx context.Context, input []byte) ([]byte, error) {
-	return core.Handle(input), nil
+	mu      sync.Mutex
+	idle    []*instance // LIFO: the most recently used instance is warmest
+	current *tier       // where new instances come from
+	pending *tier       // the optimizing tier still compiling, if any
+	stats   Stats
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
-func (e *Engine) Close(ctx context.Context) error { return nil }
+// Stats describes an Engine's state, for diagnostics and benchmarks.
+type Stats struct {
+	// Interpreter is true while new instances come from the interpreter.
+	Interpreter bool
+	// Pending is true while the optimizing compile runs in the background.
+	Pending bool
+	// Instantiated and Discarded count instances created and thrown away
+	// (after an error, or because their memory passed the threshold).
+	Instantiated, Discarded int
+	// MaxPages is the largest linear memory, in 64 KiB pages, seen on an
+	// instance after a call.
+	MaxPages uint32
+	// BackgroundError is the optimizing compile's error, when it failed and
+	// the Engine stays on the interpreter.
+	BackgroundError error
+}
+
+func buildConfig(opts []Option) config {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	return cfg
+}
+
+// New returns an Engine ready to serve. It compiles the module unless this
+// process already has (see Warmup). With the tiered start (the default) it
+// never waits for a full optimizing compile: when the compiled code is
+// neither in memory nor, by all signs, in the on-disk cache, it starts on the
+// interpreter and swaps to compiled instances once the background compile is
+// done. It instantiates one instance before returning, so a broken module
+// fails here rather than in the first Handle.
+func New(ctx context.Context, opts ...Option) (*Engine, error) {
+	cfg := buildConfig(opts)
+	e := &Engine{
+		cfg:    cfg,
+		slots:  make(chan struct{}, cfg.poolSize),
+		closed: make(chan struct{}),
+	}
+	if err := e.start(ctx); err != nil {
+		return nil, err
+	}
+	in, err := e.current.instantiate(ctx)
+	if err != nil {
+		_ = e.Close(context.Background())
+		return nil, err
+	}
+	e.stats.Instantiated++
+	e.idle = append(e.idle, in)
+	return e, nil
+}
+
+// start picks the tier new instances come from.
+func (e *Engine) start(ctx context.Context) error {
+	if e.cfg.interpreter {
+		e.current = getTier(e.cfg.key(true))
+		return e.current.wait(ctx)
+	}
+	opt := getTier(e.cfg.key(false))
+	if !e.cfg.tiered {
+		e.current = opt
+		return opt.wait(ctx)
+	}
+	var wait <-chan struct{} // nil: do not wait
+	if e.cfg.cache == cacheDir && cacheLooksWarm(e.cfg.cacheDir) {
+		ctxWait, cancel := context.WithTimeout(ctx, e.cfg.warmWait)
+		defer cancel()
+		wait = ctxWait.Done()
+	}
+	if wait != nil {
+		select {
+		case <-opt.done:
+		case <-wait:
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if opt.ready() {
+		e.current = opt
+		return nil
+	}
+	select {
+	case <-opt.done:
+		// The optimizing compile failed: serve on the interpreter.
+		e.stats.BackgroundError = opt.err
+	default:
+		e.pending = opt
+	}
+	e.current = getTier(e.cfg.key(true))
+	return e.current.wait(ctx)
+}
+
+// Handle runs the core on input and returns its output envelope: the same
+// bytes core.Handle returns natively. The error is for host faults only: a
+// trap, a closed Engine, a cancelled ctx. An instance that failed is
+// discarded, so the next call gets a clean one.
+//
+// When ctx ends during a call, Handle returns at once with ctx's error. The
+// guest cannot be stopped mid-call without termination checks that triple
+// the cost of every call, so by default it finishes that call aside (the
+// core's input limits bound it) and gives its instance back; with
+// WithInterruptibleCalls wazero stops it and the instance is discarded.
+//
+// An input longer than the input cap (by default the core's own limit,
+// core.MaxInputBytes) is never copied into the guest: the host answers it
+// with core.Handle itself, whose first check rejects an oversized input on
+// its length alone, so the rejection envelope is the core's own bytes. (A
+// cap lowered with WithMaxInputBytes sends inputs between the two limits to
+// core.Handle too: the same bytes, computed natively.)
+func (e *Engine) Handle(ctx context.Context, input []byte) ([]byte, error) {
+	if e.isClosed() {
+		return nil, ErrClosed
+	}
+	if len(input) > e.cfg.maxInput {
+		return core.Handle(input), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	select {
+	case e.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-e.closed:
+		return nil, ErrClosed
+	}
+	in, err := e.acquire(ctx)
+	if err != nil {
+		<-e.slots
+		return nil, err
+	}
+	if ctx.Done() == nil || e.cfg.interruptible {
+		// Either ctx cannot end, or wazero stops the guest when it does.
+		out, err := e.run(ctx, in, input)
+		return out, e.hostError(ctx, err)
+	}
+	// The guest cannot be stopped mid-call: run it aside and stop waiting
+	// when ctx ends. The call finishes on its own (the core bounds its work
+	// by its input limits), then returns its instance and slot; Close waits
+	// for that.
+	done := make(chan result, 1)
+	go func() {
+		out, err := e.run(context.Background(), in, input)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		return r.out, e.hostError(ctx, r.err)
+	case <-ctx.Done():
+		return nil, fmt.Errorf("hostgo: call abandoned: %w", ctx.Err())
+	}
+}
+
+type result struct {
+	out []byte
+	err error
+}
+
+// run makes one call on in, then gives in and its slot back.
+func (e *Engine) run(ctx context.Context, in *instance, input []byte) ([]byte, error) {
+	out, err := in.call(ctx, input)
+	e.release(in, err)
+	<-e.slots
+	return out, err
+}
+
+func (e *Engine) hostError(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("hostgo: call interrupted: %w", ctxErr)
+	}
+	return err
+}
+
+// acquire returns an idle instance of the best tier, or a new one.
+func (e *Engine) acquire(ctx context.Context) (*instance, error) {
+	e.mu.Lock()
+	if e.isClosed() {
+		e.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if e.pending != nil {
+		select {
+		case <-e.pending.done:
+			if e.pending.err == nil {
+				e.current = e.pending
+			} else {
+				e.stats.BackgroundError = e.pending.err
+			}
+			e.pending = nil
+		default:
+		}
+	}
+	cur := e.current
+	var stale []*instance
+	var in *instance
+	for len(e.idle) > 0 {
+		in = e.idle[len(e.idle)-1]
+		e.idle = e.idle[:len(e.idle)-1]
+		if in.tier == cur {
+			break
+		}
+		stale = append(stale, in) // an interpreter instance after the swap
+		in = nil
+	}
+	e.stats.Discarded += len(stale)
+	e.mu.Unlock()
+	for _, s := range stale {
+		s.close()
+	}
+	if in != nil {
+		return in, nil
+	}
+	in, err := cur.instantiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	e.stats.Instantiated++
+	e.mu.Unlock()
+	return in, nil
+}
+
+// release puts in back in the pool, or discards it after an error, when its
+// memory grew past the threshold, or when the Engine is closing.
+func (e *Engine) release(in *instance, callErr error) {
+	pages := in.pages()
+	e.mu.Lock()
+	e.stats.MaxPages = max(e.stats.MaxPages, pages)
+	keep := callErr == nil && pages <= e.cfg.recyclePages && !e.isClosed()
+	if keep {
+		e.idle = append(e.idle, in)
+	} else {
+		e.stats.Discarded++
+	}
+	e.mu.Unlock()
+	if !keep {
+		in.close()
+	}
+}
+
+func (e *Engine) isClosed() bool {
+	select {
+	case <-e.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Stats returns a snapshot of the Engine's state.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.stats
+	s.Interpreter = e.current != nil && e.current.key.interpreter
+	s.Pending = e.pending != nil && !isDone(e.pending.done)
+	return s
+}
+
+func isDone(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Close waits for running calls, closes every instance, and waits for a
+// background compile this Engine is waiting on (the compile itself cannot be
+// interrupted; it takes under a second and fills the cache for the next
+// process). Later calls to Handle return ErrClosed. The shared compiled
+// module stays for other Engines. When ctx ends first, Close returns its
+// error and whatever is still running is closed as it finishes.
+func (e *Engine) Close(ctx context.Context) error {
+	e.closeOnce.Do(func() {
+		close(e.closed)
+		e.closeErr = e.drain(ctx)
+	})
+	return e.closeErr
+}
+
+func (e *Engine) drain(ctx context.Context) error {
+	// Taking every slot means no call is running.
+	for range cap(e.slots) {
+		select {
+		case e.slots <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	e.mu.Lock()
+	idle := e.idle
+	e.idle = nil
+	pending := e.pending
+	e.mu.Unlock()
+	for _, in := range idle {
+		in.close()
+	}
+	if pending != nil {
+		select {
+		case <-pending.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}

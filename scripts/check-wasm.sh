@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly core from ./wasm/guest and compares it with the
+# committed module (wasm/askcore.wasm, its sha256 file, and the copy the JS
+# package ships, hostjs/askcore.wasm).
+#
+#   scripts/check-wasm.sh           fail when any committed copy is stale
+#   scripts/check-wasm.sh --update  rebuild and write all three (make wasm)
+#
+# The one build command for the module lives here so that the check builds
+# exactly what `make wasm` writes. It is reproducible: -trimpath, no build id,
+# no VCS stamp, fixed GOWASM, so the same Go toolchain gives the same bytes
+# from any directory, clean or dirty tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+update=0
+[ "${1:-}" = "--update" ] && update=1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/askcore.wasm
+
+GOOS=wasip1 GOARCH=wasm GOWASM= CGO_ENABLED=0 GOFLAGS=-buildvcs=false \
+	"$GO" build -buildmode=c-shared -trimpath -ldflags='-s -w -buildid=' -o "$out" ./wasm/guest
+
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+want=$(sum "$out")
+
+if [ $update = 1 ]; then
+	cp "$out" wasm/askcore.wasm
+	mkdir -p hostjs
+	cp "$out" hostjs/askcore.wasm
+	echo "$want  askcore.wasm" > wasm/askcore.wasm.sha256
+	echo "wasm/askcore.wasm: $(wc -c < "$out") bytes, $(gzip -9c "$out" | wc -c) gzipped, sha256 $want ($("$GO" env GOVERSION))"
+	exit 0
+fi
+
+fail=0
+for f in wasm/askcore.wasm hostjs/askcore.wasm; do
+	if [ ! -f "$f" ]; then
+		echo "check-wasm: $f is missing: run make wasm" >&2
+		fail=1
+	elif [ "$(sum "$f")" != "$want" ]; then
+		echo "check-wasm: $f is stale (sha256 $(sum "$f"), the sources build $want with $("$GO" env GOVERSION)): run make wasm" >&2
+		fail=1
+	fi
+done
+recorded=$(cut -d' ' -f1 wasm/askcore.wasm.sha256 2>/dev/null || true)
+if [ "$recorded" != "$want" ]; then
+	echo "check-wasm: wasm/askcore.wasm.sha256 records '${recorded}', the sources build $want: run make wasm" >&2
+	fail=1
+fi
+[ $fail = 0 ] && echo "check-wasm: ok, wasm/askcore.wasm is current (sha256 $want)"
+exit $fail
