@@ -5,18 +5,23 @@ import "testing"
 // BenchmarkHandle measures one envelope per op on a typical 4-option
 // request; the performance table compares these with the WASM hosts.
 func BenchmarkHandle(b *testing.B) {
-	const req = `{"header":"Database","question":"Which database should I use for the new service?","options":[` +
-		`{"label":"PostgreSQL","value":"postgres","description":"Reliable and featureful; needs a server."},` +
-		`{"label":"SQLite","value":"sqlite","description":"A single file, no server to run.","recommended":true},` +
-		`{"label":"MySQL","value":"mysql","description":"Widely hosted."},` +
-		`{"label":"DuckDB","value":"duckdb","description":"Columnar, for analytics."}],"allowCustom":true}`
+	// The typical 4-option request every askcore benchmark uses (the same
+	// text as hostgo/internal/benchdata.Request and internal/bench), so the
+	// native, wazero and Node figures measure the same work.
+	const req = `{"header":"Database","question":"Which database should the new service use?",` +
+		`"options":[` +
+		`{"label":"PostgreSQL","description":"Relational, strong consistency, the team knows it","recommended":true},` +
+		`{"label":"SQLite","description":"Embedded, zero setup, single writer"},` +
+		`{"label":"MongoDB","value":"mongo","description":"Document store, flexible schema"},` +
+		`{"label":"Redis","description":"In-memory key-value store"}],` +
+		`"allowCustom":true}`
 	for _, c := range []struct{ name, in string }{
 		{"normalize", env("normalize", req)},
 		{"schema", `{"op":"schema"}`},
 		{"present", env("present", req)},
-		{"resolve", env("resolve", req, `"input":"postgresql"`)},
+		{"resolve", env("resolve", req, `"input":"2"`)},
 		{"elicitation", env("elicitation", req)},
-		{"elicitation_result", env("elicitation_result", req, `"response":{"action":"accept","content":{"choice":"duckdb"}}`)},
+		{"elicitation_result", env("elicitation_result", req, `"response":{"action":"accept","content":{"choice":"mongo"}}`)},
 		{"invalid", `{"op":"normalize","request":{"question":"Q?","options":[{"label":"A"},{"label":"a"}]}}`},
 	} {
 		in := []byte(c.in)

@@ -61,7 +61,8 @@ func appendFormSchema(b []byte, r *Request) []byte {
 	b = append(b, `"choice":{"type":"string","title":`...)
 	b = jsonx.AppendString(b, titleChoice)
 	b = append(b, `,"oneOf":[`...)
-	for n, i := range r.displayOrder() {
+	var ob [MaxOptions]int
+	for n, i := range r.appendDisplayOrder(ob[:0]) {
 		o := &r.Options[i]
 		if n > 0 {
 			b = append(b, ',')

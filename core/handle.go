@@ -90,7 +90,7 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 	default:
 		return nil, invalidRequest("unknown op " + snippet(op) + ": use one of " + opList)
 	}
-	r, err := envelopeRequest(env)
+	r, err := envelopeRequest(&env)
 	if err != nil {
 		return nil, err
 	}
@@ -124,8 +124,8 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 }
 
 // envelopeRequest reads and normalizes the envelope's request.
-func envelopeRequest(env jsonx.Value) (Request, *HarnessError) {
-	v, n := env.Lookup("request")
+func envelopeRequest(env *jsonx.Value) (Request, *HarnessError) {
+	v, n := lookup(env, "request")
 	switch {
 	case n == 0 || v.Kind == jsonx.Null:
 		return Request{}, invalidRequest(`request is required: {"question":"...","options":[...]}`)
@@ -136,7 +136,11 @@ func envelopeRequest(env jsonx.Value) (Request, *HarnessError) {
 	if err != nil {
 		return Request{}, err
 	}
-	return normalize(r)
+	// r and its Options are this call's own: normalize them in place.
+	if err := normalizeInPlace(&r); err != nil {
+		return Request{}, err
+	}
+	return r, nil
 }
 
 // envelopeString reads a required string field of the envelope.

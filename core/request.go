@@ -29,40 +29,69 @@ const (
 // invalidRequest returns an INVALID_REQUEST error.
 func invalidRequest(msg string) *HarnessError { return NewError(CodeInvalidRequest, msg) }
 
-// field looks key up in obj (whose path is at, "" for the request itself)
-// and rejects a key given twice.
-func field(obj jsonx.Value, at, key string) (jsonx.Value, bool, *HarnessError) {
-	v, n := obj.Lookup(key)
+// at locates an object in the request for messages: the request itself
+// (atRequest) or options[i]. The path text is built only for an error.
+type at int
+
+const atRequest at = -1
+
+func (a at) String() string {
+	if a == atRequest {
+		return ""
+	}
+	return index("options", int(a))
+}
+
+// field looks key up in obj (at a) and rejects a key given twice.
+func field(obj *jsonx.Value, a at, key string) (*jsonx.Value, bool, *HarnessError) {
+	v, n := lookup(obj, key)
 	if n > 1 {
 		where := "the request"
-		if at != "" {
-			where = at
+		if a != atRequest {
+			where = a.String()
 		}
 		return v, false, invalidRequest(where + ` has the key "` + key + `" ` + strconv.Itoa(n) + " times: send each field once")
 	}
 	return v, n == 1 && v.Kind != jsonx.Null, nil
 }
 
+// nullValue is what lookup returns for an absent key.
+var nullValue = jsonx.Value{}
+
+// lookup is jsonx.Value.Lookup without copying the Value: the last member
+// called key (nullValue when absent; never to be modified) and how many
+// members have that key.
+func lookup(obj *jsonx.Value, key string) (*jsonx.Value, int) {
+	found, n := &nullValue, 0
+	for i := range obj.Obj {
+		if obj.Obj[i].Key == key {
+			found = &obj.Obj[i].Val
+			n++
+		}
+	}
+	return found, n
+}
+
 // optString reads an optional string field; null counts as absent.
-func optString(obj jsonx.Value, at, key string) (string, *HarnessError) {
-	v, ok, err := field(obj, at, key)
+func optString(obj *jsonx.Value, a at, key string) (string, *HarnessError) {
+	v, ok, err := field(obj, a, key)
 	if err != nil || !ok {
 		return "", err
 	}
 	if v.Kind != jsonx.String {
-		return "", invalidRequest(join(at, key) + " must be a string, got " + v.Kind.Noun())
+		return "", invalidRequest(join(a.String(), key) + " must be a string, got " + v.Kind.Noun())
 	}
 	return v.Str, nil
 }
 
 // optBool reads an optional boolean field; null counts as absent.
-func optBool(obj jsonx.Value, at, key string) (bool, *HarnessError) {
-	v, ok, err := field(obj, at, key)
+func optBool(obj *jsonx.Value, a at, key string) (bool, *HarnessError) {
+	v, ok, err := field(obj, a, key)
 	if err != nil || !ok {
 		return false, err
 	}
 	if v.Kind != jsonx.Bool {
-		return false, invalidRequest(join(at, key) + " must be true or false, got " + v.Kind.Noun())
+		return false, invalidRequest(join(a.String(), key) + " must be true or false, got " + v.Kind.Noun())
 	}
 	return v.Bool, nil
 }
@@ -78,16 +107,16 @@ func index(name string, i int) string { return name + "[" + strconv.Itoa(i) + "]
 
 // decodeRequest reads a request object into a Request (not yet
 // normalized). Unknown fields are ignored; null counts as absent.
-func decodeRequest(v jsonx.Value) (Request, *HarnessError) {
+func decodeRequest(v *jsonx.Value) (Request, *HarnessError) {
 	var r Request
 	if v.Kind != jsonx.Object {
 		return r, invalidRequest(`request must be an object like {"question":"...","options":[{"label":"..."}]}, got ` + v.Kind.Noun())
 	}
 	var err *HarnessError
-	if r.Header, err = optString(v, "", "header"); err != nil {
+	if r.Header, err = optString(v, atRequest, "header"); err != nil {
 		return r, err
 	}
-	q, ok, err := field(v, "", "question")
+	q, ok, err := field(v, atRequest, "question")
 	if err != nil {
 		return r, err
 	}
@@ -98,10 +127,10 @@ func decodeRequest(v jsonx.Value) (Request, *HarnessError) {
 		return r, invalidRequest("question must be a string, got " + q.Kind.Noun())
 	}
 	r.Question = q.Str
-	if r.AllowCustom, err = optBool(v, "", "allowCustom"); err != nil {
+	if r.AllowCustom, err = optBool(v, atRequest, "allowCustom"); err != nil {
 		return r, err
 	}
-	opts, ok, err := field(v, "", "options")
+	opts, ok, err := field(v, atRequest, "options")
 	if err != nil || !ok {
 		return r, err
 	}
@@ -112,8 +141,9 @@ func decodeRequest(v jsonx.Value) (Request, *HarnessError) {
 		return r, tooManyOptions(len(opts.Arr))
 	}
 	r.Options = make([]Option, len(opts.Arr))
-	for i, ov := range opts.Arr {
-		at := index("options", i)
+	for i := range opts.Arr {
+		ov := &opts.Arr[i]
+		a := at(i)
 		o := &r.Options[i]
 		switch ov.Kind {
 		case jsonx.String: // shorthand: "Yes" means {"label":"Yes"}
@@ -121,31 +151,31 @@ func decodeRequest(v jsonx.Value) (Request, *HarnessError) {
 			continue
 		case jsonx.Object:
 		default:
-			return r, invalidRequest(at + ` must be an object like {"label":"..."}, got ` + ov.Kind.Noun())
+			return r, invalidRequest(a.String() + ` must be an object like {"label":"..."}, got ` + ov.Kind.Noun())
 		}
-		l, ok, err := field(ov, at, "label")
+		l, ok, err := field(ov, a, "label")
 		if err != nil {
 			return r, err
 		}
 		if !ok {
-			return r, invalidRequest(at + ".label is required: the short text the person sees")
+			return r, invalidRequest(a.String() + ".label is required: the short text the person sees")
 		}
 		if l.Kind != jsonx.String {
-			return r, invalidRequest(at + ".label must be a string, got " + l.Kind.Noun())
+			return r, invalidRequest(a.String() + ".label must be a string, got " + l.Kind.Noun())
 		}
 		o.Label = l.Str
-		if o.Value, err = optString(ov, at, "value"); err != nil {
+		if o.Value, err = optString(ov, a, "value"); err != nil {
 			return r, err
 		}
-		if o.Description, err = optString(ov, at, "description"); err != nil {
+		if o.Description, err = optString(ov, a, "description"); err != nil {
 			return r, err
 		}
 		if o.Description == "" {
-			if o.Description, err = optString(ov, at, "desc"); err != nil {
+			if o.Description, err = optString(ov, a, "desc"); err != nil {
 				return r, err
 			}
 		}
-		if o.Recommended, err = optBool(ov, at, "recommended"); err != nil {
+		if o.Recommended, err = optBool(ov, a, "recommended"); err != nil {
 			return r, err
 		}
 	}
@@ -177,65 +207,85 @@ func Normalize(r Request) (Request, error) {
 }
 
 func normalize(r Request) (Request, *HarnessError) {
-	n := Request{
-		Header:      sanitize(r.Header, false),
-		Question:    sanitize(r.Question, true),
-		AllowCustom: r.AllowCustom || len(r.Options) == 0,
-		Options:     make([]Option, len(r.Options)),
+	n := r
+	n.Options = make([]Option, len(r.Options))
+	copy(n.Options, r.Options)
+	if err := normalizeInPlace(&n); err != nil {
+		return Request{}, err
 	}
+	return n, nil
+}
+
+// normalizeInPlace is normalize on a request the caller owns (its Options
+// included): no copy. On error r is left half-normalized.
+func normalizeInPlace(n *Request) *HarnessError {
+	n.Header = sanitize(n.Header, false)
+	n.Question = sanitize(n.Question, true)
+	n.AllowCustom = n.AllowCustom || len(n.Options) == 0
 	if c := chars(n.Header); c > MaxHeaderChars {
-		return Request{}, tooLong("header", c, MaxHeaderChars, "a header is a short label such as \"Database\"; put the rest in question")
+		return tooLong("header", c, MaxHeaderChars, "a header is a short label such as \"Database\"; put the rest in question")
 	}
 	if n.Question == "" {
-		return Request{}, invalidRequest("question is empty: write the question the person should answer")
+		return invalidRequest("question is empty: write the question the person should answer")
 	}
 	if c := chars(n.Question); c > MaxQuestionChars {
-		return Request{}, tooLong("question", c, MaxQuestionChars, "ask one concise question")
+		return tooLong("question", c, MaxQuestionChars, "ask one concise question")
 	}
-	if len(r.Options) > MaxOptions {
-		return Request{}, tooManyOptions(len(r.Options))
+	if len(n.Options) > MaxOptions {
+		return tooManyOptions(len(n.Options))
 	}
-	keys := make([]string, 2*len(r.Options)) // label keys, then value keys
-	for i, o := range r.Options {
-		at := index("options", i)
-		m := Option{
-			Label:       sanitize(o.Label, false),
-			Value:       sanitize(o.Value, false),
-			Description: sanitize(o.Description, true),
-			Recommended: o.Recommended,
+	// The comparison keys, labels then values, back to back in one buffer:
+	// key i is kb[ends[i-1]:ends[i]] (ends[-1] being 0).
+	k := len(n.Options)
+	var kbuf [1024]byte
+	var ends [2 * MaxOptions]int
+	kb := kbuf[:0]
+	for i := range n.Options {
+		o := &n.Options[i]
+		o.Label = sanitize(o.Label, false)
+		o.Value = sanitize(o.Value, false)
+		o.Description = sanitize(o.Description, true)
+		if o.Label == "" {
+			return invalidRequest(index("options", i) + ".label is empty: give every option a short label the person can see")
 		}
-		if m.Label == "" {
-			return Request{}, invalidRequest(at + ".label is empty: give every option a short label the person can see")
+		if c := chars(o.Label); c > MaxLabelChars {
+			return tooLong(index("options", i)+".label", c, MaxLabelChars, "keep labels short and put details in description")
 		}
-		if c := chars(m.Label); c > MaxLabelChars {
-			return Request{}, tooLong(at+".label", c, MaxLabelChars, "keep labels short and put details in description")
+		if o.Value == "" {
+			o.Value = o.Label
 		}
-		if m.Value == "" {
-			m.Value = m.Label
+		if c := chars(o.Value); c > MaxValueChars {
+			return tooLong(index("options", i)+".value", c, MaxValueChars, "shorten it, or omit value to use the label")
 		}
-		if c := chars(m.Value); c > MaxValueChars {
-			return Request{}, tooLong(at+".value", c, MaxValueChars, "shorten it, or omit value to use the label")
+		if c := chars(o.Description); c > MaxDescriptionChars {
+			return tooLong(index("options", i)+".description", c, MaxDescriptionChars, "shorten it")
 		}
-		if c := chars(m.Description); c > MaxDescriptionChars {
-			return Request{}, tooLong(at+".description", c, MaxDescriptionChars, "shorten it")
-		}
-		keys[i], keys[len(r.Options)+i] = key(m.Label), key(m.Value)
-		n.Options[i] = m
+		kb = appendKey(kb, o.Label)
+		ends[i] = len(kb)
 	}
-	k := len(r.Options)
+	for i := range n.Options {
+		kb = appendKey(kb, n.Options[i].Value)
+		ends[k+i] = len(kb)
+	}
+	keyAt := func(i int) []byte {
+		if i == 0 {
+			return kb[:ends[0]]
+		}
+		return kb[ends[i-1]:ends[i]]
+	}
 	for i := 0; i < k; i++ {
 		for j := 0; j < i; j++ {
-			if keys[i] == keys[j] {
-				return Request{}, invalidRequest(index("options", j) + " and " + index("options", i) + " have the same label " +
+			if string(keyAt(i)) == string(keyAt(j)) {
+				return invalidRequest(index("options", j) + " and " + index("options", i) + " have the same label " +
 					snippet(n.Options[i].Label) + " (labels are compared ignoring case, surrounding spaces and invisible characters): give every option a distinct label")
 			}
-			if keys[k+i] == keys[k+j] {
-				return Request{}, invalidRequest(index("options", j) + " and " + index("options", i) + " have the same value " +
+			if string(keyAt(k+i)) == string(keyAt(k+j)) {
+				return invalidRequest(index("options", j) + " and " + index("options", i) + " have the same value " +
 					snippet(n.Options[i].Value) + " (values are compared ignoring case, surrounding spaces and invisible characters): give every option a distinct value, or omit value to use the label")
 			}
 		}
 	}
-	return n, nil
+	return nil
 }
 
 // defaultIndex returns the index of the first recommended option, or -1.
@@ -250,7 +300,12 @@ func (r *Request) defaultIndex() int {
 
 // displayOrder returns option indices recommended first, stable.
 func (r *Request) displayOrder() []int {
-	order := make([]int, 0, len(r.Options))
+	return r.appendDisplayOrder(make([]int, 0, len(r.Options)))
+}
+
+// appendDisplayOrder appends displayOrder to order (a buffer the caller
+// may keep on its stack).
+func (r *Request) appendDisplayOrder(order []int) []int {
 	for i, o := range r.Options {
 		if o.Recommended {
 			order = append(order, i)

@@ -45,7 +45,8 @@ func resolve(r *Request, line string) (Answer, *HarnessError) {
 		}
 		return freeText(text)
 	}
-	order := r.displayOrder()
+	var ob [MaxOptions]int
+	order := r.appendDisplayOrder(ob[:0])
 	if text == "" {
 		if d := r.defaultIndex(); d >= 0 {
 			return selectOption(r, d), nil
@@ -82,13 +83,14 @@ func matchOption(r *Request, k string) int {
 	if k == "" {
 		return -1
 	}
+	var buf [256]byte // the keys are built here, one at a time
 	for i := range r.Options {
-		if key(r.Options[i].Label) == k {
+		if string(appendKey(buf[:0], r.Options[i].Label)) == k {
 			return i
 		}
 	}
 	for i := range r.Options {
-		if key(r.Options[i].Value) == k {
+		if string(appendKey(buf[:0], r.Options[i].Value)) == k {
 			return i
 		}
 	}

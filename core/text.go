@@ -202,7 +202,10 @@ func isIgnorable(r rune) bool {
 // invisible characters ignored, full-width ASCII read as ASCII, and common
 // Latin letter + combining mark pairs composed (so NFC and NFD spellings of
 // "café" compare equal). See the package doc, "Comparing text".
-func key(s string) string {
+func key(s string) string { return string(appendKey(make([]byte, 0, len(s)), s)) }
+
+// appendKey appends key(s) to b.
+func appendKey(b []byte, s string) []byte {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
@@ -210,7 +213,7 @@ func key(s string) string {
 			break
 		}
 	}
-	b := make([]byte, 0, len(s))
+	start := len(b)
 	space := false
 	if ascii {
 		for i := 0; i < len(s); i++ {
@@ -219,7 +222,7 @@ func key(s string) string {
 				space = true
 				continue
 			}
-			if space && len(b) > 0 {
+			if space && len(b) > start {
 				b = append(b, ' ')
 			}
 			space = false
@@ -228,10 +231,10 @@ func key(s string) string {
 			}
 			b = append(b, c)
 		}
-		return string(b)
+		return b
 	}
 	var last rune = -1 // the last rune written, for composition
-	lastAt := 0
+	lastAt := start
 	for _, r := range s {
 		switch {
 		case isIgnorable(r):
@@ -249,7 +252,7 @@ func key(s string) string {
 				continue
 			}
 		}
-		if space && len(b) > 0 {
+		if space && len(b) > start {
 			b = append(b, ' ')
 		}
 		space = false
@@ -257,7 +260,7 @@ func key(s string) string {
 		last = r
 		b = utf8.AppendRune(b, unicode.ToLower(r))
 	}
-	return string(b)
+	return b
 }
 
 // compositions lists, per combining mark, pairs of base letter and the
