@@ -82,6 +82,15 @@ func getTier(key tierKey) *tier {
 	return t
 }
 
+// tierStarted reports whether this process has a tier for key, compiled
+// or compiling.
+func tierStarted(key tierKey) bool {
+	tiersMu.Lock()
+	defer tiersMu.Unlock()
+	_, ok := tiers[key]
+	return ok
+}
+
 func (t *tier) compile() {
 	defer close(t.done)
 	warm := t.key.cache == cacheDir && cacheLooksWarm(t.key.cacheDir)

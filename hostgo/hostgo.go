@@ -51,7 +51,10 @@ type Engine struct {
 	idle    []*instance // LIFO: the most recently used instance is warmest
 	current *tier       // where new instances come from
 	pending *tier       // the optimizing tier still compiling, if any
-	stats   Stats
+	// deferred is the optimizing tier New starts compiling once the first
+	// interpreter instance is up (a cold start).
+	deferred *tierKey
+	stats    Stats
 
 	closeOnce sync.Once
 	closeErr  error
@@ -108,6 +111,9 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	}
 	e.stats.Instantiated++
 	e.idle = append(e.idle, in)
+	if e.deferred != nil {
+		e.pending = getTier(*e.deferred)
+	}
 	return e, nil
 }
 
@@ -117,13 +123,23 @@ func (e *Engine) start(ctx context.Context) error {
 		e.current = getTier(e.cfg.key(true))
 		return e.current.wait(ctx)
 	}
-	opt := getTier(e.cfg.key(false))
+	optKey := e.cfg.key(false)
 	if !e.cfg.tiered {
-		e.current = opt
-		return opt.wait(ctx)
+		e.current = getTier(optKey)
+		return e.current.wait(ctx)
 	}
+	warm := e.cfg.cache == cacheDir && cacheLooksWarm(e.cfg.cacheDir)
+	if !warm && !tierStarted(optKey) {
+		// Cold: serve on the interpreter, and start the optimizing compile
+		// only once New has the first instance, so that the two compiles do
+		// not share the CPU before the first answer (startDeferred).
+		e.deferred = &optKey
+		e.current = getTier(e.cfg.key(true))
+		return e.current.wait(ctx)
+	}
+	opt := getTier(optKey)
 	var wait <-chan struct{} // nil: do not wait
-	if e.cfg.cache == cacheDir && cacheLooksWarm(e.cfg.cacheDir) {
+	if warm {
 		ctxWait, cancel := context.WithTimeout(ctx, e.cfg.warmWait)
 		defer cancel()
 		wait = ctxWait.Done()
