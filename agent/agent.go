@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -198,13 +199,30 @@ func (r *Registry) Execute(ctx context.Context, name string, call Call) (json.Ra
 		t = r.byName[name]
 	}
 	if t == nil {
-		return nil, toolError(CodeUnknownTool, fmt.Sprintf("there is no tool called %q; available tools: %s", name, r.names()))
+		return nil, toolError(CodeUnknownTool, fmt.Sprintf("there is no tool called %s; available tools: %s", quoteToolName(name), r.names()))
 	}
 	res, err := runTool(ctx, t, call)
 	if err != nil {
 		return nil, AsHarnessError(err)
 	}
 	return res, nil
+}
+
+// maxQuotedName bounds how much of an unknown tool name (model text of any
+// length) is quoted back in the error the model and the client receive.
+const maxQuotedName = 64
+
+// quoteToolName quotes name with Go escapes (no control or bidi character
+// survives), cut to maxQuotedName characters.
+func quoteToolName(name string) string {
+	n := 0
+	for i := range name {
+		if n == maxQuotedName {
+			return strconv.Quote(name[:i]) + fmt.Sprintf(" (cut; %d bytes in all)", len(name))
+		}
+		n++
+	}
+	return strconv.Quote(name)
 }
 
 func runTool(ctx context.Context, t Tool, call Call) (res json.RawMessage, err error) {

@@ -1,20 +1,17 @@
 package core
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/askcore/askcore/internal/benchdata"
+)
 
 // BenchmarkHandle measures one envelope per op on a typical 4-option
 // request; the performance table compares these with the WASM hosts.
 func BenchmarkHandle(b *testing.B) {
-	// The typical 4-option request every askcore benchmark uses (the same
-	// text as hostgo/internal/benchdata.Request and internal/bench), so the
+	// The typical 4-option request every askcore benchmark uses, so the
 	// native, wazero and Node figures measure the same work.
-	const req = `{"header":"Database","question":"Which database should the new service use?",` +
-		`"options":[` +
-		`{"label":"PostgreSQL","description":"Relational, strong consistency, the team knows it","recommended":true},` +
-		`{"label":"SQLite","description":"Embedded, zero setup, single writer"},` +
-		`{"label":"MongoDB","value":"mongo","description":"Document store, flexible schema"},` +
-		`{"label":"Redis","description":"In-memory key-value store"}],` +
-		`"allowCustom":true}`
+	const req = benchdata.Request
 	for _, c := range []struct{ name, in string }{
 		{"normalize", env("normalize", req)},
 		{"schema", `{"op":"schema"}`},

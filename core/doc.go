@@ -114,8 +114,10 @@
 //
 // Labels, values and typed answers are compared by a key: case folded
 // (unicode.ToLower per code point), trimmed, inner runs of white space
-// collapsed to one space, zero-width characters, variation selectors,
-// soft hyphens and tag characters ignored, full-width ASCII (U+FF01-U+FF5E)
+// collapsed to one space, every default-ignorable code point (zero-width
+// characters, joiners, variation selectors, soft hyphens, Hangul fillers,
+// invisible operators, tag characters: Unicode's
+// Default_Ignorable_Code_Point set) ignored, full-width ASCII (U+FF01-U+FF5E)
 // read as ASCII, and a Latin letter followed by a combining mark composed
 // when the pair is one of about 170 precomposed letters of Latin-1 and Latin
 // Extended-A (plus Romanian comma-below letters). So "Café" typed in NFC

@@ -194,7 +194,23 @@ func trim(s string) string {
 // zero-width characters, variation selectors, the soft hyphen and tag
 // characters. They are kept for display (a ZWJ joins an emoji sequence).
 func isIgnorable(r rune) bool {
-	return isZeroWidth(r) || (r >= 0xfe00 && r <= 0xfe0f) || r == 0xad || (r >= 0xe0000 && r <= 0xe007f)
+	// Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt):
+	// characters that render as nothing, so they must not make two labels
+	// that look the same compare as different.
+	switch {
+	case r < 0xad:
+		return false
+	case r <= 0x3164:
+		return r == 0xad || r == 0x34f || r == 0x61c || r == 0x115f || r == 0x1160 ||
+			r == 0x17b4 || r == 0x17b5 || (r >= 0x180b && r <= 0x180f) ||
+			(r >= 0x200b && r <= 0x200f) || (r >= 0x202a && r <= 0x202e) ||
+			(r >= 0x2060 && r <= 0x206f) || r == 0x3164
+	case r <= 0xfff8:
+		return (r >= 0xfe00 && r <= 0xfe0f) || r == 0xfeff || r == 0xffa0 || r >= 0xfff0
+	default:
+		return (r >= 0x1bca0 && r <= 0x1bca3) || (r >= 0x1d173 && r <= 0x1d17a) ||
+			(r >= 0xe0000 && r <= 0xe0fff)
+	}
 }
 
 // key is the comparison form of a label, a value or a typed answer: case

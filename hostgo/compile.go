@@ -12,7 +12,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
-	"github.com/askcore/askcore/hostgo/internal/wz"
+	"github.com/askcore/askcore/internal/wz"
 	"github.com/askcore/askcore/wasm"
 )
 

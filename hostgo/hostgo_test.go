@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/hostgo/internal/benchdata"
+	"github.com/askcore/askcore/internal/benchdata"
 )
 
 // TestConformance runs the corpus through both wazero engines and compares

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/askcore/askcore/hostgo/internal/wz"
+	"github.com/askcore/askcore/internal/wz"
 	"github.com/askcore/askcore/wasm"
 )
 

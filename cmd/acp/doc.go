@@ -34,8 +34,10 @@
 //     sessionId and the tool call's toolCallId; the form is built by the
 //     core's elicitation op and the client's response is judged by its
 //     elicitation_result op (accept gives an answer or INVALID_ANSWER,
-//     decline is ASK_DECLINED, cancel is ASK_CANCELLED, a client error is
-//     ASK_FAILED).
+//     decline is ASK_DECLINED, cancel is ASK_CANCELLED, a client error, a
+//     result that is not an object or a response the SDK cannot decode
+//     (repair.go) is ASK_FAILED: a broken client never leaves a question
+//     hanging).
 //   - session/cancel during a question cancels the elicitation request
 //     ($/cancel_request), the tool fails with ASK_ABORTED and the prompt
 //     ends with stopReason cancelled; other sessions are unaffected.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -93,10 +94,16 @@ func (pv *provider) Ask(ctx context.Context, q interaction.Question) (engine.Res
 		if ctx.Err() != nil {
 			return engine.Result{}, context.Cause(ctx)
 		}
-		return engine.Result{}, core.NewError(core.CodeAskFailed, "the ACP client could not ask the question: "+clientErrorText(err))
+		return engine.Result{}, core.NewError(core.CodeAskFailed, "the ACP client could not ask the question: "+core.SanitizeText(clientErrorText(err)))
 	}
 	if len(raw) == 0 || string(raw) == "null" {
 		return engine.Result{}, core.NewError(core.CodeAskFailed, "the ACP client answered elicitation/create without a result")
+	}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		// Not the model's fault: the core would call a non-object response
+		// INVALID_REQUEST, which the model would read as "fix your request".
+		return engine.Result{}, core.NewError(core.CodeAskFailed,
+			"the ACP client answered elicitation/create with something other than an object {\"action\":...,\"content\":{...}}")
 	}
 	return pv.client.ElicitationResult(ctx, q.Raw, raw)
 }

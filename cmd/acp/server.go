@@ -26,6 +26,7 @@ const askTitle = "Question for you"
 // peer goes away, then waits for its prompts to end.
 func serve(a *app, r io.Reader, w io.Writer) {
 	s := newServer(a)
+	r = newResponseRepair(r)
 	// No conn.SetLogger: in v0.13.0 it races with the connection's own
 	// goroutines; the SDK logs through slog.Default (main sets it).
 	conn := acp.NewAgentSideConnection(s, w, r)
@@ -276,11 +277,25 @@ func (s *server) abortPending(sess *session) {
 	}
 }
 
+// maxTitleChars bounds the title of a tool card for a tool name the model
+// made up (it may be megabytes long).
+const maxTitleChars = 80
+
 func toolTitle(name string) string {
 	if name == agent.AskToolName {
 		return askTitle
 	}
-	return name
+	// Model text: no escape sequence, control or bidi character reaches
+	// the client, and no giant title.
+	title := core.SanitizeText(name)
+	n := 0
+	for i := range title {
+		if n == maxTitleChars {
+			return title[:i] + "…"
+		}
+		n++
+	}
+	return title
 }
 
 // rawInput is the model's arguments as JSON when they are JSON, else the

@@ -34,7 +34,10 @@ function formatMs(ms) {
 export class UserInteraction {
   /** @type {import('./core.js').Core} */ #core;
   /** @type {number} */ #timeoutMs;
-  /** @type {{provider: {ask: Function}, controller: AbortController} | null} */ #active = null;
+  // withdraw holds one callback per pending question (a Set, not listeners on
+  // an AbortSignal: Node warns past 10 listeners, and a provider may have
+  // hundreds of questions queued).
+  /** @type {{provider: {ask: Function}, disposed: boolean, withdraw: Set<() => void>} | null} */ #active = null;
 
   /**
    * @param {import('./core.js').Core} core
@@ -70,11 +73,12 @@ export class UserInteraction {
         'a provider is already registered; dispose it before registering another',
       );
     }
-    const reg = { provider: p, controller: new AbortController() };
+    const reg = { provider: p, disposed: false, withdraw: new Set() };
     this.#active = reg;
     return () => {
       if (this.#active === reg) this.#active = null;
-      reg.controller.abort(DISPOSED);
+      reg.disposed = true;
+      for (const withdraw of [...reg.withdraw]) withdraw();
     };
   }
 
@@ -107,7 +111,7 @@ export class UserInteraction {
       const cleanup = () => {
         if (timer !== undefined) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        reg.controller.signal.removeEventListener('abort', onDispose);
+        reg.withdraw.delete(onDispose);
       };
       /** @param {UserInteractionError} err */
       const fail = (err) => {
@@ -119,8 +123,8 @@ export class UserInteraction {
       const onAbort = () => fail(abortedError(signal));
       const onDispose = () => fail(new UserInteractionError(Codes.ASK_ABORTED, 'the question was withdrawn: ' + DISPOSED));
       signal?.addEventListener('abort', onAbort, { once: true });
-      reg.controller.signal.addEventListener('abort', onDispose, { once: true });
-      if (reg.controller.signal.aborted) return onDispose();
+      reg.withdraw.add(onDispose);
+      if (reg.disposed) return onDispose();
       if (timeoutMs > 0) {
         timer = setTimeout(
           () => fail(new UserInteractionError(Codes.ASK_TIMEOUT, `no answer within ${formatMs(timeoutMs)}; nothing was chosen`)),

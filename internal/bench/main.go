@@ -7,7 +7,7 @@
 // What it measures, and how:
 //
 //   - per op (normalize, resolve, elicitation of the typical 4-option request
-//     in hostgo/internal/benchdata): ns/op of core.Handle natively and of
+//     in internal/benchdata): ns/op of core.Handle natively and of
 //     hostgo's Engine.Handle on wazero's compiler (testing.Benchmark, several
 //     alternating rounds, median), and of handle() in Node through the hostjs
 //     package (a small driver run with the same envelope strings, median of
@@ -56,30 +56,12 @@ import (
 
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/benchdata"
+	"github.com/askcore/askcore/internal/wz"
 	"github.com/askcore/askcore/wasm"
 )
 
-// request is the typical 4-option request every askcore benchmark uses: the
-// same text as hostgo/internal/benchdata.Request (which this package cannot
-// import), so native, wazero and Node figures measure the same work.
-const request = `{"header":"Database","question":"Which database should the new service use?",` +
-	`"options":[` +
-	`{"label":"PostgreSQL","description":"Relational, strong consistency, the team knows it","recommended":true},` +
-	`{"label":"SQLite","description":"Embedded, zero setup, single writer"},` +
-	`{"label":"MongoDB","value":"mongo","description":"Document store, flexible schema"},` +
-	`{"label":"Redis","description":"In-memory key-value store"}],` +
-	`"allowCustom":true}`
-
-type op struct {
-	name  string
-	input []byte
-}
-
-var ops = []op{
-	{"normalize", []byte(`{"op":"normalize","request":` + request + `}`)},
-	{"resolve", []byte(`{"op":"resolve","request":` + request + `,"input":"2"}`)},
-	{"elicitation", []byte(`{"op":"elicitation","request":` + request + `}`)},
-}
+var ops = benchdata.Ops
 
 // Targets (issue 8, on a 2-core machine).
 const (
@@ -331,27 +313,15 @@ func freshDir(prefix string) string {
 
 // ---- compile and instantiate ----------------------------------------------
 
-// compileOnce compiles the module in a new runtime configured as hostgo's
-// optimizing tier (or its interpreter), as a new process would.
+// compileOnce makes a runtime configured as hostgo's optimizing tier (or
+// its interpreter) and compiles the module in it, as a new process would.
 func compileOnce(ctx context.Context, interpreter bool, cache wazero.CompilationCache) time.Duration {
-	var rc wazero.RuntimeConfig
-	if interpreter {
-		rc = wazero.NewRuntimeConfigInterpreter()
-	} else {
-		rc = wazero.NewRuntimeConfig()
-		if cache != nil {
-			rc = rc.WithCompilationCache(cache)
-		}
-	}
-	rc = rc.WithMemoryLimitPages(hostgo.DefaultMemoryLimitPages).WithCloseOnContextDone(false)
-	rt := wazero.NewRuntimeWithConfig(ctx, rc)
 	t0 := time.Now()
-	m, err := rt.CompileModule(ctx, wasm.Binary)
+	rt, _, err := wz.Compile(ctx, interpreter, cache, hostgo.DefaultMemoryLimitPages, false)
 	d := time.Since(t0)
 	if err != nil {
 		fatal(fmt.Errorf("compile: %w", err))
 	}
-	_ = m.Close(ctx)
 	_ = rt.Close(ctx)
 	if cache != nil {
 		_ = cache.Close(ctx)
@@ -444,38 +414,38 @@ func benchNs(f func()) float64 {
 func perOp(ctx context.Context, e *hostgo.Engine, root string) {
 	nodeNs, nodeOut, nodeErr := nodePerOp(root)
 	for _, o := range ops {
-		progress("per op: %s", o.name)
-		want := core.Handle(o.input)
-		got, err := e.Handle(ctx, o.input)
+		progress("per op: %s", o.Name)
+		want := core.Handle(o.Input)
+		got, err := e.Handle(ctx, o.Input)
 		if err != nil {
 			fatal(err)
 		}
 		same := bytes.Equal(got, want)
 		if nodeErr == nil {
-			same = same && nodeOut[o.name] == string(want)
+			same = same && nodeOut[o.Name] == string(want)
 		}
 		if !same {
-			note("OUTPUTS DIFFER for %s: native %q, wazero %q, node %q", o.name, want, got, nodeOut[o.name])
+			note("OUTPUTS DIFFER for %s: native %q, wazero %q, node %q", o.Name, want, got, nodeOut[o.Name])
 		}
 		var nat, wz []float64
 		for i := 0; i < *rounds; i++ { // alternate, so that drift in the machine's load hits both
-			nat = append(nat, benchNs(func() { core.Handle(o.input) }))
+			nat = append(nat, benchNs(func() { core.Handle(o.Input) }))
 			wz = append(wz, benchNs(func() {
-				if _, err := e.Handle(ctx, o.input); err != nil {
+				if _, err := e.Handle(ctx, o.Input); err != nil {
 					panic(err)
 				}
 			}))
 		}
 		n, w := median(nat), median(wz)
-		add(o.name+": native core.Handle", us(n), "", "")
-		add(o.name+": wazero compiler (hostgo.Engine.Handle)",
+		add(o.Name+": native core.Handle", us(n), "", "")
+		add(o.Name+": wazero compiler (hostgo.Engine.Handle)",
 			fmt.Sprintf("%s = %.1fx native", us(w), w/n), fmt.Sprintf("≤ %.0fx", targetWazeroRatio), passMiss(w/n <= targetWazeroRatio))
 		switch {
 		case nodeErr != nil:
-			add(o.name+": Node (hostjs handle)", "n/a ("+nodeErr.Error()+")", fmt.Sprintf("≤ %.0fx", targetNodeRatio), "n/a")
+			add(o.Name+": Node (hostjs handle)", "n/a ("+nodeErr.Error()+")", fmt.Sprintf("≤ %.0fx", targetNodeRatio), "n/a")
 		default:
-			nn := nodeNs[o.name]
-			add(o.name+": Node (hostjs handle)", fmt.Sprintf("%s = %.1fx native", us(nn), nn/n),
+			nn := nodeNs[o.Name]
+			add(o.Name+": Node (hostjs handle)", fmt.Sprintf("%s = %.1fx native", us(nn), nn/n),
 				fmt.Sprintf("≤ %.0fx", targetNodeRatio), passMiss(nn/n <= targetNodeRatio))
 		}
 	}
@@ -519,7 +489,7 @@ func nodePerOp(root string) (map[string]float64, map[string]string, error) {
 	progress("per op: node")
 	envs := map[string]string{}
 	for _, o := range ops {
-		envs[o.name] = string(o.input)
+		envs[o.Name] = string(o.Input)
 	}
 	ej, _ := json.Marshal(envs)
 	script := filepath.Join(tmp, "driver.mjs")
@@ -629,7 +599,7 @@ func nodeLoadFigures(root string) {
 // before the process starts to the first byte on its stderr; then it answers
 // (an empty line: the recommended option) and waits for the process to end.
 func firstPromptOnce(cacheHome string, extra ...string) (time.Duration, error) {
-	args := append([]string{"ask", "--request", request}, extra...)
+	args := append([]string{"ask", "--request", benchdata.Request}, extra...)
 	cmd := exec.Command(*stdioBin, args...)
 	cmd.Env = env(cacheHome)
 	inR, inW, err := os.Pipe()
@@ -793,7 +763,7 @@ func hammer(ctx context.Context, e *hostgo.Engine, g, n int, d time.Duration) (i
 					}
 					count.Add(1)
 				}
-				if _, err := e.Handle(ctx, ops[i%len(ops)].input); err != nil {
+				if _, err := e.Handle(ctx, ops[i%len(ops)].Input); err != nil {
 					failed.Store(err)
 					return
 				}
@@ -873,7 +843,7 @@ func printTable(start time.Time, load0 string) {
 	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), %s, %s %s/%s, node %s, wazero v1.12.0\n",
 		runtime.NumCPU(), runtime.GOMAXPROCS(0), cpu, runtime.Version(), runtime.GOOS, runtime.GOARCH, nodeV)
 	fmt.Printf("load average: %s at start, %s at end; run took %s\n", load0, loadavg(), time.Since(start).Round(time.Second))
-	fmt.Printf("request: the typical 4-option request (hostgo/internal/benchdata); medians throughout\n\n")
+	fmt.Printf("request: the typical 4-option request (internal/benchdata); medians throughout\n\n")
 	w := [3]int{len("measure"), len("figure"), len("target")}
 	for _, r := range table {
 		w[0] = max(w[0], runeLen(r.what))

@@ -1,5 +1,5 @@
 // Package wz holds the wazero configuration hostgo runs askcore.wasm with, so
-// that hostgo and its measurement program (../wasmbench) compile and
+// that hostgo and the benchmark program (internal/bench) compile and
 // instantiate the module exactly the same way.
 package wz
 

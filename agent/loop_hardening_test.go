@@ -1,0 +1,317 @@
+package agent_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore/model/script"
+)
+
+// openEngine opens the named engine for a test (wasm: the real module under
+// wazero, with the default compilation cache).
+func openEngine(t *testing.T, name string) engine.Client {
+	t.Helper()
+	c, closeFn, err := engine.Open(context.Background(), name)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, closeFn(context.Background())) })
+	return engine.Client{Core: c}
+}
+
+func askTools(t *testing.T, c engine.Client) (*interaction.Service, *agent.Registry) {
+	t.Helper()
+	spec, err := c.Schema(context.Background())
+	require.NoError(t, err)
+	svc := interaction.NewService(c)
+	reg, err := agent.NewRegistry(agent.NewAskTool(svc, spec))
+	require.NoError(t, err)
+	return svc, reg
+}
+
+// hostileCalls are model tool calls a broken or hostile model writes. Each
+// must reach the model as a structured error {name, code, message}, and the
+// loop must go on to the next call and the next reply.
+var hostileCalls = []struct {
+	name, tool, args string // args: the arguments text, as the model wrote it
+	errName          string
+	code             core.Code
+}{
+	{"invalid JSON arguments", "ask_user_question", `{"question": `, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments not JSON at all", "ask_user_question", `question: which?`, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments an array", "ask_user_question", `[{"question":"q"}]`, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments a number", "ask_user_question", `42`, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments a JSON string", "ask_user_question", `"{\"question\":\"q\"}"`, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments null", "ask_user_question", `null`, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments empty object", "ask_user_question", `{}`, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments trailing garbage", "ask_user_question", `{"question":"q"} {"x":1}`, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments depth bomb", "ask_user_question", `{"question":"q","x":` + strings.Repeat(`[`, 5000) + strings.Repeat(`]`, 5000) + `}`, core.ErrorName, core.CodeInvalidRequest},
+	{"arguments invalid UTF-8 in a key", "ask_user_question", "{\"quest\xffion\":\"q\"}", core.ErrorName, core.CodeInvalidRequest},
+	{"thousands of options", "ask_user_question", manyOptions(5000), core.ErrorName, core.CodeInvalidRequest},
+	{"zero-width duplicate labels", "ask_user_question", `{"question":"q","options":[{"label":"Yes"},{"label":"Ye\u200bs"}]}`, core.ErrorName, core.CodeInvalidRequest},
+	{"unknown tool", "delete_everything", `{}`, agent.ToolErrorName, agent.CodeUnknownTool},
+	{"empty tool name", " ", `{}`, agent.ToolErrorName, agent.CodeUnknownTool},
+	{"tool name with escapes", "ask_user_question\x1b[2J", `{"question":"q"}`, agent.ToolErrorName, agent.CodeUnknownTool},
+	{"tool name of 1 MB", strings.Repeat("x", 1<<20), `{}`, agent.ToolErrorName, agent.CodeUnknownTool},
+}
+
+func manyOptions(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"question":"pick","options":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"label":"option %d"}`, i)
+	}
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+// The real agent loop with the scripted model (a script line per hostile
+// call, the model's arguments text passed as a JSON string so that invalid
+// JSON survives the script): every call gets a structured error, the model
+// sees it ({{answer}} becomes its code) and the loop goes on to a last
+// question that is answered. On both engines.
+func TestHostileToolCallsThroughTheLoop(t *testing.T) {
+	for _, engineName := range []string{engine.NameNative, engine.NameWasm} {
+		t.Run(engineName, func(t *testing.T) {
+			c := openEngine(t, engineName)
+			svc, reg := askTools(t, c)
+			dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+				return c.Resolve(ctx, q.Raw, "survived")
+			}))
+			require.NoError(t, err)
+			defer dispose()
+
+			var src bytes.Buffer
+			for i, hc := range hostileCalls {
+				line, err := json.Marshal(map[string]any{
+					"content":    fmt.Sprintf("step %d: {{answer}}", i),
+					"tool_calls": []map[string]any{{"id": fmt.Sprintf("call_%d", i), "name": hc.tool, "arguments": hc.args}},
+				})
+				require.NoError(t, err)
+				src.Write(line)
+				src.WriteByte('\n')
+			}
+			src.WriteString(`{"content":"last: {{answer}}","tool_calls":[{"id":"call_last","name":"ask_user_question","arguments":{"question":"Still there?"}}]}` + "\n")
+			src.WriteString(`{"content":"final: {{answer}}"}` + "\n")
+			m, err := script.Parse(&src)
+			require.NoError(t, err)
+
+			var texts []string
+			a := &agent.Agent{ID: "a", Model: m, Tools: reg, MaxSteps: len(hostileCalls) + 4,
+				Hooks: agent.Hooks{OnText: func(s string) { texts = append(texts, s) }}}
+			start := time.Now()
+			require.NoError(t, a.Run(context.Background(), "go"))
+			t.Logf("%d hostile calls in %v", len(hostileCalls), time.Since(start))
+
+			var results []agent.Message
+			for _, msg := range a.History {
+				if msg.Role == agent.RoleTool {
+					results = append(results, msg)
+				}
+			}
+			require.Len(t, results, len(hostileCalls)+1, "every call got exactly one result")
+			askCode := "{{answer}}" // no ask result yet
+			for i, hc := range hostileCalls {
+				msg := results[i]
+				if hc.tool == agent.AskToolName {
+					askCode = string(hc.code)
+				}
+				assert.Equal(t, fmt.Sprintf("call_%d", i), msg.ToolCallID, hc.name)
+				requireErrorMessage(t, msg, hc.errName, hc.code)
+				assert.Less(t, len(msg.Content), 2048, "%s: the error stays short: %.200s", hc.name, msg.Content)
+				var obj struct{ Message string }
+				require.NoError(t, json.Unmarshal([]byte(msg.Content), &obj))
+				assert.NotContains(t, obj.Message, "\x1b", "%s: a control character reaches the model and the client", hc.name)
+				// The model saw the result: the next reply's {{answer}} is
+				// the latest ask_user_question result's code.
+				if i+1 < len(hostileCalls) {
+					assert.Equal(t, fmt.Sprintf("step %d: %s", i+1, askCode), texts[i+1], hc.name)
+				}
+			}
+			last := results[len(hostileCalls)]
+			assert.False(t, last.IsError)
+			assert.JSONEq(t, `{"answer":"survived"}`, last.Content)
+			assert.Equal(t, "final: survived", texts[len(texts)-1])
+		})
+	}
+}
+
+// 100 MB of tool arguments through the whole Execute path (Registry ->
+// AskTool -> interaction.Service -> engine.Client -> hostgo.Engine): the
+// core's INVALID_REQUEST comes back, the guest never sees the bytes, and
+// the host allocates at most what building one envelope costs.
+func TestHugeArgumentsThroughExecute(t *testing.T) {
+	for _, engineName := range []string{engine.NameWasm, engine.NameNative} {
+		t.Run(engineName, func(t *testing.T) {
+			c := openEngine(t, engineName)
+			svc, reg := askTools(t, c)
+			asked := 0
+			dispose, err := svc.Register(interaction.ProviderFunc(func(context.Context, interaction.Question) (engine.Result, error) {
+				asked++
+				return engine.Result{}, fmt.Errorf("must not be asked")
+			}))
+			require.NoError(t, err)
+			defer dispose()
+
+			const size = 100 << 20
+			args := make([]byte, 0, size+32)
+			args = append(args, `{"question":"`...)
+			args = append(args, bytes.Repeat([]byte("Q"), size)...)
+			args = append(args, `"}`...)
+
+			var m0, m1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m0)
+			start := time.Now()
+			_, err = reg.Execute(context.Background(), agent.AskToolName, agent.Call{ID: "big", Arguments: args})
+			took := time.Since(start)
+			runtime.ReadMemStats(&m1)
+			he := requireHarness(t, err, core.ErrorName, core.CodeInvalidRequest)
+			assert.Contains(t, he.Message, "at most 262144 are allowed")
+			assert.Zero(t, asked)
+			alloc := m1.TotalAlloc - m0.TotalAlloc
+			peak := m1.HeapInuse
+			t.Logf("%d-byte arguments rejected in %v; %d MiB allocated (%.2fx the arguments), heap in use after %d MiB",
+				len(args), took, alloc>>20, float64(alloc)/float64(len(args)), peak>>20)
+			// engine.Client assembles the envelope around the arguments:
+			// one copy. More than that would be a balloon.
+			assert.Less(t, alloc, uint64(len(args))*5/4, "the rejection cost more than one copy of the arguments")
+		})
+	}
+}
+
+// The whole loop survives 100 MB arguments too, and goes on.
+func TestHugeArgumentsThroughTheLoop(t *testing.T) {
+	c := openEngine(t, engine.NameWasm)
+	_, reg := askTools(t, c)
+	huge := json.RawMessage(`{"question":"` + strings.Repeat("Q", 100<<20) + `"}`)
+	m := replies(
+		agent.Reply{ToolCalls: []agent.ToolCall{{ID: "big", Name: agent.AskToolName, Arguments: huge}}},
+		agent.Reply{Content: "moving on"},
+	)
+	a := &agent.Agent{ID: "a", Model: m, Tools: reg}
+	require.NoError(t, a.Run(context.Background(), "go"))
+	require.Len(t, a.History, 4)
+	requireErrorMessage(t, a.History[2], core.ErrorName, core.CodeInvalidRequest)
+	assert.Less(t, len(a.History[2].Content), 512)
+	assert.Equal(t, "moving on", a.History[3].Content)
+}
+
+// A provider that panics: the model receives ASK_FAILED, the loop goes on,
+// and the next question (the provider recovered) is answered.
+func TestProviderPanicThroughTheLoop(t *testing.T) {
+	c := openEngine(t, engine.NameNative)
+	svc, reg := askTools(t, c)
+	n := 0
+	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+		n++
+		switch n {
+		case 1:
+			panic("the terminal exploded")
+		case 2:
+			var m map[string]int
+			m["nil map"]++ // a runtime error panic
+		}
+		return c.Resolve(ctx, q.Raw, "fine")
+	}))
+	require.NoError(t, err)
+	defer dispose()
+	ask := func(id string) agent.ToolCall {
+		return agent.ToolCall{ID: id, Name: agent.AskToolName, Arguments: json.RawMessage(`{"question":"ok?"}`)}
+	}
+	m := replies(
+		agent.Reply{ToolCalls: []agent.ToolCall{ask("p1"), ask("p2")}},
+		agent.Reply{ToolCalls: []agent.ToolCall{ask("p3")}},
+		agent.Reply{Content: "done"},
+	)
+	a := &agent.Agent{ID: "a", Model: m, Tools: reg}
+	require.NoError(t, a.Run(context.Background(), "go"))
+	require.Len(t, a.History, 7)
+	requireErrorMessage(t, a.History[2], core.ErrorName, core.CodeAskFailed)
+	assert.Contains(t, a.History[2].Content, "the terminal exploded")
+	requireErrorMessage(t, a.History[3], core.ErrorName, core.CodeAskFailed)
+	assert.JSONEq(t, `{"answer":"fine"}`, a.History[5].Content)
+}
+
+// bigRequest is a valid request just under the core's input cap whose 64
+// long options make the guest allocate.
+func bigRequest() json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"question":"q","options":[`)
+	for i := range core.MaxOptions {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"label":"option %d %s","value":"%d %s","description":"%s"}`,
+			i, strings.Repeat("l", 150), i, strings.Repeat("v", 900), strings.Repeat("d", 1900))
+	}
+	b.WriteString(`]}`)
+	return json.RawMessage(b.String())
+}
+
+// The guest reaches its memory limit (it traps) in the middle of an agent
+// loop: the model receives a structured ASK_FAILED, the trapped instance is
+// discarded, and the next question in the same loop is answered.
+func TestGuestMemoryLimitThroughTheLoop(t *testing.T) {
+	ctx := context.Background()
+	probe, closeProbe, err := engine.Open(ctx, engine.NameWasm, hostgo.WithPoolSize(1), hostgo.WithTieredStart(false))
+	require.NoError(t, err)
+	_, err = probe.Handle(ctx, []byte(`{"op":"normalize","request":{"question":"q"}}`))
+	require.NoError(t, err)
+	fresh := probe.(*hostgo.Engine).Stats().MaxPages
+	require.NoError(t, closeProbe(ctx))
+
+	c, closeFn, err := engine.Open(ctx, engine.NameWasm, hostgo.WithPoolSize(1), hostgo.WithTieredStart(false),
+		hostgo.WithMemoryLimitPages(fresh+1))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, closeFn(ctx)) }()
+	client := engine.Client{Core: c}
+	svc, reg := askTools(t, client)
+	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+		return client.Resolve(ctx, q.Raw, "ok")
+	}))
+	require.NoError(t, err)
+	defer dispose()
+
+	big := bigRequest()
+	var calls []agent.ToolCall
+	for i := range 8 { // the guest's heap grows with each big request until it traps
+		calls = append(calls, agent.ToolCall{ID: fmt.Sprintf("big%d", i), Name: agent.AskToolName, Arguments: big})
+	}
+	m := replies(
+		agent.Reply{ToolCalls: calls},
+		agent.Reply{ToolCalls: []agent.ToolCall{{ID: "small", Name: agent.AskToolName, Arguments: json.RawMessage(`{"question":"still ok?"}`)}}},
+		agent.Reply{Content: "done"},
+	)
+	a := &agent.Agent{ID: "a", Model: m, Tools: reg}
+	require.NoError(t, a.Run(ctx, "go"))
+	faults := 0
+	for _, msg := range a.History {
+		if msg.Role == agent.RoleTool && msg.IsError {
+			requireErrorMessage(t, msg, core.ErrorName, core.CodeAskFailed)
+			faults++
+		}
+	}
+	require.NotZero(t, faults, "the guest never reached its %d-page limit", fresh+1)
+	last := a.History[len(a.History)-2]
+	assert.Equal(t, "small", last.ToolCallID)
+	assert.JSONEq(t, `{"answer":"ok"}`, last.Content)
+	s := c.(*hostgo.Engine).Stats()
+	t.Logf("limit %d pages: %d of %d big questions faulted; %+v", fresh+1, faults, len(calls), s)
+	assert.GreaterOrEqual(t, s.Discarded, faults, "a trapped instance was kept")
+}
