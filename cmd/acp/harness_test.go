@@ -272,7 +272,10 @@ func (h *harness) close() {
 		h.t.Error("serve did not return after the client closed the connection")
 	}
 	<-h.conn.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Closing a wasm engine on a cold compilation cache waits for the
+	// background optimizing compile (it fills the cache for the next
+	// start), which takes tens of seconds under the race detector.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	require.NoError(h.t, h.app.close(ctx))
 }
