@@ -6,8 +6,10 @@ package wz
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/askcore/askcore/wasm"
@@ -33,7 +35,9 @@ func Compile(ctx context.Context, interpreter bool, cache wazero.CompilationCach
 		rt.Close(ctx)
 		return nil, nil, fmt.Errorf("instantiate WASI: %w", err)
 	}
-	mod, err := rt.CompileModule(ctx, wasm.Binary)
+	// wazero compiles functions on one goroutine unless told otherwise; the
+	// optimizing compile of this module is CPU-bound and splits well.
+	mod, err := rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm.Binary)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, nil, fmt.Errorf("compile askcore.wasm: %w", err)
