@@ -132,6 +132,8 @@ export declare class Core {
   resolve(request: RequestLike, input: string): Answer;
   elicitation(request: RequestLike): Elicitation;
   elicitationResult(request: RequestLike, response: ElicitationResponse | string): Answer;
+  /** Any text (a model's reply) made safe to show: the core's "sanitize" op. */
+  sanitize(text: string): string;
 }
 
 export type Code =

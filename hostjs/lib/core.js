@@ -344,6 +344,17 @@ export class Core {
   elicitationResult(request, response) {
     return this.#answer('{"op":"elicitation_result","request":' + json(request) + ',"response":' + json(response) + '}');
   }
+
+  /**
+   * Any text (a model's reply, an error message) made safe to show, by the
+   * core's rule for request fields: no escape sequences, controls or bidi
+   * overrides; line breaks kept.
+   * @param {string} text
+   * @returns {string}
+   */
+  sanitize(text) {
+    return this.#result('{"op":"sanitize","text":' + JSON.stringify(String(text)) + '}').text;
+  }
 }
 
 /**

@@ -150,6 +150,8 @@ test('helpers: normalize, schema, present, resolve, elicitation, elicitationResu
   const r = core.elicitationResult(DB_REQUEST, { action: 'accept', content: { choice: 'mongo' } });
   assert.equal(r.answer, 'mongo');
   assert.equal(r.selected.index, 3);
+
+  assert.equal(core.sanitize('  a\u001b[31mred\u001b[0m\rEVIL \u202ex\u202c '), 'ared\nEVIL x');
 });
 
 test('helpers throw UserInteractionError (a HarnessError) with name, code and message', () => {

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const text: string | undefined = a[RAW];
   const e: Elicitation = core.elicitation(req);
   const a2: Answer = core.elicitationResult(req, { action: 'accept', content: { choice: 'Yes' } });
+  const shown: string = core.sanitize('model text');
   answerText(a2);
 
   const ui = new UserInteraction(core, { timeoutMs: 0 });
