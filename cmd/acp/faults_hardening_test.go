@@ -188,3 +188,17 @@ func TestHostileToolNameReachesTheClientClean(t *testing.T) {
 		return e.Code
 	}())
 }
+
+// TestHostileModelTextReachesTheClientClean: the model's own reply text is
+// sanitized before it becomes an agent_message_chunk.
+func TestHostileModelTextReachesTheClientClean(t *testing.T) {
+	line, err := json.Marshal(map[string]any{"content": "safe\x1b[2J\x1b]8;;http://evil\a link\x1b]8;;\a\rEVIL \u202egnp.exe\u202c"})
+	require.NoError(t, err)
+	h := newHarness(t, harnessOptions{script: string(line) + "\n"}, nil)
+	h.initialize(true)
+	sid := h.newSession()
+	stop, updates := h.prompt(sid, "go")
+	assert.Equal(t, acp.StopReasonEndTurn, stop)
+	texts, _ := summarize(t, updates)
+	assert.Equal(t, []string{"safe link\nEVIL gnp.exe"}, texts)
+}

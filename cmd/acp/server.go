@@ -236,7 +236,9 @@ func (s *server) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp
 func (s *server) hooks(sess *session) agent.Hooks {
 	return agent.Hooks{
 		OnText: func(text string) {
-			if text != "" {
+			// Model text: no escape sequence, control or bidi override
+			// reaches the client (the core's rule, as for every field).
+			if text = core.SanitizeText(text); text != "" {
 				s.update(sess.id, acp.UpdateAgentMessageText(text))
 			}
 		},
