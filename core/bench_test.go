@@ -11,7 +11,7 @@ import (
 func BenchmarkHandle(b *testing.B) {
 	// The typical 4-option request every askcore benchmark uses, so the
 	// native, wazero and Node figures measure the same work.
-	const req = benchdata.Request
+	req := benchdata.Request
 	for _, c := range []struct{ name, in string }{
 		{"normalize", env("normalize", req)},
 		{"schema", `{"op":"schema"}`},

@@ -27,17 +27,9 @@ const iters = Number(opt('--iters', 5000));
 const wasmPath = opt('--wasm', fileURLToPath(new URL('../askcore.wasm', import.meta.url)));
 const nodeEntry = new URL('../node.js', import.meta.url).href;
 
-export const REQUEST = {
-  header: 'Database',
-  question: 'Which database should the service use?',
-  options: [
-    { label: 'PostgreSQL', value: 'postgres', description: 'Relational, robust', recommended: true },
-    { label: 'SQLite', description: 'Embedded, zero setup' },
-    { label: 'MySQL', description: 'Widely hosted' },
-    { label: 'MongoDB', value: 'mongo', description: 'Document store' },
-  ],
-  allowCustom: true,
-};
+// The typical 4-option request every askcore benchmark uses (the Go
+// benchmarks and `make bench` read the same file), so figures compare.
+export const REQUEST = JSON.parse(readFileSync(new URL('../../internal/benchdata/request.json', import.meta.url), 'utf8'));
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -590,7 +590,7 @@ func nodeLoadFigures(root string) {
 			parts = append(parts, fmt.Sprintf("%s %s", name, us(o.NS)))
 		}
 	}
-	note("Node %s; load figures from %s (its own, shorter request: %s)", r.Node, rel, strings.Join(parts, ", "))
+	note("Node %s; load figures from %s (its per-op figures, through the typed helpers: %s)", r.Node, rel, strings.Join(parts, ", "))
 }
 
 // ---- front doors ---------------------------------------------------------------

@@ -4,14 +4,17 @@
 // differs from its label) and free text allowed.
 package benchdata
 
-// Request is the typical 4-option request.
-const Request = `{"header":"Database","question":"Which database should the new service use?",` +
-	`"options":[` +
-	`{"label":"PostgreSQL","description":"Relational, strong consistency, the team knows it","recommended":true},` +
-	`{"label":"SQLite","description":"Embedded, zero setup, single writer"},` +
-	`{"label":"MongoDB","value":"mongo","description":"Document store, flexible schema"},` +
-	`{"label":"Redis","description":"In-memory key-value store"}],` +
-	`"allowCustom":true}`
+import (
+	_ "embed"
+	"strings"
+)
+
+// Request is the typical 4-option request, compact JSON. It lives in
+// request.json so that the Node bench (hostjs/bench) reads the very same text.
+var Request = strings.TrimSpace(requestJSON)
+
+//go:embed request.json
+var requestJSON string
 
 // Op is one benchmarked envelope.
 type Op struct {
