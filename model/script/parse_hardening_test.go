@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -106,17 +107,34 @@ func FuzzParse(f *testing.F) {
 }
 
 // normalizeArgs turns Arguments into strings so that equal text compares
-// equal whatever its capacity.
+// equal whatever its capacity. Arguments are kept as the script wrote them,
+// invalid UTF-8 included (the core replaces it); writing them back through
+// encoding/json turns each invalid byte into U+FFFD, so the comparison does
+// the same.
 func normalizeArgs(rs []agent.Reply) []any {
 	var out []any
 	for _, r := range rs {
 		calls := []string{}
 		for _, c := range r.ToolCalls {
-			calls = append(calls, c.ID+"\x00"+c.Name+"\x00"+string(c.Arguments))
+			calls = append(calls, c.ID+"\x00"+c.Name+"\x00"+validUTF8(c.Arguments))
 		}
 		out = append(out, r.Content, calls)
 	}
 	return out
+}
+
+func validUTF8(b []byte) string {
+	var s strings.Builder
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			s.WriteRune(utf8.RuneError)
+		} else {
+			s.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return s.String()
 }
 
 // Hostile scripts: each is refused with an error naming the line, never a
