@@ -9,7 +9,6 @@ import (
 	"io"
 
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/interaction"
 	"github.com/askcore/askcore/internal/frontdoor"
 	"github.com/askcore/askcore/termui"
@@ -70,7 +69,8 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	fs := flag.NewFlagSet("askcore-stdio ask", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	request := fs.String("request", "", "the request `JSON` (default: read stdin)")
-	engineFlag := fs.String("engine", engine.NameWasm, "where the core runs: wasm or native")
+	var settings frontdoor.Settings
+	settings.AddEngineFlag(fs)
 	timeout := fs.Duration("timeout", 0, "give up after this `duration` (e.g. 2m) with ASK_TIMEOUT; 0: wait for ever")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), askUsage)
@@ -137,7 +137,7 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 		raw = b
 	}
 
-	client, closeEngine, err := frontdoor.Settings{Engine: *engineFlag}.Open(ctx)
+	client, closeEngine, err := settings.Open(ctx)
 	if err != nil {
 		return askFail(s, core.NewError(core.CodeAskFailed, "starting the core: "+err.Error()))
 	}

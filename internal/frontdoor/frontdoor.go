@@ -23,6 +23,12 @@ type Settings struct {
 func (s *Settings) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&s.Script, "script", s.Script,
 		"play the scripted model in `FILE` (JSON Lines, one model reply per line) instead of a real model")
+	s.AddEngineFlag(fs)
+}
+
+// AddEngineFlag registers --engine alone, for commands that run the core
+// without a model (askcore-stdio ask).
+func (s *Settings) AddEngineFlag(fs *flag.FlagSet) {
 	def := s.Engine
 	if def == "" {
 		def = engine.NameWasm
