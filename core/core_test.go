@@ -71,25 +71,6 @@ func TestKey(t *testing.T) {
 	}
 }
 
-// TestCompositions checks the table's shape: each pair is a base letter
-// and a different single precomposed letter. (The pairs were checked
-// against Unicode NFC with Python's unicodedata when the table was
-// written; the standard library has no normalization to check against.)
-func TestCompositions(t *testing.T) {
-	n := 0
-	for _, c := range compositions {
-		rs := []rune(c.pairs)
-		require.True(t, len(rs)%2 == 0, "odd pairs for %U", c.mark)
-		for i := 0; i < len(rs); i += 2 {
-			got, ok := compose(rs[i], c.mark)
-			require.True(t, ok && got == rs[i+1], "compose(%q, %U)", rs[i], c.mark)
-			require.True(t, rs[i] < 0x80 && rs[i+1] >= 0xc0, "pair %q %q", rs[i], rs[i+1])
-			n++
-		}
-	}
-	require.True(t, n >= 170, "only %d compositions", n)
-}
-
 func TestNormalizeTyped(t *testing.T) {
 	in := Request{
 		Header:   " DB ",

@@ -11,21 +11,40 @@
 // {"ok":false,"error":{"name":"UserInteractionError","code":CODE,"message":TEXT}}.
 // Malformed input of any kind is an ok:false envelope, never a panic.
 //
-//	op                  fields               result
-//	normalize           request              {"header"?,"question","options":[{"label","value","description"?,"recommended"?:true}],"allowCustom"}
-//	schema              (none)               {"name":"ask_user_question","description","parameters":<JSON Schema>}
-//	present             request              {"text","order":[option indices in display order]}
-//	resolve             request, input       {"answer","selected"?:{"index","label","value"}}
-//	elicitation         request              {"message","requestedSchema":{"type":"object","title"?,"properties","required"}}
-//	elicitation_result  request, response    {"answer","selected"?}
-//	sanitize            text                 {"text"}: any text (a model's reply) made safe to show, see [SanitizeText]
+//	op                  fields                                result
+//	normalize           request|arguments                     the normalized call: one question
+//	                                                          {"header"?,"question","options":[{"label","value","description"?,"recommended"?:true}],"allowCustom","multiSelect"?:true}
+//	                                                          or a batch {"questions":[<question>...]}
+//	schema              (none)                                {"name":"ask_user_question","description","parameters":<JSON Schema>}
+//	present             request|arguments, index?             {"text","order":[option indices in display order]} for question index (default 0)
+//	resolve             request|arguments, input, index?      the answer of question index to one input (a typed line or a pick)
+//	resolve             request|arguments, inputs             the call's answer: one input per question
+//	picker              request|arguments                     what a keyboard picker shows, see "Keyboard picker"
+//	summary             request|arguments, answer, index?     {"text"}: what an answer chose, one line per question (with index: question index's own answer)
+//	elicitation         request|arguments                     the form: {"message","requestedSchema":{"type":"object","title"?,"properties","required"}}
+//	elicitation_result  request|arguments, response           the call's answer to the client's form response
+//	fail                situation, detail?, ms?, tool?, tools? the error object of a seam situation, see "Situations"
+//	terminal            stdinTTY, stderrTTY, outTTY, term,    {"picker","color"}: what a terminal front door does, see [TerminalModeFor]
+//	                    noColor, plain, plainFlag
+//	sanitize            text, as?                             {"text"}: any text made safe to show, see [SanitizeText] and [SanitizeTitle]
+//
+// The call an op is about comes either as "request", a JSON object (bytes
+// the core wrote, such as a normalized request, or a value the host
+// serialized), or as "arguments", a JSON string holding the model's tool
+// arguments exactly as the model wrote them. The core parses arguments
+// itself, so a syntax error names a byte offset inside the arguments
+// ("unexpected end of input at byte 13 of 13") and every host gives the
+// same verdict for the same text, valid JSON or not; hosts never paste
+// model text into an envelope.
 //
 // Ops that take a request normalize it first, so a bad request fails the
 // same way in every op. Keys are written in the fixed order shown; unknown
-// envelope fields are ignored. The typed API ([Normalize], [Present],
-// [Resolve], [Elicitation], [ElicitationResult], [Schema]) applies the same
-// rules to Go values, and the JSON methods ([Request.JSON], [Answer.JSON],
-// [HarnessError.JSON], ...) write exactly the bytes Handle writes.
+// envelope fields are ignored. The typed API ([Normalize], [NormalizeAsk],
+// [Present], [Resolve], [ResolvePick], [Elicitation], [ElicitationResult],
+// [Schema], [Fail], [TerminalModeFor], [Summary]) applies the same rules to
+// Go values, and the JSON methods ([Request.JSON], [Ask.JSON],
+// [Answer.JSON], [BatchAnswer.JSON], [HarnessError.JSON], ...) write
+// exactly the bytes Handle writes.
 //
 // # Error codes
 //
@@ -48,6 +67,13 @@
 //	ASK_TIMEOUT         an opt-in per-ask timeout expired; nothing was chosen (Go seam only)
 //	SESSION_NOT_FOUND   no session can be routed to for the asking agent (ACP front door)
 //
+// The messages of the codes the core does not decide itself (NO_PROVIDER,
+// ASK_ABORTED, ASK_TIMEOUT, a surface that cannot ask, ...) are written by
+// the core too, by [Fail] (op "fail"), so that every surface reports the
+// same situation with the same bytes. An agent loop's own failures carry
+// the name "ToolError" ([ToolErrorName]) and the codes UNKNOWN_TOOL,
+// TOOL_FAILED and TOOL_CANCELLED.
+//
 // Messages are written for their reader: INVALID_REQUEST tells the model
 // exactly what to change ("options[2].label must be a string, got a
 // number"); INVALID_ANSWER is the re-prompt shown to the person.
@@ -66,6 +92,9 @@
 //	MaxValueChars        1000
 //	MaxDescriptionChars  2000
 //	MaxAnswerChars       8000          a typed line, a form's free-text answer
+//	MaxQuestions         10            questions in one batch
+//	MaxQuoteChars        40            model text quoted in a message or shown as a title
+//	MaxDetailChars       300           host text (an error, a reason) quoted in a failure message
 //
 // # Request rules
 //
@@ -84,6 +113,26 @@
 //     first (stable order), and the first recommended one is the default.
 //   - Options keep the order given in normalize output; Selected.Index and
 //     present's order refer to it.
+//   - multiSelect (default false) lets the person pick one or more options;
+//     it needs options. Normalized output carries "multiSelect":true only
+//     when it is true, so a v1 request normalizes to the v1 bytes.
+//   - A batch {"questions":[...]} holds 1 to MaxQuestions questions, each
+//     with the fields above; a request with both questions and a top-level
+//     question field (header, question, options, allowCustom, multiSelect)
+//     is INVALID_REQUEST, and so are two questions with the same key.
+//     Messages name the place: "questions[1].options[0].label ...".
+//
+// # Answers
+//
+// What the model receives, written by the core only:
+//
+//	single-select   {"answer":S,"selected"?:{"index","label","value"}}: answer is the option's value or the typed text
+//	multi-select    {"answers":[S...],"selected":[{"index","label","value"}...]}: the chosen values in
+//	                request order, then the typed text as one last element; selected lists the options only
+//	batch           {"answers":[{"question":TEXT,<that question's answer fields>}...]} in question order
+//
+// A batch is answered whole or fails whole with one error, whose message
+// starts with the question it is about ("Question 2 ("..."): ...").
 //
 // # Sanitization
 //
@@ -112,24 +161,35 @@
 //
 // # Comparing text
 //
-// Labels, values and typed answers are compared by a key: case folded
-// (unicode.ToLower per code point), trimmed, inner runs of white space
-// collapsed to one space, every default-ignorable code point (zero-width
-// characters, joiners, variation selectors, soft hyphens, Hangul fillers,
-// invisible operators, tag characters: Unicode's
-// Default_Ignorable_Code_Point set) ignored, full-width ASCII (U+FF01-U+FF5E)
-// read as ASCII, and a Latin letter followed by a combining mark composed
-// when the pair is one of about 170 precomposed letters of Latin-1 and Latin
-// Extended-A (plus Romanian comma-below letters). So "Café" typed in NFC
-// matches a label written in NFD, and the two spellings count as
-// duplicates. The standard library has no Unicode normalization and a full
-// table would cost the WASM module tens of kilobytes; other decomposable
-// text (stacked marks, Vietnamese, Hangul jamo, compatibility forms) is
-// compared code point by code point: two such spellings are distinct
-// labels, and the person can still answer by number. Case folding does
-// not expand (ß is not "ss").
+// Labels, values and typed answers are compared by a key. To build it,
+// every default-ignorable code point (zero-width characters, joiners,
+// variation selectors, soft hyphens, Hangul fillers, invisible operators,
+// tag characters: Unicode's Default_Ignorable_Code_Point set) is dropped;
+// white space is trimmed and inner runs of it collapse to one space;
+// full-width ASCII (U+FF01-U+FF5E) is read as ASCII; every other code point
+// is replaced by its full canonical decomposition (recursively, a Hangul
+// syllable by its jamo) and each code point of that is lower-cased with
+// unicode.ToLower; and each run of combining marks is put in canonical
+// order (a stable sort by Canonical_Combining_Class; a space or any other
+// starter ends a run). The key is the lower-cased NFD of the text, so two
+// canonically equivalent spellings are one label, one value, one answer:
+// "Café" in NFC or NFD, "Tiếng Việt" precomposed or with its marks in
+// either order, 한 or its three jamo, Å or the Ångström sign, ά with tonos
+// or with oxia. The data is that of the toolchain's unicode package
+// (Unicode 15.0.0), in tables generated from golang.org/x/text/unicode/norm
+// (norm_tables.go; the core does not import x/text, and its tests check the
+// tables and the key against it for every code point).
 //
-// # Typed lines (resolve)
+// The key does not apply compatibility equivalence beyond full-width ASCII:
+// ligatures ("ﬁ"), superscripts, circled, half-width and other
+// compatibility forms compare code point by code point. Case mapping is
+// one code point to one, without expansion or language rules: ß is not
+// "ss", the dotless ı stays ı, and İ (U+0130, canonically I + U+0307) keys
+// as i + U+0307, not as i. Marks of the same class keep their order: a +
+// acute + circumflex and a + circumflex + acute are two labels, as they
+// are two spellings in Unicode.
+//
+// # Typed lines and picks (resolve)
 //
 // A line is sanitized and trimmed, then: empty is the first recommended
 // option, or INVALID_ANSWER without one; a number 1..N (ASCII or full-width
@@ -138,19 +198,82 @@
 // free text when allowCustom is true, else INVALID_ANSWER. For an
 // optionless question any non-empty line is the answer.
 //
-// # ACP forms (elicitation, elicitation_result)
+// A multi-select line holds comma-separated parts, each a displayed
+// number, a label or a value (a label that contains commas matches when
+// its parts are typed together); parts that match no option become the
+// free text, joined by ", ", when allowCustom is true, else INVALID_ANSWER
+// names the part. Repeats count once. An empty line is every recommended
+// option (INVALID_ANSWER without one).
 //
-// The form's message is the question and its title the header. Options
-// become one string field "choice" with oneOf [{const: value, title: label,
-// description?}] in display order and default = the first recommended
-// value; with free text a second string field "custom_answer" and no
-// required field, without it "choice" is required. An optionless question
-// has one required string field "answer". On accept, a non-empty
-// custom_answer wins (and selects an option when it matches one's label or
-// value); a choice must be one of the offered values (a label or a value
-// with the same key is accepted too). decline is ASK_DECLINED, cancel
-// ASK_CANCELLED, anything else ASK_FAILED; content fields of other types
-// are INVALID_ANSWER; unknown content fields are ignored.
+// A terminal asks the questions of a batch one after another: present and
+// resolve take "index" (the question's position; required with input for
+// a batch), and once every question has a valid input, resolve with
+// "inputs" (one per question) writes the batch's answer.
+//
+// A keyboard picker sends a pick instead of a line: {"options":[positions
+// in the request],"text":"own answer"} ([Pick]). Single-select: a
+// non-empty text wins (and chooses the option it names), else exactly one
+// option. Multi-select: the options, then the text as one more answer.
+// Text on a question without allowCustom is INVALID_ANSWER.
+//
+// # Forms (elicitation, elicitation_result)
+//
+// One mapping serves ACP and MCP clients: every form the core writes uses
+// only string fields (with oneOf [{const, title, description?}] for a
+// single choice) and string-array fields (items anyOf [{const, title}])
+// for multi-select, which both specs accept; MCP clients drop the
+// description inside oneOf items, which loses nothing.
+//
+// A single question: the form's message is the question and its title the
+// header. Options become one string field "choice" with oneOf [{const:
+// value, title: label, description?}] in display order and default = the
+// first recommended value; with free text a second string field
+// "custom_answer" and no required field, without it "choice" is required.
+// A multi-select question has an array field "choices" instead
+// ({"type":"array","items":{"anyOf":[{const, title}...]},"minItems":1
+// without free text,"default":[recommended values]}). An optionless
+// question has one required string field "answer".
+//
+// A batch is one form: its message says how many questions it holds, and
+// each question's fields carry its 1-based position (choice_1,
+// custom_answer_1, choices_2, answer_3, ...), with the header (or the
+// question) as title and the question as description.
+//
+// On accept, a non-empty custom answer wins for a single-select question
+// (and selects an option when it matches one's label or value) and is one
+// more answer for a multi-select one; a choice must be one of the offered
+// values (a label or a value with the same key is accepted too). decline
+// is ASK_DECLINED, cancel ASK_CANCELLED, anything else ASK_FAILED, and so
+// is a response that is not an object (the client's fault, not the
+// model's); content fields of other types are INVALID_ANSWER; unknown
+// content fields are ignored.
+//
+// # Keyboard picker (picker)
+//
+// For each question, in order: "position" ("Question 2 of 3", batches
+// only), "header"?, "question", "multiSelect", "entries" (the options in
+// display order: {"index": position in the request, "label",
+// "description"?, "recommended"?}), "custom" (the label of the own-answer
+// entry, drawn after the options, when free text is allowed; for an
+// optionless question the text entry's label), "cursor" (the entry the
+// cursor starts on), "toggled" (the positions that start toggled on: the
+// recommended options of a multi-select question) and "help" (one line of
+// key help). Then the texts the picker draws around them: "recommended"
+// (the mark after a recommended label), "on" and "off" (the toggle
+// marks). A picker only draws these and reads keys; what the keys produce
+// is a pick, resolved by op resolve.
+//
+// # Situations (fail)
+//
+// [Fail] writes the error of a situation that ends an ask outside the
+// request rules ([Situation]: no_provider, aborted, withdrawn, timeout,
+// no_answer, provider_failed, engine_fault, interrupted, eof, declined,
+// session_not_found, no_form_support, client_error, unknown_tool, ...).
+// Host text it quotes (an error, a reason, an agent id) is sanitized to one
+// line and cut to MaxDetailChars; a timeout is written for people
+// ([FormatMillis]: "2m", "1.5s"). An engine fault's own text is never
+// quoted: it differs between runtimes and the situation must read the same
+// everywhere.
 //
 // # JSON decisions
 //
@@ -158,9 +281,10 @@
 // encoding/json, fmt or reflect in the core, to keep the WASM module small.
 //
 //   - Strict RFC 8259 input: no BOM, comments, trailing commas, NaN.
-//   - Duplicate keys: a key the core reads (op, request, input, response,
-//     header, question, options, allowCustom, label, value, description,
-//     desc, recommended, action, content, choice, custom_answer, answer)
+//   - Duplicate keys: a key the core reads (op, request, arguments, input,
+//     inputs, index, response, answer, header, question, questions,
+//     options, allowCustom, multiSelect, label, value, description, desc,
+//     recommended, action, content, text, situation, ...)
 //     given twice is rejected, as it makes the request ambiguous; duplicates
 //     of keys the core ignores are ignored.
 //   - Invalid UTF-8 in strings and lone \u surrogates decode as U+FFFD.

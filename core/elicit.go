@@ -1,26 +1,42 @@
 package core
 
 import (
+	"strconv"
+
 	"github.com/askcore/askcore/core/internal/jsonx"
 )
 
-// Elicitation returns the ACP form for r (contract section 5). r is
-// normalized first; the error is INVALID_REQUEST.
+// Elicitation returns the form for r (contract sections 5 and 7), the same
+// for ACP and MCP clients. r is normalized first; the error is
+// INVALID_REQUEST.
 func Elicitation(r Request) (Form, error) {
 	n, err := normalize(r)
 	if err != nil {
 		return Form{}, err
 	}
-	return Form{Message: n.Question, RequestedSchema: appendFormSchema(nil, &n)}, nil
+	a := Ask{Questions: []Request{n}}
+	return Form{Message: formMessage(&a), RequestedSchema: appendFormSchema(nil, &a)}, nil
 }
 
-// appendForm writes the form of a normalized request.
-func appendForm(b []byte, r *Request) []byte {
+// appendForm writes the form of a normalized call.
+func appendForm(b []byte, a *Ask) []byte {
 	b = append(b, `{"message":`...)
-	b = jsonx.AppendString(b, r.Question)
+	b = jsonx.AppendString(b, formMessage(a))
 	b = append(b, `,"requestedSchema":`...)
-	b = appendFormSchema(b, r)
+	b = appendFormSchema(b, a)
 	return append(b, '}')
+}
+
+// formMessage is the form's message: the question, or for a batch a line
+// that says how many questions the form holds (each field carries its own).
+func formMessage(a *Ask) string {
+	if !a.Batch {
+		return a.Questions[0].Question
+	}
+	if len(a.Questions) == 1 {
+		return "Please answer the question below."
+	}
+	return "Please answer the " + strconv.Itoa(len(a.Questions)) + " questions below."
 }
 
 // JSON returns the form as op "elicitation" writes it.
@@ -35,142 +51,348 @@ func (f Form) JSON() []byte {
 	return append(b, '}')
 }
 
-// Titles of the form fields.
+// Titles and descriptions of the form fields.
 const (
-	titleChoice = "Choose an option"
-	titleAnswer = "Your answer"
-	titleCustom = "Or type your own answer"
-	descCustom  = "When not empty, this is the answer instead of the chosen option."
+	titleChoice     = "Choose an option"
+	titleChoices    = "Choose one or more options"
+	titleAnswer     = "Your answer"
+	titleCustom     = "Or type your own answer"
+	descCustom      = "When not empty, this is the answer instead of the chosen option."
+	descCustomMulti = "When not empty, this is one more answer beside the chosen options."
 )
 
-// appendFormSchema writes the requestedSchema of a normalized request.
-func appendFormSchema(b []byte, r *Request) []byte {
-	b = append(b, `{"type":"object"`...)
-	if r.Header != "" {
-		b = append(b, `,"title":`...)
-		b = jsonx.AppendString(b, r.Header)
+// fieldName is the form field called base for question i: base itself for
+// a single question, base_<i+1> in a batch.
+func fieldName(a *Ask, base string, i int) string {
+	if !a.Batch {
+		return base
 	}
-	b = append(b, `,"properties":{`...)
-	if len(r.Options) == 0 {
-		b = append(b, `"answer":{"type":"string","title":`...)
-		b = jsonx.AppendString(b, titleAnswer)
-		b = append(b, `,"minLength":1,"maxLength":`...)
-		b = jsonx.AppendInt(b, MaxAnswerChars)
-		return append(b, `}},"required":["answer"]}`...)
-	}
-	b = append(b, `"choice":{"type":"string","title":`...)
-	b = jsonx.AppendString(b, titleChoice)
-	b = append(b, `,"oneOf":[`...)
-	var ob [MaxOptions]int
-	for n, i := range r.appendDisplayOrder(ob[:0]) {
-		o := &r.Options[i]
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"const":`...)
-		b = jsonx.AppendString(b, o.Value)
-		b = append(b, `,"title":`...)
-		b = jsonx.AppendString(b, o.Label)
-		if o.Description != "" {
-			b = append(b, `,"description":`...)
-			b = jsonx.AppendString(b, o.Description)
-		}
-		b = append(b, '}')
-	}
-	b = append(b, ']')
-	if d := r.defaultIndex(); d >= 0 {
-		b = append(b, `,"default":`...)
-		b = jsonx.AppendString(b, r.Options[d].Value)
-	}
-	b = append(b, '}')
-	if r.AllowCustom {
-		b = append(b, `,"custom_answer":{"type":"string","title":`...)
-		b = jsonx.AppendString(b, titleCustom)
-		b = append(b, `,"description":`...)
-		b = jsonx.AppendString(b, descCustom)
-		b = append(b, `,"maxLength":`...)
-		b = jsonx.AppendInt(b, MaxAnswerChars)
-		return append(b, `}},"required":[]}`...)
-	}
-	return append(b, `},"required":["choice"]}`...)
+	return base + "_" + strconv.Itoa(i+1)
 }
 
-// ElicitationResult turns an ACP client's response to the form for r into
-// an answer (contract section 5): "accept" with a usable value gives an
+// appendFormSchema writes the requestedSchema of a normalized call: one
+// object with the fields of every question, in question order.
+func appendFormSchema(b []byte, a *Ask) []byte {
+	b = append(b, `{"type":"object"`...)
+	if !a.Batch && a.Questions[0].Header != "" {
+		b = append(b, `,"title":`...)
+		b = jsonx.AppendString(b, a.Questions[0].Header)
+	}
+	b = append(b, `,"properties":{`...)
+	var required []string
+	for i := range a.Questions {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b, required = appendQuestionFields(b, a, i, required)
+	}
+	b = append(b, `},"required":[`...)
+	for i, name := range required {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonx.AppendString(b, name)
+	}
+	return append(b, "]}"...)
+}
+
+// appendFieldHead writes `"name":{"type":T,"title":...[,"description":...]`
+// for question i: the v1 titles for a single question; in a batch the
+// header (or the question) as title and the question as description.
+func appendFieldHead(b []byte, a *Ask, i int, name, typ, title string) []byte {
+	r := &a.Questions[i]
+	b = jsonx.AppendString(b, name)
+	b = append(b, `:{"type":`...)
+	b = jsonx.AppendString(b, typ)
+	b = append(b, `,"title":`...)
+	if !a.Batch {
+		return jsonx.AppendString(b, title)
+	}
+	if r.Header == "" {
+		return jsonx.AppendString(b, r.Question)
+	}
+	b = jsonx.AppendString(b, r.Header)
+	b = append(b, `,"description":`...)
+	return jsonx.AppendString(b, r.Question)
+}
+
+// appendQuestionFields writes the fields of question i and adds the
+// required ones to required.
+func appendQuestionFields(b []byte, a *Ask, i int, required []string) ([]byte, []string) {
+	r := &a.Questions[i]
+	if len(r.Options) == 0 {
+		name := fieldName(a, FieldAnswer, i)
+		b = appendFieldHead(b, a, i, name, "string", titleAnswer)
+		b = append(b, `,"minLength":1,"maxLength":`...)
+		b = jsonx.AppendInt(b, MaxAnswerChars)
+		return append(b, '}'), append(required, name)
+	}
+	var ob [MaxOptions]int
+	order := r.appendDisplayOrder(ob[:0])
+	var name string
+	if r.MultiSelect {
+		name = fieldName(a, FieldChoices, i)
+		b = appendFieldHead(b, a, i, name, "array", titleChoices)
+		b = append(b, `,"items":{"anyOf":[`...)
+		for n, oi := range order {
+			o := &r.Options[oi]
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"const":`...)
+			b = jsonx.AppendString(b, o.Value)
+			b = append(b, `,"title":`...)
+			b = jsonx.AppendString(b, o.Label)
+			b = append(b, '}')
+		}
+		b = append(b, "]}"...)
+		if !r.AllowCustom {
+			b = append(b, `,"minItems":1`...)
+		}
+		if set, ok := recommendedSet(r); ok {
+			b = append(b, `,"default":[`...)
+			first := true
+			for oi, on := range set {
+				if on {
+					if !first {
+						b = append(b, ',')
+					}
+					first = false
+					b = jsonx.AppendString(b, r.Options[oi].Value)
+				}
+			}
+			b = append(b, ']')
+		}
+	} else {
+		name = fieldName(a, FieldChoice, i)
+		b = appendFieldHead(b, a, i, name, "string", titleChoice)
+		b = append(b, `,"oneOf":[`...)
+		for n, oi := range order {
+			o := &r.Options[oi]
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"const":`...)
+			b = jsonx.AppendString(b, o.Value)
+			b = append(b, `,"title":`...)
+			b = jsonx.AppendString(b, o.Label)
+			if o.Description != "" {
+				b = append(b, `,"description":`...)
+				b = jsonx.AppendString(b, o.Description)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+		if d := r.defaultIndex(); d >= 0 {
+			b = append(b, `,"default":`...)
+			b = jsonx.AppendString(b, r.Options[d].Value)
+		}
+	}
+	b = append(b, '}')
+	if !r.AllowCustom {
+		return b, append(required, name)
+	}
+	desc := descCustom
+	if r.MultiSelect {
+		desc = descCustomMulti
+	}
+	if a.Batch {
+		desc = questionPosition(i, len(a.Questions)) + ": " + lowerFirst(desc)
+	}
+	b = append(b, ',')
+	b = jsonx.AppendString(b, fieldName(a, FieldCustomAnswer, i))
+	b = append(b, `:{"type":"string","title":`...)
+	b = jsonx.AppendString(b, titleCustom)
+	b = append(b, `,"description":`...)
+	b = jsonx.AppendString(b, desc)
+	b = append(b, `,"maxLength":`...)
+	b = jsonx.AppendInt(b, MaxAnswerChars)
+	return append(b, '}'), required
+}
+
+// lowerFirst lower-cases the first letter of an ASCII sentence.
+func lowerFirst(s string) string {
+	if s != "" && s[0] >= 'A' && s[0] <= 'Z' {
+		return string(s[0]+'a'-'A') + s[1:]
+	}
+	return s
+}
+
+// ElicitationResult turns a client's response to the form for r into an
+// answer (contract sections 5 and 7): "accept" with a usable value gives an
 // answer, "accept" with nothing usable or a choice that was not offered is
 // INVALID_ANSWER, "decline" is ASK_DECLINED, "cancel" is ASK_CANCELLED and
-// any other action ASK_FAILED. Content values must be strings; other fields
-// are ignored.
+// any other action ASK_FAILED. Content values must be strings (string
+// arrays for a multi-select field); other fields are ignored.
 func ElicitationResult(r Request, resp ElicitationResponse) (Answer, error) {
 	n, err := normalize(r)
 	if err != nil {
 		return Answer{}, err
 	}
-	a, err := elicitationResult(&n, resp.Action, mapContent(resp.Content))
+	a := Ask{Questions: []Request{n}}
+	answers, err := elicitationResult(&a, resp.Action, mapContent(resp.Content))
 	if err != nil {
 		return Answer{}, err
 	}
-	return a, nil
+	return answers[0], nil
 }
 
-// content reads one form field: its string value, whether it is present
-// (null counts as absent), and a problem to report when it is not a usable
-// string.
-type content func(name string) (s string, present bool, problem *HarnessError)
-
-func mapContent(m map[string]any) content {
-	return func(name string) (string, bool, *HarnessError) {
-		v, ok := m[name]
-		if !ok || v == nil {
-			return "", false, nil
-		}
-		if s, ok := v.(string); ok {
-			return s, true, nil
-		}
-		noun := "an object"
-		switch v.(type) {
-		case bool:
-			noun = "a boolean"
-		case float64, float32, int, int64, int32, uint, uint64, uint32:
-			noun = "a number"
-		case []any, []string:
-			noun = "an array"
-		}
-		return "", false, notAString(name, noun)
-	}
+// content reads the fields of a form's content: str a string field, strs a
+// string-array field (multi-select). present is false for an absent or
+// null field; problem says why a field is not usable.
+type content interface {
+	str(name string) (s string, present bool, problem *HarnessError)
+	strs(name string) (s []string, present bool, problem *HarnessError)
 }
 
-func jsonContent(v jsonx.Value) content {
-	return func(name string) (string, bool, *HarnessError) {
-		f, n := v.Lookup(name)
-		switch {
-		case n == 0 || f.Kind == jsonx.Null:
-			return "", false, nil
-		case n > 1:
-			return "", false, invalidAnswer(`The form's content has the field "` + name + `" more than once.`)
-		case f.Kind != jsonx.String:
-			return "", false, notAString(name, f.Kind.Noun())
-		}
-		return f.Str, true, nil
+// mapContent reads content decoded by a Go caller.
+type mapContent map[string]any
+
+func (m mapContent) str(name string) (string, bool, *HarnessError) {
+	v, ok := m[name]
+	if !ok || v == nil {
+		return "", false, nil
 	}
+	if s, ok := v.(string); ok {
+		return s, true, nil
+	}
+	return "", false, notAString(name, goNoun(v))
+}
+
+func (m mapContent) strs(name string) ([]string, bool, *HarnessError) {
+	v, ok := m[name]
+	if !ok || v == nil {
+		return nil, false, nil
+	}
+	switch v := v.(type) {
+	case []string:
+		return v, true, nil
+	case []any:
+		out := make([]string, len(v))
+		for i, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return nil, false, notStrings(name, goNoun(x))
+			}
+			out[i] = s
+		}
+		return out, true, nil
+	}
+	return nil, false, notAnArray(name, goNoun(v))
+}
+
+// goNoun names the JSON kind of a decoded Go value.
+func goNoun(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, float32, int, int64, int32, uint, uint64, uint32:
+		return "a number"
+	case []any, []string:
+		return "an array"
+	}
+	return "an object"
+}
+
+// jsonContent reads content as it came in the envelope. When the content
+// itself is unusable (given twice, not an object), every field reports
+// that problem.
+type jsonContent struct {
+	v       *jsonx.Value
+	problem *HarnessError
+}
+
+func (c jsonContent) field(name string) (*jsonx.Value, bool, *HarnessError) {
+	if c.problem != nil {
+		return nil, false, c.problem
+	}
+	f, n := lookup(c.v, name)
+	switch {
+	case n == 0 || f.Kind == jsonx.Null:
+		return nil, false, nil
+	case n > 1:
+		return nil, false, invalidAnswer(`The form's content has the field "` + name + `" more than once.`)
+	}
+	return f, true, nil
+}
+
+func (c jsonContent) str(name string) (string, bool, *HarnessError) {
+	f, ok, err := c.field(name)
+	if !ok {
+		return "", false, err
+	}
+	if f.Kind != jsonx.String {
+		return "", false, notAString(name, f.Kind.Noun())
+	}
+	return f.Str, true, nil
+}
+
+func (c jsonContent) strs(name string) ([]string, bool, *HarnessError) {
+	f, ok, err := c.field(name)
+	if !ok {
+		return nil, false, err
+	}
+	if f.Kind != jsonx.Array {
+		return nil, false, notAnArray(name, f.Kind.Noun())
+	}
+	out := make([]string, len(f.Arr))
+	for i := range f.Arr {
+		if f.Arr[i].Kind != jsonx.String {
+			return nil, false, notStrings(name, f.Arr[i].Kind.Noun())
+		}
+		out[i] = f.Arr[i].Str
+	}
+	return out, true, nil
 }
 
 func notAString(name, noun string) *HarnessError {
 	return invalidAnswer(`The form's field "` + name + `" must be a string, got ` + noun + ".")
 }
 
-func elicitationResult(r *Request, action string, get content) (Answer, *HarnessError) {
+func notAnArray(name, noun string) *HarnessError {
+	return invalidAnswer(`The form's field "` + name + `" must be an array of the chosen options' values, got ` + noun + ".")
+}
+
+func notStrings(name, noun string) *HarnessError {
+	return invalidAnswer(`The form's field "` + name + `" must hold strings (the chosen options' values), got ` + noun + ".")
+}
+
+// Messages of the form actions other than accept.
+const (
+	msgDeclined  = "The person declined to answer this question. Do not ask it again unless they bring it up; carry on without the answer or ask them what they would prefer."
+	msgCancelled = "The person cancelled the question without answering. Stop and wait for their next instruction."
+)
+
+// elicitationResult judges a client's response for a normalized call: one
+// answer per question, or the one error of the whole call.
+func elicitationResult(a *Ask, action string, c content) ([]Answer, *HarnessError) {
 	switch action {
 	case "accept":
 	case "decline":
-		return Answer{}, NewError(CodeAskDeclined, "The person declined to answer this question. Do not ask it again unless they bring it up; carry on without the answer or ask them what they would prefer.")
+		return nil, NewError(CodeAskDeclined, msgDeclined)
 	case "cancel":
-		return Answer{}, NewError(CodeAskCancelled, "The person cancelled the question without answering. Stop and wait for their next instruction.")
+		return nil, NewError(CodeAskCancelled, msgCancelled)
 	default:
-		return Answer{}, NewError(CodeAskFailed, "The client answered the form with an unknown action "+snippet(action)+` (expected "accept", "decline" or "cancel").`)
+		return nil, NewError(CodeAskFailed, "The client answered the form with an unknown action "+snippet(action)+` (expected "accept", "decline" or "cancel").`)
 	}
+	answers := make([]Answer, len(a.Questions))
+	for i := range a.Questions {
+		ans, err := formAnswer(a, i, c)
+		if err != nil {
+			return nil, inQuestion(a, i, err)
+		}
+		answers[i] = ans
+	}
+	return answers, nil
+}
+
+// formAnswer reads question i's fields of an accepted form.
+func formAnswer(a *Ask, i int, c content) (Answer, *HarnessError) {
+	r := &a.Questions[i]
 	if len(r.Options) == 0 {
-		s, _, err := get(FieldAnswer)
+		s, _, err := c.str(fieldName(a, FieldAnswer, i))
 		if err != nil {
 			return Answer{}, err
 		}
@@ -179,35 +401,126 @@ func elicitationResult(r *Request, action string, get content) (Answer, *Harness
 		}
 		return freeText(s)
 	}
+	custom := ""
 	if r.AllowCustom {
-		s, _, err := get(FieldCustomAnswer)
+		s, _, err := c.str(fieldName(a, FieldCustomAnswer, i))
 		if err != nil {
 			return Answer{}, err
 		}
-		if s = sanitize(s, true); s != "" {
-			if i := matchOption(r, key(s)); i >= 0 {
-				return selectOption(r, i), nil
-			}
-			return freeText(s)
-		}
+		custom = sanitize(s, true)
 	}
-	c, _, err := get(FieldChoice)
+	if r.MultiSelect {
+		return formMultiAnswer(a, i, c, custom)
+	}
+	if custom != "" {
+		if o := matchOption(r, key(custom)); o >= 0 {
+			return selectOption(r, o), nil
+		}
+		return freeText(custom)
+	}
+	ch, _, err := c.str(fieldName(a, FieldChoice, i))
 	if err != nil {
 		return Answer{}, err
 	}
-	if c == "" {
+	if ch == "" {
 		if r.AllowCustom {
 			return Answer{}, invalidAnswer("The form was accepted without an answer. Please choose an option or type your own answer.")
 		}
 		return Answer{}, invalidAnswer("The form was accepted without a choice. Please choose an option.")
 	}
+	o, err := offered(r, ch)
+	if err != nil {
+		return Answer{}, err
+	}
+	return selectOption(r, o), nil
+}
+
+// offered finds the option a form value names: its value, or a label or
+// value with the same key.
+func offered(r *Request, v string) (int, *HarnessError) {
 	for i := range r.Options {
-		if r.Options[i].Value == c {
-			return selectOption(r, i), nil
+		if r.Options[i].Value == v {
+			return i, nil
 		}
 	}
-	if i := matchOption(r, key(c)); i >= 0 {
-		return selectOption(r, i), nil
+	if i := matchOption(r, key(v)); i >= 0 {
+		return i, nil
 	}
-	return Answer{}, invalidAnswer("The choice " + snippet(c) + " was not one of the options offered. Please choose one of the options.")
+	return -1, invalidAnswer("The choice " + snippet(v) + " was not one of the options offered. Please choose one of the options.")
+}
+
+// formMultiAnswer reads a multi-select question's fields: the chosen
+// values, and the typed text (which chooses an option when it names one).
+func formMultiAnswer(a *Ask, i int, c content, custom string) (Answer, *HarnessError) {
+	r := &a.Questions[i]
+	values, _, err := c.strs(fieldName(a, FieldChoices, i))
+	if err != nil {
+		return Answer{}, err
+	}
+	chosen := make([]bool, len(r.Options))
+	for _, v := range values {
+		o, err := offered(r, v)
+		if err != nil {
+			return Answer{}, err
+		}
+		chosen[o] = true
+	}
+	if custom != "" {
+		if o := matchOption(r, key(custom)); o >= 0 {
+			chosen[o] = true
+			custom = ""
+		}
+	}
+	for _, on := range chosen {
+		if on {
+			return multiAnswer(r, chosen, custom)
+		}
+	}
+	if custom != "" {
+		return multiAnswer(r, chosen, custom)
+	}
+	if r.AllowCustom {
+		return Answer{}, invalidAnswer("The form was accepted without an answer. Please choose at least one option or type your own answer.")
+	}
+	return Answer{}, invalidAnswer("The form was accepted without a choice. Please choose at least one option.")
+}
+
+// envelopeElicitation is op "elicitation_result": it reads the envelope's
+// response and writes the call's answer.
+func envelopeElicitation(b []byte, a *Ask, env *jsonx.Value) ([]byte, *HarnessError) {
+	resp, n := lookup(env, "response")
+	switch {
+	case n == 0 || resp.Kind == jsonx.Null:
+		return nil, invalidRequest(`response is required: the client's {"action":...,"content":{...}}`)
+	case n > 1:
+		return nil, invalidRequest(`the input has the key "response" ` + strconv.Itoa(n) + " times: send it once")
+	case resp.Kind != jsonx.Object:
+		// The client's fault, not the model's: the model must not read
+		// INVALID_REQUEST ("fix your request") for it.
+		return nil, NewError(CodeAskFailed, "The client answered the form with "+resp.Kind.Noun()+` instead of an object {"action":...,"content":{...}}.`)
+	}
+	act, n := lookup(resp, "action")
+	switch {
+	case n == 0 || act.Kind == jsonx.Null:
+		return nil, NewError(CodeAskFailed, `The client answered the form without an action (expected "accept", "decline" or "cancel").`)
+	case n > 1:
+		return nil, NewError(CodeAskFailed, `The client answered the form with "action" given `+strconv.Itoa(n)+" times.")
+	case act.Kind != jsonx.String:
+		return nil, NewError(CodeAskFailed, "The client answered the form with an action that is "+act.Kind.Noun()+`, not a string (expected "accept", "decline" or "cancel").`)
+	}
+	cv, n := lookup(resp, "content")
+	c := jsonContent{v: cv}
+	switch {
+	case n > 1:
+		c.problem = invalidAnswer(`The form's response has "content" more than once.`)
+	case n == 1 && cv.Kind != jsonx.Object && cv.Kind != jsonx.Null:
+		c.problem = invalidAnswer("The form's content must be an object, got " + cv.Kind.Noun() + ".")
+	case cv.Kind != jsonx.Object:
+		c.v = &nullValue
+	}
+	answers, err := elicitationResult(a, act.Str, c)
+	if err != nil {
+		return nil, err
+	}
+	return appendCallAnswer(b, a, answers), nil
 }

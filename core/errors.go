@@ -27,6 +27,10 @@ type HarnessError struct {
 	Name    string `json:"name"`
 	Code    Code   `json:"code"`
 	Message string `json:"message"`
+	// Raw is the error object exactly as the core wrote it, when the
+	// error came out of an envelope (engine.Client sets it): JSON returns
+	// it, so a model receives the core's own bytes whichever engine ran.
+	Raw []byte `json:"-"`
 }
 
 func (e *HarnessError) Error() string { return string(e.Code) + ": " + e.Message }

@@ -101,8 +101,8 @@ func FuzzHandle(f *testing.F) {
 }
 
 func FuzzResolve(f *testing.F) {
-	reqs := []string{reqDB, reqDBCustom, reqNoDefault, reqOpen, reqTwoRec, reqCafeNFC}
-	for i, line := range []string{"", "1", "2.", "３", "sqlite", " PostgreSQL ", "cafe\u0301", "\x1b[31m2", "\u200b", "99999999999", "free text"} {
+	reqs := []string{reqDB, reqDBCustom, reqNoDefault, reqOpen, reqTwoRec, reqCafeNFC, reqMulti, reqMultiCustom}
+	for i, line := range []string{"", "1", "2.", "３", "sqlite", " PostgreSQL ", "cafe\u0301", "\x1b[31m2", "\u200b", "99999999999", "free text", "1,3", "chat, voice, x", ",,"} {
 		f.Add(uint8(i), line)
 	}
 	f.Fuzz(func(t *testing.T, which uint8, line string) {
@@ -127,6 +127,9 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("typed Resolve differs from Handle:\n%s\n%s", out, want)
 		}
 		// A selected option is one of the request's, and answer is its value.
+		if req.MultiSelect {
+			return
+		}
 		var res struct {
 			OK     bool
 			Result Answer
@@ -142,8 +145,11 @@ func FuzzResolve(f *testing.F) {
 }
 
 func FuzzElicitationResult(f *testing.F) {
-	reqs := []string{reqDB, reqDBCustom, reqOpen, reqTwoRec}
+	reqs := []string{reqDB, reqDBCustom, reqOpen, reqTwoRec, reqMulti, reqMultiCustom, reqBatch, reqBatchMixed}
 	for i, resp := range []string{
+		`{"action":"accept","content":{"choices":["auth"],"custom_answer":"x"}}`,
+		`{"action":"accept","content":{"choice_1":"sqlite","choices_2":["auth","chat"],"answer_3":"x"}}`,
+		`{"action":"accept","content":{"choices":"auth"}}`,
 		`{"action":"accept","content":{"choice":"mysql"}}`,
 		`{"action":"accept","content":{"custom_answer":"x","choice":"sqlite"}}`,
 		`{"action":"accept","content":{"answer":"x"}}`,

@@ -7,7 +7,7 @@ import (
 )
 
 // Ops lists the envelope's operations.
-const opList = "normalize, schema, present, resolve, elicitation, elicitation_result, sanitize"
+const opList = "normalize, schema, present, resolve, elicitation, elicitation_result, picker, summary, fail, terminal, sanitize"
 
 // Handle is the one entry point every surface exposes: a JSON envelope in,
 // a JSON envelope out (contract section 1). It never panics: any input,
@@ -22,10 +22,28 @@ func Handle(input []byte) (out []byte) {
 			} else if s, ok := p.(string); ok {
 				msg += ": " + s
 			}
-			out = errorEnvelope(NewError(CodeAskFailed, sanitize(msg, false)))
+			out = FaultEnvelope(msg)
 		}
 	}()
 	return handle(input)
+}
+
+// FaultEnvelope is the ASK_FAILED envelope for a fault outside the rules
+// (a recovered panic, a host that broke the ABI), with message sanitized.
+// The WebAssembly guest writes it as its last line of defence.
+func FaultEnvelope(message string) []byte {
+	return errorEnvelope(NewError(CodeAskFailed, sanitize(message, false)))
+}
+
+// OversizedEnvelope is what Handle returns for an input of n bytes when n
+// is over MaxInputBytes. It depends on the length alone, so a host can
+// refuse an oversized input before copying it and still answer with the
+// core's bytes.
+func OversizedEnvelope(n int) []byte { return errorEnvelope(inputTooLarge(n)) }
+
+func inputTooLarge(n int) *HarnessError {
+	return invalidRequest("the input is " + strconv.Itoa(n) + " bytes; at most " +
+		strconv.Itoa(MaxInputBytes) + " are allowed: shorten the question, the options or their descriptions")
 }
 
 func handle(input []byte) []byte {
@@ -50,8 +68,7 @@ func okPrefix(size int) []byte {
 
 func dispatch(input []byte) ([]byte, *HarnessError) {
 	if len(input) > MaxInputBytes {
-		return nil, invalidRequest("the input is " + strconv.Itoa(len(input)) + " bytes; at most " +
-			strconv.Itoa(MaxInputBytes) + " are allowed: shorten the question, the options or their descriptions")
+		return nil, inputTooLarge(len(input))
 	}
 	env, perr := jsonx.Parse(input, MaxDepth)
 	if perr != nil {
@@ -70,82 +87,194 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 		return nil, invalidRequest("op must be a string, got " + opv.Kind.Noun() + ": one of " + opList)
 	}
 	op := opv.Str
-	if op == "schema" {
-		b := okPrefix(2048)
+	switch op {
+	case "schema":
+		b := okPrefix(4096)
 		b = Schema().appendJSON(b)
 		return append(b, '}'), nil
-	}
-	if op == "sanitize" {
-		text, err := envelopeString(env, "text", "the text to show")
+	case "sanitize":
+		return envelopeSanitize(&env)
+	case "fail":
+		f, err := envelopeFailure(&env)
 		if err != nil {
 			return nil, err
 		}
-		b := okPrefix(32 + len(text))
-		b = append(b, `{"text":`...)
-		b = jsonx.AppendString(b, SanitizeText(text))
-		return append(b, "}}"...), nil
-	}
-	switch op {
-	case "normalize", "present", "resolve", "elicitation", "elicitation_result":
+		e := Fail(f)
+		b := okPrefix(128 + len(e.Message))
+		b = appendError(b, e)
+		return append(b, '}'), nil
+	case "terminal":
+		t, err := envelopeTerminal(&env)
+		if err != nil {
+			return nil, err
+		}
+		b := okPrefix(32)
+		b = appendTerminalMode(b, TerminalModeFor(t))
+		return append(b, '}'), nil
+	case "normalize", "present", "resolve", "elicitation", "elicitation_result", "picker", "summary":
 	default:
 		return nil, invalidRequest("unknown op " + snippet(op) + ": use one of " + opList)
 	}
-	r, err := envelopeRequest(&env)
+	a, err := envelopeAsk(&env)
 	if err != nil {
 		return nil, err
 	}
 	b := okPrefix(256 + len(input))
 	switch op {
 	case "normalize":
-		b = appendRequest(b, &r)
+		b = appendAsk(b, &a)
 	case "present":
-		p := present(&r)
+		i, err := envelopeIndex(&env, &a, false)
+		if err != nil {
+			return nil, err
+		}
+		p := presentQuestion(&a, i)
 		b = appendPresentation(b, &p)
+	case "picker":
+		b = appendPicker(b, &a)
 	case "elicitation":
-		b = appendForm(b, &r)
+		b = appendForm(b, &a)
 	case "resolve":
-		line, err := envelopeString(env, "input", "the line the person typed")
-		if err != nil {
+		if b, err = envelopeResolve(b, &env, &a); err != nil {
 			return nil, err
 		}
-		a, err := resolve(&r, line)
-		if err != nil {
-			return nil, err
-		}
-		b = appendAnswer(b, &a)
 	case "elicitation_result":
-		a, err := envelopeElicitation(&r, env)
-		if err != nil {
+		if b, err = envelopeElicitation(b, &a, &env); err != nil {
 			return nil, err
 		}
-		b = appendAnswer(b, &a)
+	case "summary":
+		if b, err = envelopeSummary(b, &a, &env); err != nil {
+			return nil, err
+		}
 	}
 	return append(b, '}'), nil
 }
 
-// envelopeRequest reads and normalizes the envelope's request.
-func envelopeRequest(env *jsonx.Value) (Request, *HarnessError) {
-	v, n := lookup(env, "request")
+// envelopeAsk reads and normalizes the call an op is about: "request" (an
+// object) or "arguments" (the model's tool arguments as text, parsed here
+// so that every host gives the same verdict for the same text).
+func envelopeAsk(env *jsonx.Value) (Ask, *HarnessError) {
+	rv, rn := lookup(env, "request")
+	av, an := lookup(env, "arguments")
+	hasRequest, hasArgs := rn > 0 && rv.Kind != jsonx.Null, an > 0 && av.Kind != jsonx.Null
 	switch {
-	case n == 0 || v.Kind == jsonx.Null:
-		return Request{}, invalidRequest(`request is required: {"question":"...","options":[...]}`)
-	case n > 1:
-		return Request{}, invalidRequest(`the input has the key "request" ` + strconv.Itoa(n) + " times: send it once")
+	case rn > 1:
+		return Ask{}, invalidRequest(`the input has the key "request" ` + strconv.Itoa(rn) + " times: send it once")
+	case an > 1:
+		return Ask{}, invalidRequest(`the input has the key "arguments" ` + strconv.Itoa(an) + " times: send it once")
+	case hasRequest && hasArgs:
+		return Ask{}, invalidRequest(`the input has both "request" and "arguments": send the request once, as an object in request or as the model's JSON text in arguments`)
+	case !hasRequest && !hasArgs:
+		return Ask{}, invalidRequest(`request is required: {"question":"...","options":[...]}`)
 	}
-	r, err := decodeRequest(v)
+	var a Ask
+	var err *HarnessError
+	if hasArgs {
+		a, err = decodeArguments(av)
+	} else {
+		a, err = decodeAsk(rv)
+	}
 	if err != nil {
-		return Request{}, err
+		return Ask{}, err
 	}
-	// r and its Options are this call's own: normalize them in place.
-	if err := normalizeInPlace(&r); err != nil {
-		return Request{}, err
+	// a and its Options are this call's own: normalize them in place.
+	if err := normalizeAskInPlace(&a); err != nil {
+		return Ask{}, err
 	}
-	return r, nil
+	return a, nil
+}
+
+// decodeArguments parses a model's tool arguments (the text, as a JSON
+// string in the envelope) and reads the call they hold.
+func decodeArguments(v *jsonx.Value) (Ask, *HarnessError) {
+	if v.Kind != jsonx.String {
+		return Ask{}, invalidRequest("arguments must be a string holding the model's JSON text, got " + v.Kind.Noun())
+	}
+	text := []byte(v.Str)
+	if len(trimJSONSpace(text)) == 0 {
+		return Ask{}, invalidRequest(`the arguments are empty: send one JSON object like {"question":"...","options":[{"label":"..."}]}`)
+	}
+	args, perr := jsonx.Parse(text, MaxDepth)
+	if perr != nil {
+		return Ask{}, invalidRequest("the arguments are not valid JSON (" + perr.Error() + " of " + strconv.Itoa(len(text)) +
+			`): send exactly one JSON object like {"question":"...","options":[{"label":"..."}]}`)
+	}
+	if args.Kind != jsonx.Object {
+		return Ask{}, invalidRequest(`the arguments must be a JSON object like {"question":"...","options":[{"label":"..."}]}, got ` + args.Kind.Noun())
+	}
+	return decodeAsk(&args)
+}
+
+// trimJSONSpace trims the white space JSON allows around a value.
+func trimJSONSpace(b []byte) []byte {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// envelopeIndex reads the optional "index" of the question an op is about:
+// 0 when absent. For a batch and required, it must be given.
+func envelopeIndex(env *jsonx.Value, a *Ask, required bool) (int, *HarnessError) {
+	v, n := lookup(env, "index")
+	last := strconv.Itoa(len(a.Questions) - 1)
+	switch {
+	case n > 1:
+		return 0, invalidRequest(`the input has the key "index" ` + strconv.Itoa(n) + " times: send it once")
+	case n == 0 || v.Kind == jsonx.Null:
+		if required && a.Batch {
+			return 0, invalidRequest("index is required with input for a batch: the position (0-" + last +
+				") of the question the input answers; or send inputs, one per question")
+		}
+		return 0, nil
+	}
+	i, ok := smallInt(v)
+	if !ok || i >= len(a.Questions) {
+		return 0, invalidRequest("index must be a whole number from 0 to " + last + " (the position of the question), got " + describeNumber(v))
+	}
+	return i, nil
+}
+
+// smallInt reads a non-negative integer literal below a million.
+func smallInt(v *jsonx.Value) (int, bool) {
+	n, ok := wholeNumber(v, 6)
+	return int(n), ok
+}
+
+// wholeNumber reads a non-negative integer literal of at most digits
+// digits, written as JSON writes integers (no sign, fraction, exponent or
+// leading zero).
+func wholeNumber(v *jsonx.Value, digits int) (int64, bool) {
+	if v.Kind != jsonx.Number || len(v.Str) == 0 || len(v.Str) > digits {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(v.Str); i++ {
+		c := v.Str[i]
+		if c < '0' || c > '9' || (i == 0 && c == '0' && len(v.Str) > 1) {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// describeNumber names a value for a message: the number itself, or its
+// kind.
+func describeNumber(v *jsonx.Value) string {
+	if v.Kind == jsonx.Number && len(v.Str) <= 24 {
+		return v.Str
+	}
+	return v.Kind.Noun()
 }
 
 // envelopeString reads a required string field of the envelope.
-func envelopeString(env jsonx.Value, name, what string) (string, *HarnessError) {
-	v, n := env.Lookup(name)
+func envelopeString(env *jsonx.Value, name, what string) (string, *HarnessError) {
+	v, n := lookup(env, name)
 	switch {
 	case n == 0 || v.Kind == jsonx.Null:
 		return "", invalidRequest(name + " is required: " + what)
@@ -157,38 +286,55 @@ func envelopeString(env jsonx.Value, name, what string) (string, *HarnessError) 
 	return v.Str, nil
 }
 
-// envelopeElicitation reads the envelope's response and resolves it.
-func envelopeElicitation(r *Request, env jsonx.Value) (Answer, *HarnessError) {
-	resp, n := env.Lookup("response")
+// envelopeOptString reads an optional string field of the envelope.
+func envelopeOptString(env *jsonx.Value, name string) (string, *HarnessError) {
+	v, n := lookup(env, name)
 	switch {
-	case n == 0 || resp.Kind == jsonx.Null:
-		return Answer{}, invalidRequest(`response is required: the client's {"action":...,"content":{...}}`)
+	case n == 0 || v.Kind == jsonx.Null:
+		return "", nil
 	case n > 1:
-		return Answer{}, invalidRequest(`the input has the key "response" ` + strconv.Itoa(n) + " times: send it once")
-	case resp.Kind != jsonx.Object:
-		return Answer{}, invalidRequest(`response must be an object like {"action":"accept","content":{...}}, got ` + resp.Kind.Noun())
+		return "", invalidRequest(`the input has the key "` + name + `" ` + strconv.Itoa(n) + " times: send it once")
+	case v.Kind != jsonx.String:
+		return "", invalidRequest(name + " must be a string, got " + v.Kind.Noun())
 	}
-	act, n := resp.Lookup("action")
+	return v.Str, nil
+}
+
+// envelopeOptBool reads an optional boolean field of the envelope.
+func envelopeOptBool(env *jsonx.Value, name string) (bool, *HarnessError) {
+	v, n := lookup(env, name)
 	switch {
-	case n == 0 || act.Kind == jsonx.Null:
-		return Answer{}, NewError(CodeAskFailed, `The client answered the form without an action (expected "accept", "decline" or "cancel").`)
+	case n == 0 || v.Kind == jsonx.Null:
+		return false, nil
 	case n > 1:
-		return Answer{}, NewError(CodeAskFailed, `The client answered the form with "action" given `+strconv.Itoa(n)+" times.")
-	case act.Kind != jsonx.String:
-		return Answer{}, NewError(CodeAskFailed, "The client answered the form with an action that is "+act.Kind.Noun()+`, not a string (expected "accept", "decline" or "cancel").`)
+		return false, invalidRequest(`the input has the key "` + name + `" ` + strconv.Itoa(n) + " times: send it once")
+	case v.Kind != jsonx.Bool:
+		return false, invalidRequest(name + " must be true or false, got " + v.Kind.Noun())
 	}
-	c, n := resp.Lookup("content")
-	get := jsonContent(c)
-	switch {
-	case n > 1:
-		get = func(string) (string, bool, *HarnessError) {
-			return "", false, invalidAnswer(`The form's response has "content" more than once.`)
-		}
-	case n == 1 && c.Kind != jsonx.Object && c.Kind != jsonx.Null:
-		noun := c.Kind.Noun()
-		get = func(string) (string, bool, *HarnessError) {
-			return "", false, invalidAnswer("The form's content must be an object, got " + noun + ".")
-		}
+	return v.Bool, nil
+}
+
+// envelopeSanitize is op "sanitize": text made safe to show, as it is
+// ("as" absent or "text") or as a one-line title ("as":"title").
+func envelopeSanitize(env *jsonx.Value) ([]byte, *HarnessError) {
+	text, err := envelopeString(env, "text", "the text to show")
+	if err != nil {
+		return nil, err
 	}
-	return elicitationResult(r, act.Str, get)
+	as, err := envelopeOptString(env, "as")
+	if err != nil {
+		return nil, err
+	}
+	switch as {
+	case "", "text":
+		text = SanitizeText(text)
+	case "title":
+		text = SanitizeTitle(text)
+	default:
+		return nil, invalidRequest(`as must be "text" or "title", got ` + snippet(as))
+	}
+	b := okPrefix(32 + len(text))
+	b = append(b, `{"text":`...)
+	b = jsonx.AppendString(b, text)
+	return append(b, "}}"...), nil
 }

@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// The core's tests use the standard library only, so that `go test ./core`
-// needs nothing outside the module's own sources.
+// The core's tests use the standard library (and x/text's norm, the
+// reference the comparison key's generated table is checked against) with
+// these small helpers in place of testify.
 type requireT struct{}
 
 var require requireT

@@ -17,7 +17,22 @@ func Present(r Request) (Presentation, error) {
 	return present(&n), nil
 }
 
-// present lays out a normalized request:
+// presentQuestion lays out question i of a normalized call; a batch's
+// text starts with a line saying which question of how many it is.
+func presentQuestion(a *Ask, i int) Presentation {
+	p := present(&a.Questions[i])
+	if a.Batch {
+		p.Text = questionPosition(i, len(a.Questions)) + "\n" + p.Text
+	}
+	return p
+}
+
+// questionPosition is "Question 2 of 3".
+func questionPosition(i, n int) string {
+	return "Question " + strconv.Itoa(i+1) + " of " + strconv.Itoa(n)
+}
+
+// present lays out a normalized question:
 //
 //	[Database] Which database should I use?
 //
@@ -76,18 +91,44 @@ func hint(r *Request, order []int) string {
 	}
 	var b strings.Builder
 	b.WriteString("Type ")
-	if n == 1 {
+	switch {
+	case r.MultiSelect:
+		b.WriteString("the numbers (1-")
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(") or labels of the options you choose, separated by commas")
+	case n == 1:
 		b.WriteString("1 or the label")
-	} else {
+	default:
 		b.WriteString("a number (1-")
 		b.WriteString(strconv.Itoa(n))
 		b.WriteString(") or a label")
 	}
 	if r.AllowCustom {
-		b.WriteString(", or type your own answer")
+		if r.MultiSelect {
+			b.WriteString(", and your own answer if you like")
+		} else {
+			b.WriteString(", or type your own answer")
+		}
 	}
 	b.WriteString(".")
-	if d := r.defaultIndex(); d >= 0 {
+	if r.MultiSelect {
+		// Recommended options are displayed first: they are 1..k.
+		var nums, labels []string
+		for _, i := range order {
+			if !r.Options[i].Recommended {
+				break
+			}
+			nums = append(nums, strconv.Itoa(len(nums)+1))
+			labels = append(labels, r.Options[i].Label)
+		}
+		if len(nums) > 0 {
+			b.WriteString(" Enter picks ")
+			b.WriteString(strings.Join(nums, ", "))
+			b.WriteString(" (")
+			b.WriteString(strings.Join(labels, ", "))
+			b.WriteString(").")
+		}
+	} else if d := r.defaultIndex(); d >= 0 {
 		b.WriteString(" Enter picks 1 (")
 		b.WriteString(r.Options[d].Label)
 		b.WriteString(").")

@@ -26,21 +26,37 @@ const (
 	MaxAnswerChars = 8000
 )
 
+// MaxQuestions bounds the questions of one batch ({"questions":[...]}).
+const MaxQuestions = 10
+
 // invalidRequest returns an INVALID_REQUEST error.
 func invalidRequest(msg string) *HarnessError { return NewError(CodeInvalidRequest, msg) }
 
-// at locates an object in the request for messages: the request itself
-// (atRequest) or options[i]. The path text is built only for an error.
-type at int
+// at locates an object in the request for messages: the request itself,
+// questions[q] of a batch, options[o], or questions[q].options[o] (q or o
+// is -1 when it does not apply). The path text is built only for an error.
+type at struct{ q, o int }
 
-const atRequest at = -1
+// atRequest is the top level of the request.
+var atRequest = at{-1, -1}
 
 func (a at) String() string {
-	if a == atRequest {
-		return ""
+	s := ""
+	if a.q >= 0 {
+		s = index("questions", a.q)
 	}
-	return index("options", int(a))
+	if a.o >= 0 {
+		s = join(s, index("options", a.o))
+	}
+	return s
 }
+
+// option returns the location of option o of the question at a.
+func (a at) option(o int) at { return at{a.q, o} }
+
+// path names a field of the object at a: "question", "options[2].label",
+// "questions[1].header".
+func (a at) path(key string) string { return join(a.String(), key) }
 
 // field looks key up in obj (at a) and rejects a key given twice.
 func field(obj *jsonx.Value, a at, key string) (*jsonx.Value, bool, *HarnessError) {
@@ -79,7 +95,7 @@ func optString(obj *jsonx.Value, a at, key string) (string, *HarnessError) {
 		return "", err
 	}
 	if v.Kind != jsonx.String {
-		return "", invalidRequest(join(a.String(), key) + " must be a string, got " + v.Kind.Noun())
+		return "", invalidRequest(a.path(key) + " must be a string, got " + v.Kind.Noun())
 	}
 	return v.Str, nil
 }
@@ -91,7 +107,7 @@ func optBool(obj *jsonx.Value, a at, key string) (bool, *HarnessError) {
 		return false, err
 	}
 	if v.Kind != jsonx.Bool {
-		return false, invalidRequest(join(a.String(), key) + " must be true or false, got " + v.Kind.Noun())
+		return false, invalidRequest(a.path(key) + " must be true or false, got " + v.Kind.Noun())
 	}
 	return v.Bool, nil
 }
@@ -105,45 +121,125 @@ func join(at, key string) string {
 
 func index(name string, i int) string { return name + "[" + strconv.Itoa(i) + "]" }
 
-// decodeRequest reads a request object into a Request (not yet
-// normalized). Unknown fields are ignored; null counts as absent.
-func decodeRequest(v *jsonx.Value) (Request, *HarnessError) {
-	var r Request
+// questionFields are the fields of one question, which a batch carries in
+// its questions and not at the top level.
+var questionFields = [...]string{"header", "question", "options", "allowCustom", "multiSelect"}
+
+// decodeAsk reads a request object: one question, or a batch
+// {"questions":[...]} (not yet normalized). Unknown fields are ignored;
+// null counts as absent.
+func decodeAsk(v *jsonx.Value) (Ask, *HarnessError) {
 	if v.Kind != jsonx.Object {
-		return r, invalidRequest(`request must be an object like {"question":"...","options":[{"label":"..."}]}, got ` + v.Kind.Noun())
+		return Ask{}, invalidRequest(`request must be an object like {"question":"...","options":[{"label":"..."}]}, got ` + v.Kind.Noun())
 	}
+	qs, ok, err := field(v, atRequest, "questions")
+	if err != nil {
+		return Ask{}, err
+	}
+	if !ok {
+		r, err := decodeQuestion(v, atRequest)
+		if err != nil {
+			return Ask{}, err
+		}
+		return Ask{Questions: []Request{r}}, nil
+	}
+	if qs.Kind != jsonx.Array {
+		return Ask{}, invalidRequest(`questions must be an array of questions like [{"question":"...","options":[...]}], got ` + qs.Kind.Noun())
+	}
+	var mixed []string
+	for _, k := range questionFields {
+		if _, present, _ := field(v, atRequest, k); present {
+			mixed = append(mixed, k)
+		}
+	}
+	if len(mixed) > 0 {
+		return Ask{}, invalidRequest("the request has both questions and " + listWords(mixed) +
+			": send one question with question, or several with questions and every question's fields inside its entry of questions")
+	}
+	switch n := len(qs.Arr); {
+	case n == 0:
+		return Ask{}, invalidRequest(`questions is empty: give at least one question like {"question":"..."}, or send one question with question`)
+	case n > MaxQuestions:
+		return Ask{}, invalidRequest("questions has " + strconv.Itoa(n) + " entries; at most " + strconv.Itoa(MaxQuestions) +
+			" are allowed: ask the ones that matter now and the rest in a later call")
+	}
+	ask := Ask{Questions: make([]Request, len(qs.Arr)), Batch: true}
+	for i := range qs.Arr {
+		qv := &qs.Arr[i]
+		a := at{i, -1}
+		if qv.Kind != jsonx.Object {
+			return Ask{}, invalidRequest(a.String() + ` must be an object like {"question":"...","options":[...]}, got ` + qv.Kind.Noun())
+		}
+		if ask.Questions[i], err = decodeQuestion(qv, a); err != nil {
+			return Ask{}, err
+		}
+	}
+	return ask, nil
+}
+
+// listWords joins names as "a", "a and b", "a, b and c".
+func listWords(names []string) string {
+	s := ""
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// decodeRequest reads one question object at atRequest (not yet
+// normalized); it is what the typed API and v1 requests use.
+func decodeRequest(v *jsonx.Value) (Request, *HarnessError) {
+	if v.Kind != jsonx.Object {
+		return Request{}, invalidRequest(`request must be an object like {"question":"...","options":[{"label":"..."}]}, got ` + v.Kind.Noun())
+	}
+	return decodeQuestion(v, atRequest)
+}
+
+// decodeQuestion reads the question object v, found at a.
+func decodeQuestion(v *jsonx.Value, a at) (Request, *HarnessError) {
+	var r Request
 	var err *HarnessError
-	if r.Header, err = optString(v, atRequest, "header"); err != nil {
+	if r.Header, err = optString(v, a, "header"); err != nil {
 		return r, err
 	}
-	q, ok, err := field(v, atRequest, "question")
+	q, ok, err := field(v, a, "question")
 	if err != nil {
 		return r, err
 	}
 	if !ok {
-		return r, invalidRequest("question is required: the one question to ask the person")
+		return r, invalidRequest(a.path("question") + " is required: the one question to ask the person")
 	}
 	if q.Kind != jsonx.String {
-		return r, invalidRequest("question must be a string, got " + q.Kind.Noun())
+		return r, invalidRequest(a.path("question") + " must be a string, got " + q.Kind.Noun())
 	}
 	r.Question = q.Str
-	if r.AllowCustom, err = optBool(v, atRequest, "allowCustom"); err != nil {
+	if r.AllowCustom, err = optBool(v, a, "allowCustom"); err != nil {
 		return r, err
 	}
-	opts, ok, err := field(v, atRequest, "options")
+	if r.MultiSelect, err = optBool(v, a, "multiSelect"); err != nil {
+		return r, err
+	}
+	opts, ok, err := field(v, a, "options")
 	if err != nil || !ok {
 		return r, err
 	}
 	if opts.Kind != jsonx.Array {
-		return r, invalidRequest(`options must be an array of {"label":"..."} objects, got ` + opts.Kind.Noun())
+		return r, invalidRequest(a.path("options") + ` must be an array of {"label":"..."} objects, got ` + opts.Kind.Noun())
 	}
 	if len(opts.Arr) > MaxOptions {
-		return r, tooManyOptions(len(opts.Arr))
+		return r, tooManyOptions(a, len(opts.Arr))
 	}
 	r.Options = make([]Option, len(opts.Arr))
 	for i := range opts.Arr {
 		ov := &opts.Arr[i]
-		a := at(i)
+		oa := a.option(i)
 		o := &r.Options[i]
 		switch ov.Kind {
 		case jsonx.String: // shorthand: "Yes" means {"label":"Yes"}
@@ -151,39 +247,39 @@ func decodeRequest(v *jsonx.Value) (Request, *HarnessError) {
 			continue
 		case jsonx.Object:
 		default:
-			return r, invalidRequest(a.String() + ` must be an object like {"label":"..."}, got ` + ov.Kind.Noun())
+			return r, invalidRequest(oa.String() + ` must be an object like {"label":"..."}, got ` + ov.Kind.Noun())
 		}
-		l, ok, err := field(ov, a, "label")
+		l, ok, err := field(ov, oa, "label")
 		if err != nil {
 			return r, err
 		}
 		if !ok {
-			return r, invalidRequest(a.String() + ".label is required: the short text the person sees")
+			return r, invalidRequest(oa.path("label") + " is required: the short text the person sees")
 		}
 		if l.Kind != jsonx.String {
-			return r, invalidRequest(a.String() + ".label must be a string, got " + l.Kind.Noun())
+			return r, invalidRequest(oa.path("label") + " must be a string, got " + l.Kind.Noun())
 		}
 		o.Label = l.Str
-		if o.Value, err = optString(ov, a, "value"); err != nil {
+		if o.Value, err = optString(ov, oa, "value"); err != nil {
 			return r, err
 		}
-		if o.Description, err = optString(ov, a, "description"); err != nil {
+		if o.Description, err = optString(ov, oa, "description"); err != nil {
 			return r, err
 		}
 		if o.Description == "" {
-			if o.Description, err = optString(ov, a, "desc"); err != nil {
+			if o.Description, err = optString(ov, oa, "desc"); err != nil {
 				return r, err
 			}
 		}
-		if o.Recommended, err = optBool(ov, a, "recommended"); err != nil {
+		if o.Recommended, err = optBool(ov, oa, "recommended"); err != nil {
 			return r, err
 		}
 	}
 	return r, nil
 }
 
-func tooManyOptions(n int) *HarnessError {
-	return invalidRequest("options has " + strconv.Itoa(n) + " entries; at most " + strconv.Itoa(MaxOptions) +
+func tooManyOptions(a at, n int) *HarnessError {
+	return invalidRequest(a.path("options") + " has " + strconv.Itoa(n) + " entries; at most " + strconv.Itoa(MaxOptions) +
 		" are allowed: merge or drop some (the person can still type an answer when allowCustom is true)")
 }
 
@@ -210,29 +306,79 @@ func normalize(r Request) (Request, *HarnessError) {
 	n := r
 	n.Options = make([]Option, len(r.Options))
 	copy(n.Options, r.Options)
-	if err := normalizeInPlace(&n); err != nil {
+	if err := normalizeInPlace(&n, atRequest); err != nil {
 		return Request{}, err
 	}
 	return n, nil
 }
 
-// normalizeInPlace is normalize on a request the caller owns (its Options
-// included): no copy. On error r is left half-normalized.
-func normalizeInPlace(n *Request) *HarnessError {
+// NormalizeAsk applies the request rules to every question of a (and, for
+// a batch, the batch rules of contract section 7: 1 to MaxQuestions
+// questions, no two asking the same question). a is not modified.
+func NormalizeAsk(a Ask) (Ask, error) {
+	n := Ask{Questions: make([]Request, len(a.Questions)), Batch: a.Batch}
+	for i, q := range a.Questions {
+		n.Questions[i] = q
+		n.Questions[i].Options = append([]Option(nil), q.Options...)
+	}
+	if err := normalizeAskInPlace(&n); err != nil {
+		return Ask{}, err
+	}
+	return n, nil
+}
+
+// normalizeAskInPlace normalizes a call the caller owns.
+func normalizeAskInPlace(a *Ask) *HarnessError {
+	switch n := len(a.Questions); {
+	case !a.Batch && n != 1:
+		return invalidRequest("a single-question request has exactly one question; send several with questions")
+	case n == 0:
+		return invalidRequest(`questions is empty: give at least one question like {"question":"..."}, or send one question with question`)
+	case n > MaxQuestions:
+		return invalidRequest("questions has " + strconv.Itoa(n) + " entries; at most " + strconv.Itoa(MaxQuestions) +
+			" are allowed: ask the ones that matter now and the rest in a later call")
+	}
+	if !a.Batch {
+		return normalizeInPlace(&a.Questions[0], atRequest)
+	}
+	for i := range a.Questions {
+		if err := normalizeInPlace(&a.Questions[i], at{i, -1}); err != nil {
+			return err
+		}
+	}
+	keys := make([]string, len(a.Questions))
+	for i := range a.Questions {
+		keys[i] = key(a.Questions[i].Question)
+		for j := 0; j < i; j++ {
+			if keys[i] == keys[j] {
+				return invalidRequest(index("questions", j) + " and " + index("questions", i) + " ask the same question " +
+					snippet(a.Questions[i].Question) + " (compared ignoring case, spaces and invisible characters): ask each question once")
+			}
+		}
+	}
+	return nil
+}
+
+// normalizeInPlace is normalize on a question the caller owns (its Options
+// included), found at a: no copy. On error r is left half-normalized.
+func normalizeInPlace(n *Request, a at) *HarnessError {
 	n.Header = sanitize(n.Header, false)
 	n.Question = sanitize(n.Question, true)
 	n.AllowCustom = n.AllowCustom || len(n.Options) == 0
 	if c := chars(n.Header); c > MaxHeaderChars {
-		return tooLong("header", c, MaxHeaderChars, "a header is a short label such as \"Database\"; put the rest in question")
+		return tooLong(a.path("header"), c, MaxHeaderChars, "a header is a short label such as \"Database\"; put the rest in question")
 	}
 	if n.Question == "" {
-		return invalidRequest("question is empty: write the question the person should answer")
+		return invalidRequest(a.path("question") + " is empty: write the question the person should answer")
 	}
 	if c := chars(n.Question); c > MaxQuestionChars {
-		return tooLong("question", c, MaxQuestionChars, "ask one concise question")
+		return tooLong(a.path("question"), c, MaxQuestionChars, "ask one concise question")
 	}
 	if len(n.Options) > MaxOptions {
-		return tooManyOptions(len(n.Options))
+		return tooManyOptions(a, len(n.Options))
+	}
+	if n.MultiSelect && len(n.Options) == 0 {
+		return invalidRequest(a.path("multiSelect") + " needs options: list the options the person may pick from, or drop multiSelect for an open question")
 	}
 	// The comparison keys, labels then values, back to back in one buffer:
 	// key i is kb[ends[i-1]:ends[i]] (ends[-1] being 0).
@@ -242,23 +388,24 @@ func normalizeInPlace(n *Request) *HarnessError {
 	kb := kbuf[:0]
 	for i := range n.Options {
 		o := &n.Options[i]
+		oa := a.option(i)
 		o.Label = sanitize(o.Label, false)
 		o.Value = sanitize(o.Value, false)
 		o.Description = sanitize(o.Description, true)
 		if o.Label == "" {
-			return invalidRequest(index("options", i) + ".label is empty: give every option a short label the person can see")
+			return invalidRequest(oa.path("label") + " is empty: give every option a short label the person can see")
 		}
 		if c := chars(o.Label); c > MaxLabelChars {
-			return tooLong(index("options", i)+".label", c, MaxLabelChars, "keep labels short and put details in description")
+			return tooLong(oa.path("label"), c, MaxLabelChars, "keep labels short and put details in description")
 		}
 		if o.Value == "" {
 			o.Value = o.Label
 		}
 		if c := chars(o.Value); c > MaxValueChars {
-			return tooLong(index("options", i)+".value", c, MaxValueChars, "shorten it, or omit value to use the label")
+			return tooLong(oa.path("value"), c, MaxValueChars, "shorten it, or omit value to use the label")
 		}
 		if c := chars(o.Description); c > MaxDescriptionChars {
-			return tooLong(index("options", i)+".description", c, MaxDescriptionChars, "shorten it")
+			return tooLong(oa.path("description"), c, MaxDescriptionChars, "shorten it")
 		}
 		kb = appendKey(kb, o.Label)
 		ends[i] = len(kb)
@@ -276,11 +423,11 @@ func normalizeInPlace(n *Request) *HarnessError {
 	for i := 0; i < k; i++ {
 		for j := 0; j < i; j++ {
 			if string(keyAt(i)) == string(keyAt(j)) {
-				return invalidRequest(index("options", j) + " and " + index("options", i) + " have the same label " +
+				return invalidRequest(a.option(j).String() + " and " + a.option(i).String() + " have the same label " +
 					snippet(n.Options[i].Label) + " (labels are compared ignoring case, surrounding spaces and invisible characters): give every option a distinct label")
 			}
 			if string(keyAt(k+i)) == string(keyAt(k+j)) {
-				return invalidRequest(index("options", j) + " and " + index("options", i) + " have the same value " +
+				return invalidRequest(a.option(j).String() + " and " + a.option(i).String() + " have the same value " +
 					snippet(n.Options[i].Value) + " (values are compared ignoring case, surrounding spaces and invisible characters): give every option a distinct value, or omit value to use the label")
 			}
 		}
@@ -319,7 +466,7 @@ func (r *Request) appendDisplayOrder(order []int) []int {
 	return order
 }
 
-// appendRequest writes a normalized request.
+// appendRequest writes a normalized question.
 func appendRequest(b []byte, r *Request) []byte {
 	b = append(b, '{')
 	if r.Header != "" {
@@ -349,34 +496,109 @@ func appendRequest(b []byte, r *Request) []byte {
 	}
 	b = append(b, `],"allowCustom":`...)
 	b = jsonx.AppendBool(b, r.AllowCustom)
+	if r.MultiSelect {
+		b = append(b, `,"multiSelect":true`...)
+	}
 	return append(b, '}')
+}
+
+// appendAsk writes a normalized call: the question itself, or
+// {"questions":[...]} for a batch.
+func appendAsk(b []byte, a *Ask) []byte {
+	if !a.Batch {
+		return appendRequest(b, &a.Questions[0])
+	}
+	b = append(b, `{"questions":[`...)
+	for i := range a.Questions {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendRequest(b, &a.Questions[i])
+	}
+	return append(b, "]}"...)
 }
 
 // JSON returns the request as the core writes it (key order fixed, the
 // same bytes as op "normalize" returns for a normalized request).
 func (r Request) JSON() []byte { return appendRequest(nil, &r) }
 
-// appendAnswer writes an answer.
+// JSON returns the call as op "normalize" writes it once normalized.
+func (a Ask) JSON() []byte { return appendAsk(nil, &a) }
+
+// appendAnswer writes the answer to one question.
 func appendAnswer(b []byte, a *Answer) []byte {
-	b = append(b, `{"answer":`...)
+	b = append(b, '{')
+	return appendAnswerFields(b, a)
+}
+
+// appendAnswerFields writes an answer's fields and its closing brace
+// (after an opening brace, or after a batch entry's "question").
+func appendAnswerFields(b []byte, a *Answer) []byte {
+	if a.Multi {
+		b = append(b, `"answers":[`...)
+		for i, s := range a.Answers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonx.AppendString(b, s)
+		}
+		b = append(b, `],"selected":[`...)
+		for i := range a.Choices {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendSelected(b, &a.Choices[i])
+		}
+		return append(b, "]}"...)
+	}
+	b = append(b, `"answer":`...)
 	b = jsonx.AppendString(b, a.Answer)
 	if s := a.Selected; s != nil {
-		b = append(b, `,"selected":{"index":`...)
-		b = jsonx.AppendInt(b, s.Index)
-		b = append(b, `,"label":`...)
-		b = jsonx.AppendString(b, s.Label)
-		b = append(b, `,"value":`...)
-		b = jsonx.AppendString(b, s.Value)
-		b = append(b, '}')
+		b = append(b, `,"selected":`...)
+		b = appendSelected(b, s)
 	}
 	return append(b, '}')
+}
+
+func appendSelected(b []byte, s *Selected) []byte {
+	b = append(b, `{"index":`...)
+	b = jsonx.AppendInt(b, s.Index)
+	b = append(b, `,"label":`...)
+	b = jsonx.AppendString(b, s.Label)
+	b = append(b, `,"value":`...)
+	b = jsonx.AppendString(b, s.Value)
+	return append(b, '}')
+}
+
+// appendBatchAnswer writes {"answers":[{"question":...,<answer>}...]}.
+func appendBatchAnswer(b []byte, a *BatchAnswer) []byte {
+	b = append(b, `{"answers":[`...)
+	for i := range a.Answers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"question":`...)
+		b = jsonx.AppendString(b, a.Questions[i])
+		b = append(b, ',')
+		b = appendAnswerFields(b, &a.Answers[i])
+	}
+	return append(b, "]}"...)
 }
 
 // JSON returns the answer as the model receives it.
 func (a Answer) JSON() []byte { return appendAnswer(nil, &a) }
 
-// JSON returns the error as {"name","code","message"}.
-func (e *HarnessError) JSON() []byte { return appendError(nil, e) }
+// JSON returns the batch answer as the model receives it.
+func (a BatchAnswer) JSON() []byte { return appendBatchAnswer(nil, &a) }
+
+// JSON returns the error as {"name","code","message"}: Raw when set, else
+// written by the core's writer.
+func (e *HarnessError) JSON() []byte {
+	if e.Raw != nil {
+		return e.Raw
+	}
+	return appendError(nil, e)
+}
 
 func appendError(b []byte, e *HarnessError) []byte {
 	name := e.Name

@@ -2,17 +2,47 @@ package core
 
 import (
 	"strconv"
+	"strings"
+
+	"github.com/askcore/askcore/core/internal/jsonx"
 )
 
 // Resolve turns one line typed by a person into an answer (contract
-// section 4). r is normalized first (INVALID_REQUEST); a line that does not
-// answer r is INVALID_ANSWER, whose message can be shown as the re-prompt.
+// sections 4 and 7). r is normalized first (INVALID_REQUEST); a line that
+// does not answer r is INVALID_ANSWER, whose message can be shown as the
+// re-prompt. For a multi-select question the line holds comma-separated
+// choices and the answer is Multi.
 func Resolve(r Request, line string) (Answer, error) {
 	n, err := normalize(r)
 	if err != nil {
 		return Answer{}, err
 	}
-	a, err := resolve(&n, line)
+	a, err := resolveLine(&n, line)
+	if err != nil {
+		return Answer{}, err
+	}
+	return a, nil
+}
+
+// Pick is what a keyboard picker sends for one question: the options
+// chosen (positions in the request as given) and the text typed in the
+// own-answer entry. On the wire: {"options":[...],"text":"..."}.
+type Pick struct {
+	Options []int
+	Text    string
+}
+
+// ResolvePick turns a picker's pick into an answer to r, by the rules of
+// a typed line: for a single-select question a non-empty Text wins (and
+// chooses the option whose label or value it matches), else exactly one
+// option; for a multi-select question the options, then Text as one more
+// answer.
+func ResolvePick(r Request, p Pick) (Answer, error) {
+	n, err := normalize(r)
+	if err != nil {
+		return Answer{}, err
+	}
+	a, err := resolvePick(&n, p)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -27,23 +57,68 @@ func selectOption(r *Request, i int) Answer {
 	return Answer{Answer: o.Value, Selected: &Selected{Index: i, Label: o.Label, Value: o.Value}}
 }
 
+// checkFreeText checks the length of a free-text answer (sanitized).
+func checkFreeText(text string) *HarnessError {
+	if c := chars(text); c > MaxAnswerChars {
+		return invalidAnswer("That answer is " + strconv.Itoa(c) + " characters long; at most " +
+			strconv.Itoa(MaxAnswerChars) + " are allowed. Please shorten it.")
+	}
+	return nil
+}
+
 // freeText checks and returns a free-text answer (already sanitized).
 func freeText(text string) (Answer, *HarnessError) {
-	if c := chars(text); c > MaxAnswerChars {
-		return Answer{}, invalidAnswer("That answer is " + strconv.Itoa(c) + " characters long; at most " +
-			strconv.Itoa(MaxAnswerChars) + " are allowed. Please shorten it.")
+	if err := checkFreeText(text); err != nil {
+		return Answer{}, err
 	}
 	return Answer{Answer: text}, nil
 }
 
-// resolve applies the typed-line rules to a normalized request.
-func resolve(r *Request, line string) (Answer, *HarnessError) {
+// multiAnswer builds a multi-select answer from chosen options (a set of
+// request positions) and free text (empty for none); at least one of them.
+func multiAnswer(r *Request, chosen []bool, text string) (Answer, *HarnessError) {
+	a := Answer{Multi: true, Answers: []string{}, Choices: []Selected{}}
+	for i, on := range chosen {
+		if on {
+			o := &r.Options[i]
+			a.Answers = append(a.Answers, o.Value)
+			a.Choices = append(a.Choices, Selected{Index: i, Label: o.Label, Value: o.Value})
+		}
+	}
+	if text != "" {
+		if err := checkFreeText(text); err != nil {
+			return Answer{}, err
+		}
+		a.Answers = append(a.Answers, text)
+	}
+	if len(a.Answers) == 0 {
+		return Answer{}, invalidAnswer("Please choose at least one option. " + howToAnswer(r, len(r.Options)))
+	}
+	return a, nil
+}
+
+// recommendedSet is the multi-select default: every recommended option.
+func recommendedSet(r *Request) ([]bool, bool) {
+	set := make([]bool, len(r.Options))
+	some := false
+	for i, o := range r.Options {
+		set[i] = o.Recommended
+		some = some || o.Recommended
+	}
+	return set, some
+}
+
+// resolveLine applies the typed-line rules to a normalized question.
+func resolveLine(r *Request, line string) (Answer, *HarnessError) {
 	text := sanitize(line, true)
 	if len(r.Options) == 0 {
 		if text == "" {
 			return Answer{}, invalidAnswer("Please type an answer; an empty line does not answer the question.")
 		}
 		return freeText(text)
+	}
+	if r.MultiSelect {
+		return resolveMultiLine(r, text)
 	}
 	var ob [MaxOptions]int
 	order := r.appendDisplayOrder(ob[:0])
@@ -65,8 +140,101 @@ func resolve(r *Request, line string) (Answer, *HarnessError) {
 	return Answer{}, invalidAnswer(snippet(text) + " is not one of the options. " + howToAnswer(r, len(order)))
 }
 
+// resolveMultiLine reads a multi-select line: comma-separated parts, each a
+// displayed number, a label or a value; the parts that match no option are
+// the free text (joined by ", ") when it is allowed. A label that itself
+// holds commas matches when its parts are typed together.
+func resolveMultiLine(r *Request, text string) (Answer, *HarnessError) {
+	if text == "" {
+		set, ok := recommendedSet(r)
+		if !ok {
+			return Answer{}, invalidAnswer("Please choose at least one option. " + howToAnswer(r, len(r.Options)))
+		}
+		return multiAnswer(r, set, "")
+	}
+	var ob [MaxOptions]int
+	order := r.appendDisplayOrder(ob[:0])
+	parts := strings.Split(text, ",")
+	chosen := make([]bool, len(r.Options))
+	var free []string
+	for i := 0; i < len(parts); i++ {
+		part := trim(parts[i])
+		if part == "" {
+			continue
+		}
+		if n, ok := optionNumber(part); ok && n >= 1 && n <= len(order) {
+			chosen[order[n-1]] = true
+			continue
+		}
+		// The longest run of parts from i that names an option.
+		matched := false
+		for j := len(parts); j > i; j-- {
+			if o := matchOption(r, key(strings.Join(parts[i:j], ","))); o >= 0 {
+				chosen[o] = true
+				i = j - 1
+				matched = true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+		if !r.AllowCustom {
+			return Answer{}, invalidAnswer(snippet(part) + " is not one of the options. " + howToAnswer(r, len(order)))
+		}
+		free = append(free, part)
+	}
+	return multiAnswer(r, chosen, strings.Join(free, ", "))
+}
+
+// resolvePick applies a picker's pick to a normalized question.
+func resolvePick(r *Request, p Pick) (Answer, *HarnessError) {
+	for _, i := range p.Options {
+		if i < 0 || i >= len(r.Options) {
+			return Answer{}, invalidAnswer("Option " + strconv.Itoa(i) + " is not one of the options offered. Please choose one of the options.")
+		}
+	}
+	text := sanitize(p.Text, true)
+	if text != "" && !r.AllowCustom {
+		return Answer{}, invalidAnswer("This question does not take an answer of your own. Please choose one of the options.")
+	}
+	if r.MultiSelect {
+		chosen := make([]bool, len(r.Options))
+		for _, i := range p.Options {
+			chosen[i] = true
+		}
+		return multiAnswer(r, chosen, text)
+	}
+	switch {
+	case len(r.Options) == 0:
+		if text == "" {
+			return Answer{}, invalidAnswer("Please type an answer.")
+		}
+		return freeText(text)
+	case text != "":
+		if i := matchOption(r, key(text)); i >= 0 {
+			return selectOption(r, i), nil
+		}
+		return freeText(text)
+	case len(p.Options) == 1:
+		return selectOption(r, p.Options[0]), nil
+	case len(p.Options) > 1:
+		return Answer{}, invalidAnswer("Please choose only one option.")
+	case r.AllowCustom:
+		return Answer{}, invalidAnswer("Please choose an option or type your own answer.")
+	}
+	return Answer{}, invalidAnswer("Please choose an option.")
+}
+
 // howToAnswer is the re-prompt's instruction.
 func howToAnswer(r *Request, n int) string {
+	if r.MultiSelect {
+		s := "Type the numbers (1-" + strconv.Itoa(n) + ") or labels of the options you choose, separated by commas"
+		if r.AllowCustom {
+			return s + ", and your own answer if you like."
+		}
+		return s + "."
+	}
 	s := "Type the number of an option (1-" + strconv.Itoa(n) + ") or its label"
 	if n == 1 {
 		s = "Type 1 or the option's label"
@@ -120,4 +288,130 @@ func optionNumber(s string) (int, bool) {
 		n = n*10 + int(r)
 	}
 	return n, digits > 0
+}
+
+// envelopeResolve is op "resolve": "input" (with "index" for a batch)
+// answers one question; "inputs" (one per question) answers the call.
+func envelopeResolve(b []byte, env *jsonx.Value, a *Ask) ([]byte, *HarnessError) {
+	in, n := lookup(env, "input")
+	ins, ns := lookup(env, "inputs")
+	hasIn, hasIns := n > 0 && in.Kind != jsonx.Null, ns > 0 && ins.Kind != jsonx.Null
+	switch {
+	case n > 1:
+		return nil, invalidRequest(`the input has the key "input" ` + strconv.Itoa(n) + " times: send it once")
+	case ns > 1:
+		return nil, invalidRequest(`the input has the key "inputs" ` + strconv.Itoa(ns) + " times: send it once")
+	case hasIn && hasIns:
+		return nil, invalidRequest(`the input has both "input" and "inputs": send input (one question's answer) or inputs (one per question)`)
+	case hasIns:
+		answers, err := resolveInputs(a, ins)
+		if err != nil {
+			return nil, err
+		}
+		return appendCallAnswer(b, a, answers), nil
+	case !hasIn && a.Batch:
+		return nil, invalidRequest("input is required: the line the person typed (with index, the question it answers), or inputs, one per question")
+	case !hasIn:
+		return nil, invalidRequest("input is required: the line the person typed")
+	}
+	i, err := envelopeIndex(env, a, true)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := resolveInput(&a.Questions[i], in, "input")
+	if err != nil {
+		return nil, err
+	}
+	return appendAnswer(b, &ans), nil
+}
+
+// resolveInputs answers every question of a from inputs, one per question.
+func resolveInputs(a *Ask, ins *jsonx.Value) ([]Answer, *HarnessError) {
+	if ins.Kind != jsonx.Array {
+		return nil, invalidRequest("inputs must be an array with one input per question, got " + ins.Kind.Noun())
+	}
+	if len(ins.Arr) != len(a.Questions) {
+		return nil, invalidRequest("inputs has " + strconv.Itoa(len(ins.Arr)) + " entries for " +
+			strconv.Itoa(len(a.Questions)) + " questions: send one input per question, in question order")
+	}
+	answers := make([]Answer, len(a.Questions))
+	for i := range a.Questions {
+		ans, err := resolveInput(&a.Questions[i], &ins.Arr[i], index("inputs", i))
+		if err != nil {
+			return nil, inQuestion(a, i, err)
+		}
+		answers[i] = ans
+	}
+	return answers, nil
+}
+
+// inQuestion says which question of a batch an answer problem is about.
+func inQuestion(a *Ask, i int, err *HarnessError) *HarnessError {
+	if !a.Batch || err.Code == CodeInvalidRequest {
+		return err
+	}
+	return NewError(err.Code, "Question "+strconv.Itoa(i+1)+" ("+snippet(a.Questions[i].Question)+"): "+err.Message)
+}
+
+// resolveInput answers question r from one input: a typed line (string)
+// or a picker's pick (object).
+func resolveInput(r *Request, v *jsonx.Value, name string) (Answer, *HarnessError) {
+	switch v.Kind {
+	case jsonx.String:
+		return resolveLine(r, v.Str)
+	case jsonx.Object:
+		p, err := decodePick(v, name)
+		if err != nil {
+			return Answer{}, err
+		}
+		return resolvePick(r, p)
+	}
+	return Answer{}, invalidRequest(name + " must be a string (the line the person typed), got " + v.Kind.Noun())
+}
+
+// decodePick reads {"options":[positions],"text":"..."}.
+func decodePick(v *jsonx.Value, name string) (Pick, *HarnessError) {
+	var p Pick
+	ov, n := lookup(v, "options")
+	switch {
+	case n > 1:
+		return p, invalidRequest(name + ` has the key "options" ` + strconv.Itoa(n) + " times: send it once")
+	case n == 1 && ov.Kind == jsonx.Array:
+		if len(ov.Arr) > MaxOptions {
+			return p, invalidRequest(name + ".options has " + strconv.Itoa(len(ov.Arr)) + " entries; at most " + strconv.Itoa(MaxOptions) + " are allowed")
+		}
+		p.Options = make([]int, len(ov.Arr))
+		for i := range ov.Arr {
+			x, ok := smallInt(&ov.Arr[i])
+			if !ok {
+				return p, invalidRequest(name + ".options must hold option positions (whole numbers from 0), got " + describeNumber(&ov.Arr[i]))
+			}
+			p.Options[i] = x
+		}
+	case n == 1 && ov.Kind != jsonx.Null:
+		return p, invalidRequest(name + ".options must be an array of option positions, got " + ov.Kind.Noun())
+	}
+	tv, n := lookup(v, "text")
+	switch {
+	case n > 1:
+		return p, invalidRequest(name + ` has the key "text" ` + strconv.Itoa(n) + " times: send it once")
+	case n == 1 && tv.Kind == jsonx.String:
+		p.Text = tv.Str
+	case n == 1 && tv.Kind != jsonx.Null:
+		return p, invalidRequest(name + ".text must be a string, got " + tv.Kind.Noun())
+	}
+	return p, nil
+}
+
+// appendCallAnswer writes the answer to a whole call: the one question's
+// answer, or a batch's {"answers":[...]}.
+func appendCallAnswer(b []byte, a *Ask, answers []Answer) []byte {
+	if !a.Batch {
+		return appendAnswer(b, &answers[0])
+	}
+	ba := BatchAnswer{Questions: make([]string, len(a.Questions)), Answers: answers}
+	for i := range a.Questions {
+		ba.Questions[i] = a.Questions[i].Question
+	}
+	return appendBatchAnswer(b, &ba)
 }

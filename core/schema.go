@@ -9,13 +9,21 @@ import (
 // ToolName is the name of the model-facing tool.
 const ToolName = "ask_user_question"
 
-// ToolDescription tells the model when and how to use the tool.
-const ToolDescription = "Ask the person you are working for one concise question and wait for their answer. " +
-	"Use it when you need a decision or a fact that only they can give; do not ask what you can find out yourself, " +
-	"and ask one question per call. Where the likely answers are known, offer them as options " +
-	"(a short label each, an optional one-line description) and mark the one you suggest as recommended; " +
-	"set allowCustom to true when the person may also type an answer of their own. " +
-	"The result is {\"answer\": the chosen option's value or the typed text, \"selected\": {index, label, value} when an option was chosen}. " +
+// ToolDescription tells the model when and how to use the tool. It is the
+// one place the tool's usage is explained: front doors derive their system
+// prompts from it.
+const ToolDescription = "Ask the person you are working for and wait for their answer. " +
+	"Use it when you need a decision or a fact that only they can give; do not ask what you can find out yourself. " +
+	"For one question, set question (with header, options, allowCustom, multiSelect as needed). " +
+	"When you need several independent answers at the same point, ask them in one call: put up to " + maxQuestionsText +
+	" questions in questions, each with its own question, header, options, allowCustom and multiSelect, and leave the top-level question fields out; " +
+	"do not batch a question whose wording depends on another's answer. " +
+	"Where the likely answers are known, offer them as options (a short label each, an optional one-line description) and mark the ones you suggest as recommended. " +
+	"allowCustom is false by default: set it to true when the person may type an answer of their own instead of (or, with multiSelect, beside) the options; " +
+	"a question without options always takes typed text. Set multiSelect to true when the person may pick several options. " +
+	"The result is, for a question, {\"answer\": the chosen option's value or the typed text, \"selected\": {index, label, value} when an option was chosen}; " +
+	"for a multiSelect question, {\"answers\": [the chosen options' values in option order, then any typed text], \"selected\": [{index, label, value}, ...]}; " +
+	"for questions, {\"answers\": [{\"question\": its text, then that question's own result fields}, ...]} in question order. " +
 	"On failure the result is an error {name, code, message}: ASK_DECLINED or ASK_CANCELLED mean the person chose not to answer " +
 	"(do not ask again at once); INVALID_REQUEST means this call must be fixed as the message says."
 
@@ -53,12 +61,36 @@ func appendProp(b []byte, name, typ, desc string, extra string) []byte {
 
 func maxLength(n int) string { return `,"maxLength":` + strconv.Itoa(n) }
 
-// appendParameters writes the JSON Schema of the tool's arguments.
+// appendParameters writes the JSON Schema of the tool's arguments: one
+// top-level object (OpenAI-style function calling accepts nothing else)
+// holding the fields of one question and, for a batch, questions.
 func appendParameters(b []byte) []byte {
 	b = append(b, `{"type":"object","properties":{`...)
+	b = appendQuestionProps(b, true)
+	b = append(b, `,"questions":{"type":"array","description":`...)
+	b = jsonx.AppendString(b, "Several questions to ask together (1-"+maxQuestionsText+
+		"), answered in one form or one after another; use instead of the top-level question fields, never with them.")
+	b = append(b, `,"minItems":1,"maxItems":`...)
+	b = jsonx.AppendInt(b, MaxQuestions)
+	b = append(b, `,"items":{"type":"object","properties":{`...)
+	b = appendQuestionProps(b, false)
+	b = append(b, `},"required":["question"],"additionalProperties":false}}`...)
+	return append(b, `},"additionalProperties":false}`...)
+}
+
+// maxQuestionsText is MaxQuestions in words for the descriptions.
+const maxQuestionsText = "10"
+
+// appendQuestionProps writes the properties of one question; top says
+// they are the top-level ones (left out for a batch).
+func appendQuestionProps(b []byte, top bool) []byte {
+	question := "The question to ask, complete and self-contained, ending with a question mark."
+	if top {
+		question = "The one question to ask, complete and self-contained, ending with a question mark. Required unless you use questions."
+	}
 	b = appendProp(b, "header", "string", "Optional very short topic shown before the question, e.g. \"Database\".", maxLength(MaxHeaderChars))
 	b = append(b, ',')
-	b = appendProp(b, "question", "string", "The one question to ask, complete and self-contained, ending with a question mark.", `,"minLength":1`+maxLength(MaxQuestionChars))
+	b = appendProp(b, "question", "string", question, `,"minLength":1`+maxLength(MaxQuestionChars))
 	b = append(b, `,"options":{"type":"array","description":`...)
 	b = jsonx.AppendString(b, "The possible answers, most useful first (usually 2-6; at most "+strconv.Itoa(MaxOptions)+
 		"). Omit for an open question. Labels and values must be distinct.")
@@ -71,8 +103,9 @@ func appendParameters(b []byte) []byte {
 	b = append(b, ',')
 	b = appendProp(b, "description", "string", "Optional one-line explanation of the option: its consequence or trade-off.", maxLength(MaxDescriptionChars))
 	b = append(b, ',')
-	b = appendProp(b, "recommended", "boolean", "True for the option you suggest; the first recommended option is shown first and is the default.", "")
+	b = appendProp(b, "recommended", "boolean", "True for an option you suggest; recommended options are shown first and are the default (with multiSelect, all of them).", "")
 	b = append(b, `},"required":["label"],"additionalProperties":false}},`...)
-	b = appendProp(b, "allowCustom", "boolean", "Whether the person may type an answer that is not one of the options. Default false; a question without options is always answered with free text.", "")
-	return append(b, `},"required":["question"],"additionalProperties":false}`...)
+	b = appendProp(b, "allowCustom", "boolean", "Whether the person may type an answer of their own besides the options. Default false; a question without options is always answered with typed text.", "")
+	b = append(b, ',')
+	return appendProp(b, "multiSelect", "boolean", "Whether the person may choose several options (needs options). Default false: exactly one.", "")
 }

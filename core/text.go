@@ -213,11 +213,15 @@ func isIgnorable(r rune) bool {
 	}
 }
 
-// key is the comparison form of a label, a value or a typed answer: case
-// folded, surrounding space trimmed, inner runs of space collapsed,
-// invisible characters ignored, full-width ASCII read as ASCII, and common
-// Latin letter + combining mark pairs composed (so NFC and NFD spellings of
-// "café" compare equal). See the package doc, "Comparing text".
+// key is the comparison form of a label, a value or a typed answer: the
+// default-ignorable code points dropped, white space trimmed and inner runs
+// of it collapsed to one space, full-width ASCII read as ASCII, then every
+// code point canonically decomposed (recursively; Hangul syllables into
+// jamo) and lower-cased with unicode.ToLower, and each run of combining
+// marks put in canonical order. Two canonically equivalent strings (NFC
+// and NFD "Tiếng Việt", "한" and its jamo) have the same key. The key is
+// lower-cased NFD; it is only ever compared, never shown. See the package
+// doc, "Comparing text".
 func key(s string) string { return string(appendKey(make([]byte, 0, len(s)), s)) }
 
 // appendKey appends key(s) to b.
@@ -249,97 +253,127 @@ func appendKey(b []byte, s string) []byte {
 		}
 		return b
 	}
-	var last rune = -1 // the last rune written, for composition
-	lastAt := start
+	w := keyWriter{b: b, start: start}
 	for _, r := range s {
+		if r < 0x80 { // ASCII: white space, or a starter with no decomposition
+			if r <= ' ' {
+				w.space = true
+			} else if w.space || w.class != 0 {
+				w.write(r)
+			} else {
+				if r >= 'A' && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				w.b = append(w.b, byte(r))
+			}
+			continue
+		}
 		switch {
 		case isIgnorable(r):
 			continue
 		case r <= ' ' || isTrimmable(r):
-			space = true
-			last = -1
+			w.space = true
 			continue
 		case r >= 0xff01 && r <= 0xff5e:
 			r -= 0xfee0
-		case r >= 0x300 && r <= 0x36f && last >= 0:
-			if c, ok := compose(last, r); ok {
-				b = utf8.AppendRune(b[:lastAt], unicode.ToLower(c))
-				last = c
-				continue
-			}
 		}
-		if space && len(b) > start {
-			b = append(b, ' ')
+		if r < 0xc0 {
+			w.write(r) // no decomposition
+		} else {
+			w.decompose(r)
 		}
-		space = false
-		lastAt = len(b)
-		last = r
-		b = utf8.AppendRune(b, unicode.ToLower(r))
 	}
-	return b
+	w.endRun()
+	return w.b
 }
 
-// compositions lists, per combining mark, pairs of base letter and the
-// precomposed letter it makes: the Latin-1 Supplement and Latin Extended-A
-// letters plus a few more (checked against Unicode NFC in the tests).
-var compositions = [...]struct {
-	mark  rune
-	pairs string
-}{
-	{0x300, "AÀEÈIÌOÒUÙaàeèiìoòuùNǸnǹWẀwẁYỲyỳ"},
-	{0x301, "AÁEÉIÍOÓUÚYÝaáeéiíoóuúyýCĆcćLĹlĺNŃnńRŔrŕSŚsśZŹzźGǴgǵWẂwẃ"},
-	{0x302, "AÂEÊIÎOÔUÛaâeêiîoôuûCĈcĉGĜgĝHĤhĥJĴjĵSŜsŝWŴwŵYŶyŷ"},
-	{0x303, "AÃNÑOÕaãnñoõIĨiĩUŨuũ"},
-	{0x304, "AĀaāEĒeēIĪiīOŌoōUŪuū"},
-	{0x306, "AĂaăEĔeĕGĞgğIĬiĭOŎoŏUŬuŭ"},
-	{0x307, "CĊcċEĖeėGĠgġIİZŻzż"},
-	{0x308, "AÄEËIÏOÖUÜaäeëiïoöuüyÿYŸ"},
-	{0x30a, "AÅaåUŮuů"},
-	{0x30b, "OŐoőUŰuű"},
-	{0x30c, "CČcčDĎdďEĚeěNŇnňRŘrřSŠsšTŤtťZŽzž"},
-	{0x326, "SȘsșTȚtț"},
-	{0x327, "CÇcçGĢgģKĶkķLĻlļNŅnņRŖrŗSŞsşTŢtţ"},
-	{0x328, "AĄaąEĘeęIĮiįUŲuų"},
+// keyWriter writes the code points of a key: lowered, with a pending space
+// written before the next one, and each run of non-starters (combining
+// class > 0) sorted into canonical order when it ends.
+type keyWriter struct {
+	b        []byte
+	start    int   // where the key starts in b
+	run      int   // where the current run of non-starters starts in b
+	class    uint8 // the class of the last non-starter written; 0: no run
+	unsorted bool  // the current run is out of canonical order
+	space    bool  // a space is due before the next code point
 }
 
-// compose returns the precomposed letter for base followed by mark.
-func compose(base, mark rune) (rune, bool) {
-	for _, c := range compositions {
-		if c.mark != mark {
-			continue
+// decompose writes the full canonical decomposition of r.
+func (w *keyWriter) decompose(r rune) {
+	if l, v, t, ok := decomposeHangul(r); ok {
+		// Jamo are starters without case.
+		w.put(l, 0)
+		w.put(v, 0)
+		if t != 0 {
+			w.put(t, 0)
 		}
-		even := true
-		match := false
-		for _, r := range c.pairs {
-			if even {
-				match = r == base
-			} else if match {
-				return r, true
-			}
-			even = !even
-		}
-		return 0, false
+		return
 	}
-	return 0, false
+	x, y, ok := lookupDecomposition(r)
+	if !ok {
+		w.write(r)
+		return
+	}
+	w.decompose(x)
+	if y != 0 {
+		w.write(y)
+	}
+}
+
+// write writes one code point of a decomposition, lower-cased. (Lowering
+// never yields a decomposable code point, and non-starters have no lower
+// case; the generator and the tests check this for every code point.)
+func (w *keyWriter) write(r rune) {
+	var c uint8
+	if r < 0x80 {
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+	} else if c = combiningClass(r); c == 0 {
+		r = unicode.ToLower(r)
+	}
+	w.put(r, c)
+}
+
+// put writes r, of combining class c.
+func (w *keyWriter) put(r rune, c uint8) {
+	if w.space {
+		w.endRun()
+		if len(w.b) > w.start {
+			w.b = append(w.b, ' ')
+		}
+		w.space = false
+	}
+	if c == 0 {
+		w.endRun()
+	} else {
+		if w.class == 0 {
+			w.run = len(w.b)
+		} else if c < w.class {
+			w.unsorted = true
+		}
+		w.class = c
+	}
+	if r < 0x80 {
+		w.b = append(w.b, byte(r))
+	} else {
+		w.b = utf8.AppendRune(w.b, r)
+	}
+}
+
+// endRun ends the current run of non-starters, sorting it if needed.
+func (w *keyWriter) endRun() {
+	if w.unsorted {
+		sortMarks(w.b[w.run:])
+		w.unsorted = false
+	}
+	w.class = 0
 }
 
 // chars counts the characters (code points) of s, as limits count them.
 func chars(s string) int { return utf8.RuneCountInString(s) }
 
 // snippet quotes model text for an error message: sanitized to one line and
-// cut to a few dozen characters.
-func snippet(s string) string {
-	s = sanitize(s, false)
-	const max = 40
-	if chars(s) > max {
-		n := 0
-		for i := range s {
-			if n == max {
-				s = s[:i] + "…"
-				break
-			}
-			n++
-		}
-	}
-	return `"` + s + `"`
-}
+// cut to MaxQuoteChars characters.
+func snippet(s string) string { return `"` + SanitizeTitle(s) + `"` }

@@ -8,14 +8,28 @@ type Option struct {
 	Recommended bool   `json:"recommended,omitempty"`
 }
 
-// Request is an ask_user_question call. After Normalize, strings are
-// trimmed and sanitized, every Value is set, and AllowCustom is true for
-// optionless questions.
+// Request is one question of an ask_user_question call (the whole call
+// when it asks a single question). After Normalize, strings are trimmed and
+// sanitized, every Value is set, and AllowCustom is true for optionless
+// questions.
 type Request struct {
 	Header      string   `json:"header,omitempty"`
 	Question    string   `json:"question"`
 	Options     []Option `json:"options"`
 	AllowCustom bool     `json:"allowCustom"`
+	// MultiSelect lets the person pick one or more options (contract
+	// section 7); it needs options.
+	MultiSelect bool `json:"multiSelect,omitempty"`
+}
+
+// Ask is a whole ask_user_question call: one question, or a batch
+// ({"questions":[...]}) whose questions are answered together.
+type Ask struct {
+	// Questions holds the questions in order: exactly one unless Batch.
+	Questions []Request
+	// Batch reports the {"questions":[...]} form, whose answer is
+	// {"answers":[...]} even for one question.
+	Batch bool
 }
 
 // Selected names the option a person chose.
@@ -25,11 +39,27 @@ type Selected struct {
 	Value string `json:"value"`
 }
 
-// Answer is what the model receives as the tool result. Answer is the single
-// source of truth; Selected is set only when an option was chosen.
+// Answer is what the model receives for one question. For a single-select
+// question, Answer is the single source of truth and Selected is set only
+// when an option was chosen: {"answer","selected"?}. For a multi-select
+// question (Multi), Answers lists the chosen options' values in request
+// order, then the typed free text, and Choices the chosen options:
+// {"answers":[...],"selected":[...]}. Answer.JSON writes the wire form.
 type Answer struct {
 	Answer   string    `json:"answer"`
 	Selected *Selected `json:"selected,omitempty"`
+
+	Multi   bool       `json:"-"`
+	Answers []string   `json:"-"`
+	Choices []Selected `json:"-"`
+}
+
+// BatchAnswer is the answer to a batch: one Answer per question, in
+// question order, each written with the question's text first:
+// {"answers":[{"question":...,"answer":...},...]}.
+type BatchAnswer struct {
+	Questions []string // the normalized question texts
+	Answers   []Answer
 }
 
 // Presentation is what a terminal shows for a request (op "present").
@@ -74,4 +104,5 @@ const (
 	FieldChoice       = "choice"        // the chosen option's value
 	FieldAnswer       = "answer"        // the answer to an optionless question
 	FieldCustomAnswer = "custom_answer" // free text beside the options
+	FieldChoices      = "choices"       // the chosen options' values (multi-select)
 )

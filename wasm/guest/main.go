@@ -11,7 +11,6 @@
 package main
 
 import (
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/askcore/askcore/core"
@@ -58,10 +57,21 @@ func exportHandle(n int32) (m int32) {
 	}()
 	if n < 0 || int(n) > cap(input) {
 		// The host skipped askcore_input or asked for more than it was given.
-		output = errorEnvelope("ASK_FAILED", "internal error: input length out of range")
+		output = core.FaultEnvelope("internal error: input length out of range")
 		return int32(len(output))
 	}
 	output = core.Handle(input[:n])
+	return int32(len(output))
+}
+
+// exportOversized writes the core's answer to an input of n bytes that the
+// host did not copy in because n is over askcore_max_input: the envelope
+// depends on the length alone (core.OversizedEnvelope), so every host
+// answers with the core's bytes. It returns the output's length.
+//
+//go:wasmexport askcore_oversized
+func exportOversized(n int64) int32 {
+	output = core.OversizedEnvelope(int(n))
 	return int32(len(output))
 }
 
@@ -83,53 +93,5 @@ func internalError(r any) []byte {
 	case string:
 		msg = v
 	}
-	return errorEnvelope("ASK_FAILED", "internal error: "+msg)
-}
-
-func errorEnvelope(code, message string) []byte {
-	b := make([]byte, 0, 96+len(message))
-	b = append(b, `{"ok":false,"error":{"name":"UserInteractionError","code":"`...)
-	b = append(b, code...)
-	b = append(b, `","message":`...)
-	b = appendString(b, message)
-	return append(b, `}}`...)
-}
-
-// appendString writes s as a JSON string the way encoding/json does
-// (HTML-safe escapes, invalid UTF-8 replaced by U+FFFD).
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(b, '"')
+	return core.FaultEnvelope("internal error: " + msg)
 }

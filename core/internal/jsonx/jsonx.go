@@ -431,6 +431,16 @@ func knownKey(b []byte) (string, bool) {
 		return "custom_answer", true
 	case "answer":
 		return "answer", true
+	case "arguments":
+		return "arguments", true
+	case "questions":
+		return "questions", true
+	case "multiSelect":
+		return "multiSelect", true
+	case "inputs":
+		return "inputs", true
+	case "index":
+		return "index", true
 	}
 	return "", false
 }

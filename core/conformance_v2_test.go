@@ -1,0 +1,268 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Requests of vocabulary v2 (contract section 7) reused by the cases.
+const (
+	reqMulti = `{"header":"Features","question":"Which features should I enable?","options":[` +
+		`{"label":"Auth","value":"auth","recommended":true},{"label":"Billing","value":"billing","description":"Needs a Stripe key."},` +
+		`{"label":"Search","value":"search","recommended":true},{"label":"Chat, voice","value":"chat"}],"multiSelect":true}`
+	reqMultiCustom = `{"question":"Which editors do you use?","options":[{"label":"Vim"},{"label":"Emacs"},{"label":"VS Code","recommended":true}],` +
+		`"multiSelect":true,"allowCustom":true}`
+	reqMultiNoRec = `{"question":"Which days?","options":["Mon","Tue","Wed"],"multiSelect":true}`
+	reqBatch      = `{"questions":[` + reqDB + `,` + reqMulti + `,` + reqOpen + `]}`
+	reqBatchMixed = `{"questions":[` + reqNoDefault + `,` + reqMultiCustom + `,` + reqDBCustom + `]}`
+)
+
+// argsEnv is an envelope whose request is the model's argument text.
+func argsEnv(op, args string, rest ...string) string {
+	b, _ := json.Marshal(args)
+	s := `{"op":"` + op + `","arguments":` + string(b)
+	for _, r := range rest {
+		s += "," + r
+	}
+	return s + "}"
+}
+
+func indexEnv(op, request string, i int, rest ...string) string {
+	return env(op, request, append([]string{`"index":` + itoa(i)}, rest...)...)
+}
+
+func inputsEnv(request string, inputs ...string) string {
+	b, _ := json.Marshal(inputs)
+	return env("resolve", request, `"inputs":`+string(b))
+}
+
+func question(q string) string { return `{"question":"` + q + `"}` }
+
+func batchOf(n int) string {
+	qs := make([]string, n)
+	for i := range qs {
+		qs[i] = question("Question number " + itoa(i+1) + "?")
+	}
+	return `{"questions":[` + strings.Join(qs, ",") + `]}`
+}
+
+func failEnv(fields string) string { return `{"op":"fail",` + fields + `}` }
+
+// v2ConformanceCases are the cases of batches and multi-select (contract
+// section 7), the keyboard picker's layout (section 9), and the seam ops:
+// arguments as text, fail, terminal, summary.
+func v2ConformanceCases() []struct{ name, in string } {
+	hostile := `{"questions":[{"header":"\u001b]8;;http://x\u0007Evil\u001b]8;;\u0007","question":"Pick \u202eevil\u202c one?\u001b[2J",` +
+		`"options":[{"label":"A\u0007\u001b[31m","description":"line\r\nbreak"},{"label":"B\u200b"}],"multiSelect":true},` +
+		`{"question":"Second\u0000 question\u2028?","options":["x\u001b[1m","y"]}]}`
+	return []struct{ name, in string }{
+		// normalize: multi-select
+		{"v2-normalize-multiselect", env("normalize", reqMulti)},
+		{"v2-normalize-multiselect-false-omitted", env("normalize", `{"question":"Q?","options":["A"],"multiSelect":false}`)},
+		{"v2-normalize-multiselect-without-options", env("normalize", `{"question":"Which ones?","multiSelect":true}`)},
+		{"v2-normalize-multiselect-empty-options", env("normalize", `{"question":"Which ones?","options":[],"multiSelect":true,"allowCustom":true}`)},
+		{"v2-normalize-multiselect-not-bool", env("normalize", `{"question":"Q?","options":["A"],"multiSelect":"yes"}`)},
+		{"v2-normalize-multiselect-custom", env("normalize", reqMultiCustom)},
+		// normalize: batches
+		{"v2-normalize-batch", env("normalize", reqBatch)},
+		{"v2-normalize-batch-one-question", env("normalize", `{"questions":[`+reqOpen+`]}`)},
+		{"v2-normalize-batch-empty", env("normalize", `{"questions":[]}`)},
+		{"v2-normalize-batch-at-limit", env("normalize", batchOf(MaxQuestions))},
+		{"v2-normalize-batch-over-limit", env("normalize", batchOf(MaxQuestions+1))},
+		{"v2-normalize-batch-not-array", env("normalize", `{"questions":{"question":"Q?"}}`)},
+		{"v2-normalize-batch-entry-not-object", env("normalize", `{"questions":[`+reqOpen+`,"What else?"]}`)},
+		{"v2-normalize-batch-and-question", env("normalize", `{"question":"Q?","questions":[`+reqOpen+`]}`)},
+		{"v2-normalize-batch-and-several-fields", env("normalize", `{"header":"H","options":["A"],"multiSelect":true,"questions":[`+reqOpen+`]}`)},
+		{"v2-normalize-batch-null-top-level-fields", env("normalize", `{"question":null,"options":null,"questions":[`+reqOpen+`]}`)},
+		{"v2-normalize-batch-questions-null", env("normalize", `{"questions":null,"question":"Q?"}`)},
+		{"v2-normalize-batch-duplicate-questions", env("normalize", `{"questions":[{"question":"Which DB?"},{"question":"  which  db? "}]}`)},
+		{"v2-normalize-batch-duplicate-questions-invisible", env("normalize", `{"questions":[{"question":"Deploy?"},{"question":"De\u200bploy?\ufeff"}]}`)},
+		{"v2-normalize-batch-duplicate-questions-canonical", env("normalize", `{"questions":[{"question":"Café?"},{"question":"Cafe\u0301?"}]}`)},
+		{"v2-normalize-batch-question-missing", env("normalize", `{"questions":[`+reqOpen+`,{"header":"H"}]}`)},
+		{"v2-normalize-batch-question-empty", env("normalize", `{"questions":[`+reqOpen+`,{"question":"   "}]}`)},
+		{"v2-normalize-batch-duplicate-labels", env("normalize", `{"questions":[`+reqOpen+`,{"question":"Q?","options":["Yes","YES"]}]}`)},
+		{"v2-normalize-batch-duplicate-values", env("normalize", `{"questions":[{"question":"Q?","options":[{"label":"A","value":"v"},{"label":"B","value":"V"}]}]}`)},
+		{"v2-normalize-batch-label-type", env("normalize", `{"questions":[`+reqOpen+`,{"question":"Q?","options":[{"label":"A"},{"label":7}]}]}`)},
+		{"v2-normalize-batch-duplicate-key", env("normalize", `{"questions":[{"question":"A?","question":"B?"}]}`)},
+		{"v2-normalize-batch-questions-twice", env("normalize", `{"questions":[`+reqOpen+`],"questions":[`+reqOpen+`]}`)},
+		{"v2-normalize-batch-header-too-long", env("normalize", `{"questions":[{"header":"`+strings.Repeat("h", MaxHeaderChars+1)+`","question":"Q?"}]}`)},
+		{"v2-normalize-batch-too-many-options", env("normalize", `{"questions":[`+strings.TrimSuffix(manyOptions(MaxOptions+1, ""), "}")+`}]}`)},
+		{"v2-normalize-batch-multiselect-without-options", env("normalize", `{"questions":[`+reqOpen+`,{"question":"Which?","multiSelect":true}]}`)},
+		{"v2-normalize-batch-hostile-text", env("normalize", hostile)},
+		{"v2-normalize-batch-mixed-shapes", env("normalize", reqBatchMixed)},
+		// present
+		{"v2-present-multiselect", env("present", reqMulti)},
+		{"v2-present-multiselect-custom", env("present", reqMultiCustom)},
+		{"v2-present-multiselect-no-recommended", env("present", reqMultiNoRec)},
+		{"v2-present-batch-first", indexEnv("present", reqBatch, 0)},
+		{"v2-present-batch-second", indexEnv("present", reqBatch, 1)},
+		{"v2-present-batch-third-optionless", indexEnv("present", reqBatch, 2)},
+		{"v2-present-batch-no-index-is-first", env("present", reqBatch)},
+		{"v2-present-batch-index-out-of-range", indexEnv("present", reqBatch, 3)},
+		{"v2-present-batch-index-fraction", env("present", reqBatch, `"index":1.5`)},
+		{"v2-present-batch-index-negative", env("present", reqBatch, `"index":-1`)},
+		{"v2-present-batch-index-string", env("present", reqBatch, `"index":"1"`)},
+		{"v2-present-single-index-one", indexEnv("present", reqDB, 1)},
+		{"v2-present-batch-hostile-text", indexEnv("present", hostile, 0)},
+		// resolve: multi-select lines
+		{"v2-resolve-multi-numbers", resolveEnv(reqMulti, "1,3")},
+		{"v2-resolve-multi-labels", resolveEnv(reqMulti, " billing , AUTH ")},
+		{"v2-resolve-multi-values", resolveEnv(reqMulti, "chat,search")},
+		{"v2-resolve-multi-empty-is-recommended", resolveEnv(reqMulti, "")},
+		{"v2-resolve-multi-empty-no-recommended", resolveEnv(reqMultiNoRec, "  ")},
+		{"v2-resolve-multi-unknown-part", resolveEnv(reqMulti, "1, Slack")},
+		{"v2-resolve-multi-free-text", resolveEnv(reqMultiCustom, "2, Helix, Zed")},
+		{"v2-resolve-multi-free-text-only", resolveEnv(reqMultiCustom, "nano")},
+		{"v2-resolve-multi-label-with-comma", resolveEnv(reqMulti, "chat, voice, 2")},
+		{"v2-resolve-multi-duplicates", resolveEnv(reqMulti, "1, 1, auth, Auth")},
+		{"v2-resolve-multi-only-commas", resolveEnv(reqMulti, " , ,, ")},
+		{"v2-resolve-multi-number-out-of-range", resolveEnv(reqMulti, "2, 9")},
+		{"v2-resolve-multi-fullwidth-digits", resolveEnv(reqMulti, "２, 4.")},
+		{"v2-resolve-multi-free-text-too-long", resolveEnv(reqMultiCustom, "1, "+strings.Repeat("x", MaxAnswerChars+1))},
+		{"v2-resolve-multi-hostile-input", resolveEnv(reqMultiCustom, "\u001b[31m1\u001b[0m, \u202eevil\u202c")},
+		// resolve: batches
+		{"v2-resolve-batch-index-input", indexEnv("resolve", reqBatch, 1, `"input":"1,2"`)},
+		{"v2-resolve-batch-index-input-invalid", indexEnv("resolve", reqBatch, 0, `"input":"oracle"`)},
+		{"v2-resolve-batch-input-without-index", resolveEnv(reqBatch, "2")},
+		{"v2-resolve-batch-input-missing", env("resolve", reqBatch)},
+		{"v2-resolve-batch-inputs", inputsEnv(reqBatch, "1", "", "Aurora")},
+		{"v2-resolve-batch-inputs-mixed-shapes", inputsEnv(reqBatchMixed, "no", "3, Helix", "DuckDB")},
+		{"v2-resolve-batch-inputs-invalid-second", inputsEnv(reqBatch, "1", "Slack", "Aurora")},
+		{"v2-resolve-batch-inputs-empty-open-question", inputsEnv(reqBatch, "1", "1", " ")},
+		{"v2-resolve-batch-inputs-wrong-count", inputsEnv(reqBatch, "1", "2")},
+		{"v2-resolve-batch-inputs-not-array", env("resolve", reqBatch, `"inputs":"1"`)},
+		{"v2-resolve-batch-inputs-number", env("resolve", reqBatch, `"inputs":["1",2,"x"]`)},
+		{"v2-resolve-input-and-inputs", env("resolve", reqDB, `"input":"1","inputs":["1"]`)},
+		{"v2-resolve-single-inputs", inputsEnv(reqDB, "2")},
+		// resolve: picks from a keyboard picker
+		{"v2-resolve-pick-single", env("resolve", reqDB, `"input":{"options":[2]}`)},
+		{"v2-resolve-pick-single-text-wins", env("resolve", reqDBCustom, `"input":{"options":[1],"text":" DuckDB "}`)},
+		{"v2-resolve-pick-single-text-matches-label", env("resolve", reqDBCustom, `"input":{"text":"postgresql"}`)},
+		{"v2-resolve-pick-single-two-options", env("resolve", reqDB, `"input":{"options":[0,1]}`)},
+		{"v2-resolve-pick-single-nothing", env("resolve", reqDB, `"input":{}`)},
+		{"v2-resolve-pick-single-nothing-custom", env("resolve", reqDBCustom, `"input":{"options":[],"text":"  "}`)},
+		{"v2-resolve-pick-multi", env("resolve", reqMulti, `"input":{"options":[3,0]}`)},
+		{"v2-resolve-pick-multi-with-text", env("resolve", reqMultiCustom, `"input":{"options":[2],"text":"Helix"}`)},
+		{"v2-resolve-pick-multi-nothing", env("resolve", reqMulti, `"input":{"options":[]}`)},
+		{"v2-resolve-pick-out-of-range", env("resolve", reqMulti, `"input":{"options":[4]}`)},
+		{"v2-resolve-pick-text-not-allowed", env("resolve", reqDB, `"input":{"text":"DuckDB"}`)},
+		{"v2-resolve-pick-options-not-numbers", env("resolve", reqDB, `"input":{"options":["0"]}`)},
+		{"v2-resolve-pick-options-not-array", env("resolve", reqDB, `"input":{"options":1}`)},
+		{"v2-resolve-pick-text-number", env("resolve", reqDBCustom, `"input":{"text":5}`)},
+		{"v2-resolve-pick-optionless", env("resolve", reqOpen, `"input":{"text":"Aurora"}`)},
+		{"v2-resolve-pick-optionless-empty", env("resolve", reqOpen, `"input":{"text":""}`)},
+		{"v2-resolve-batch-inputs-picks-and-lines", env("resolve", reqBatch, `"inputs":[{"options":[0]},{"options":[1,3]},"Aurora"]`)},
+		// elicitation
+		{"v2-elicitation-multiselect", env("elicitation", reqMulti)},
+		{"v2-elicitation-multiselect-custom", env("elicitation", reqMultiCustom)},
+		{"v2-elicitation-multiselect-no-recommended", env("elicitation", reqMultiNoRec)},
+		{"v2-elicitation-batch", env("elicitation", reqBatch)},
+		{"v2-elicitation-batch-one-question", env("elicitation", `{"questions":[`+reqDB+`]}`)},
+		{"v2-elicitation-batch-mixed-shapes", env("elicitation", reqBatchMixed)},
+		{"v2-elicitation-batch-hostile-text", env("elicitation", hostile)},
+		// elicitation_result
+		{"v2-elicitation-result-multi", elicitEnv(reqMulti, `{"action":"accept","content":{"choices":["search","auth"]}}`)},
+		{"v2-elicitation-result-multi-by-label", elicitEnv(reqMulti, `{"action":"accept","content":{"choices":["Billing"]}}`)},
+		{"v2-elicitation-result-multi-custom", elicitEnv(reqMultiCustom, `{"action":"accept","content":{"choices":["Vim"],"custom_answer":" Helix "}}`)},
+		{"v2-elicitation-result-multi-custom-only", elicitEnv(reqMultiCustom, `{"action":"accept","content":{"choices":[],"custom_answer":"nano"}}`)},
+		{"v2-elicitation-result-multi-custom-names-option", elicitEnv(reqMultiCustom, `{"action":"accept","content":{"custom_answer":"emacs"}}`)},
+		{"v2-elicitation-result-multi-not-array", elicitEnv(reqMulti, `{"action":"accept","content":{"choices":"auth"}}`)},
+		{"v2-elicitation-result-multi-array-of-numbers", elicitEnv(reqMulti, `{"action":"accept","content":{"choices":[1,2]}}`)},
+		{"v2-elicitation-result-multi-not-offered", elicitEnv(reqMulti, `{"action":"accept","content":{"choices":["auth","slack"]}}`)},
+		{"v2-elicitation-result-multi-empty", elicitEnv(reqMulti, `{"action":"accept","content":{"choices":[]}}`)},
+		{"v2-elicitation-result-multi-missing-custom", elicitEnv(reqMultiCustom, `{"action":"accept","content":{}}`)},
+		{"v2-elicitation-result-batch", elicitEnv(reqBatch, `{"action":"accept","content":{"choice_1":"postgres","choices_2":["auth","chat"],"answer_3":"Aurora"}}`)},
+		{"v2-elicitation-result-batch-mixed-shapes", elicitEnv(reqBatchMixed, `{"action":"accept","content":{"choice_1":"No","choices_2":["VS Code"],"custom_answer_2":"Zed","choice_3":"sqlite","custom_answer_3":"DuckDB"}}`)},
+		{"v2-elicitation-result-batch-missing-field", elicitEnv(reqBatch, `{"action":"accept","content":{"choice_1":"postgres","answer_3":"Aurora"}}`)},
+		{"v2-elicitation-result-batch-v1-names-ignored", elicitEnv(reqBatch, `{"action":"accept","content":{"choice":"postgres","choices":["auth"],"answer":"Aurora"}}`)},
+		{"v2-elicitation-result-batch-decline", elicitEnv(reqBatch, `{"action":"decline"}`)},
+		{"v2-elicitation-result-batch-cancel", elicitEnv(reqBatch, `{"action":"cancel"}`)},
+		{"v2-elicitation-result-batch-unknown-action", elicitEnv(reqBatch, `{"action":"skip"}`)},
+		{"v2-elicitation-result-response-array", elicitEnv(reqBatch, `[{"action":"accept"}]`)},
+		// picker
+		{"v2-picker-single", env("picker", reqDBCustom)},
+		{"v2-picker-multi", env("picker", reqMulti)},
+		{"v2-picker-optionless", env("picker", reqOpen)},
+		{"v2-picker-batch", env("picker", reqBatch)},
+		{"v2-picker-batch-hostile-text", env("picker", hostile)},
+		{"v2-picker-bad-request", env("picker", `{"questions":[]}`)},
+		// summary
+		{"v2-summary-single-option", env("summary", reqDB, `"answer":{"answer":"sqlite","selected":{"index":1,"label":"SQLite","value":"sqlite"}}`)},
+		{"v2-summary-single-text", env("summary", reqDBCustom, `"answer":{"answer":"DuckDB"}`)},
+		{"v2-summary-multi", env("summary", reqMultiCustom, `"answer":{"answers":["Vim","VS Code","Helix"],"selected":[{"index":0,"label":"Vim","value":"Vim"},{"index":2,"label":"VS Code","value":"VS Code"}]}`)},
+		{"v2-summary-batch", env("summary", reqBatch, `"answer":{"answers":[{"question":"Which database should I use?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"}},`+
+			`{"question":"Which features should I enable?","answers":["auth"],"selected":[{"index":0,"label":"Auth","value":"auth"}]},{"question":"What should the release be called?","answer":"Aurora"}]}`)},
+		{"v2-summary-batch-one-question", indexEnv("summary", reqBatch, 1, `"answer":{"answers":["auth","Slack"],"selected":[{"index":0,"label":"Auth","value":"auth"}]}`)},
+		{"v2-summary-answer-mismatch", env("summary", reqMulti, `"answer":{"answer":"auth"}`)},
+		{"v2-summary-answer-missing", env("summary", reqDB)},
+		// the model's arguments as text
+		{"args-valid", argsEnv("normalize", `{"question":"Ship it?","options":["Yes","No"]}`)},
+		{"args-batch", argsEnv("normalize", `{"questions":[{"question":"A?"},{"question":"B?","options":["x","y"],"multiSelect":true}]}`)},
+		{"args-trailing-junk", argsEnv("normalize", `{"question":"Q?","options":["a","b"]},"junk":1`)},
+		{"args-truncated", argsEnv("normalize", `{"question": `)},
+		{"args-empty", argsEnv("normalize", ``)},
+		{"args-whitespace", argsEnv("normalize", " \n\t ")},
+		{"args-two-objects", argsEnv("normalize", `{"question":"A?"}{"question":"B?"}`)},
+		{"args-array", argsEnv("normalize", `[{"question":"A?"}]`)},
+		{"args-string", argsEnv("normalize", `"What now?"`)},
+		{"args-null", argsEnv("normalize", `null`)},
+		{"args-single-quotes", argsEnv("normalize", `{'question':'Q?'}`)},
+		{"args-html-quoted-in-error", argsEnv("normalize", `{"question":"Q?","options":[{"label":"<a>"},{"label":"<A>"}]}`)},
+		{"args-and-request", `{"op":"normalize","request":` + reqOpen + `,"arguments":"{}"}`},
+		{"args-not-a-string", `{"op":"normalize","arguments":` + reqOpen + `}`},
+		{"args-twice", `{"op":"normalize","arguments":"{}","arguments":"{}"}`},
+		{"args-depth-bomb", argsEnv("normalize", `{"question":"x","junk":`+strings.Repeat("[", 100)+strings.Repeat("]", 100)+`}`)},
+		{"args-duplicate-key", argsEnv("normalize", `{"question":"A?","question":"B?"}`)},
+		{"args-bom", argsEnv("normalize", "\ufeff"+reqOpen)},
+		{"args-resolve", argsEnv("resolve", `{"question":"Ship it?","options":["Yes","No"]}`, `"input":"2"`)},
+		{"args-present", argsEnv("present", reqMulti)},
+		{"args-elicitation", argsEnv("elicitation", reqBatch)},
+		{"args-elicitation-result", argsEnv("elicitation_result", reqDB, `"response":{"action":"accept","content":{"choice":"mysql"}}`)},
+		{"args-picker-invalid", argsEnv("picker", `{"question":`)},
+		// fail: the errors of seam situations
+		{"fail-no-provider", failEnv(`"situation":"no_provider"`)},
+		{"fail-duplicate-provider", failEnv(`"situation":"duplicate_provider"`)},
+		{"fail-aborted", failEnv(`"situation":"aborted"`)},
+		{"fail-aborted-reason", failEnv(`"situation":"aborted","detail":"interrupted (Ctrl-C)"`)},
+		{"fail-withdrawn", failEnv(`"situation":"withdrawn"`)},
+		{"fail-timeout-minutes", failEnv(`"situation":"timeout","ms":120000`)},
+		{"fail-timeout-fraction", failEnv(`"situation":"timeout","ms":1500`)},
+		{"fail-timeout-millis", failEnv(`"situation":"timeout","ms":35`)},
+		{"fail-timeout-thirty-days", failEnv(`"situation":"timeout","ms":2592000000`)},
+		{"fail-timeout-negative", failEnv(`"situation":"timeout","ms":-5`)},
+		{"fail-no-answer", failEnv(`"situation":"no_answer"`)},
+		{"fail-provider-failed", failEnv(`"situation":"provider_failed","detail":"boom"`)},
+		{"fail-provider-failed-hostile", failEnv(`"situation":"provider_failed","detail":"\u001b[31mred\u001b[0m\nsecond line <a> ` + strings.Repeat("z", 400) + `"`)},
+		{"fail-engine-fault", failEnv(`"situation":"engine_fault","detail":"wasm error: unreachable"`)},
+		{"fail-interrupted", failEnv(`"situation":"interrupted"`)},
+		{"fail-eof", failEnv(`"situation":"eof"`)},
+		{"fail-input-closed", failEnv(`"situation":"input_closed"`)},
+		{"fail-read-failed", failEnv(`"situation":"read_failed","detail":"bufio.Scanner: token too long"`)},
+		{"fail-declined", failEnv(`"situation":"declined"`)},
+		{"fail-no-terminal", failEnv(`"situation":"no_terminal"`)},
+		{"fail-session-not-found", failEnv(`"situation":"session_not_found","detail":"sub-agent-7"`)},
+		{"fail-no-form-support", failEnv(`"situation":"no_form_support"`)},
+		{"fail-client-error", failEnv(`"situation":"client_error","detail":"Internal error (JSON-RPC error -32603)"`)},
+		{"fail-client-no-result", failEnv(`"situation":"client_no_result"`)},
+		{"fail-unknown-tool", failEnv(`"situation":"unknown_tool","tool":"delete_everything","tools":["ask_user_question"]`)},
+		{"fail-unknown-tool-long-hostile-name", failEnv(`"situation":"unknown_tool","tool":"\u001b]0;pwned\u0007` + strings.Repeat("n", 200) + `","tools":[]`)},
+		{"fail-tool-failed", failEnv(`"situation":"tool_failed","tool":"ask_user_question","detail":"runtime error: index out of range"`)},
+		{"fail-tool-cancelled", failEnv(`"situation":"tool_cancelled"`)},
+		{"fail-unknown-situation", failEnv(`"situation":"oops"`)},
+		{"fail-situation-missing", failEnv(`"detail":"x"`)},
+		{"fail-ms-not-integer", failEnv(`"situation":"timeout","ms":1.5`)},
+		{"fail-tools-not-array", failEnv(`"situation":"unknown_tool","tool":"x","tools":"a"`)},
+		// terminal: picker or line mode, colour or not
+		{"terminal-tty", `{"op":"terminal","stdinTTY":true,"stderrTTY":true,"outTTY":true,"term":"xterm-256color"}`},
+		{"terminal-pipe", `{"op":"terminal","stdinTTY":false,"stderrTTY":true,"outTTY":false,"term":"xterm"}`},
+		{"terminal-dumb", `{"op":"terminal","stdinTTY":true,"stderrTTY":true,"outTTY":true,"term":"dumb"}`},
+		{"terminal-no-color", `{"op":"terminal","stdinTTY":true,"stderrTTY":true,"outTTY":true,"term":"xterm","noColor":"1"}`},
+		{"terminal-plain-env", `{"op":"terminal","stdinTTY":true,"stderrTTY":true,"outTTY":true,"term":"xterm","plain":"1"}`},
+		{"terminal-plain-env-zero", `{"op":"terminal","stdinTTY":true,"stderrTTY":true,"outTTY":true,"term":"xterm","plain":"0"}`},
+		{"terminal-plain-flag", `{"op":"terminal","stdinTTY":true,"stderrTTY":true,"outTTY":true,"term":"xterm","plainFlag":true}`},
+		{"terminal-wrong-type", `{"op":"terminal","stdinTTY":"yes"}`},
+		// sanitize as a title
+		{"sanitize-title-cut", `{"op":"sanitize","as":"title","text":"\u001b[31mA very long tool name that goes on and on and on\nwith a second line"}`},
+		{"sanitize-as-unknown", `{"op":"sanitize","as":"html","text":"x"}`},
+	}
+}

@@ -1,0 +1,70 @@
+package core
+
+import (
+	"github.com/askcore/askcore/core/internal/jsonx"
+)
+
+// Terminal describes where a terminal front door runs (op "terminal"): the
+// host reads the facts, the core decides what they mean.
+type Terminal struct {
+	StdinTTY  bool   // stdin is a terminal
+	StderrTTY bool   // stderr is a terminal
+	OutTTY    bool   // the writer to decorate is a terminal
+	Term      string // $TERM
+	NoColor   string // $NO_COLOR
+	Plain     string // $ASKCORE_PLAIN
+	PlainFlag bool   // --plain was given
+}
+
+// TerminalMode is what a terminal front door does.
+type TerminalMode struct {
+	// Picker: answer questions with the keyboard picker (contract section
+	// 9); otherwise the line mode of section 4, which is also the mode for
+	// screen readers.
+	Picker bool
+	// Color: the writer may carry colour (https://no-color.org).
+	Color bool
+}
+
+// TerminalModeFor decides: the picker needs stdin and stderr to be
+// terminals, TERM other than "dumb", and neither --plain nor ASKCORE_PLAIN
+// (any value but "" and "0"); colour needs the writer to be a terminal,
+// TERM other than "dumb" and NO_COLOR unset or empty.
+func TerminalModeFor(t Terminal) TerminalMode {
+	dumb := t.Term == "dumb"
+	plain := t.PlainFlag || (t.Plain != "" && t.Plain != "0")
+	return TerminalMode{
+		Picker: t.StdinTTY && t.StderrTTY && !dumb && !plain,
+		Color:  t.OutTTY && !dumb && t.NoColor == "",
+	}
+}
+
+func envelopeTerminal(env *jsonx.Value) (Terminal, *HarnessError) {
+	var t Terminal
+	var err *HarnessError
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"stdinTTY", &t.StdinTTY}, {"stderrTTY", &t.StderrTTY}, {"outTTY", &t.OutTTY}, {"plainFlag", &t.PlainFlag}} {
+		if *f.dst, err = envelopeOptBool(env, f.name); err != nil {
+			return t, err
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"term", &t.Term}, {"noColor", &t.NoColor}, {"plain", &t.Plain}} {
+		if *f.dst, err = envelopeOptString(env, f.name); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
+
+func appendTerminalMode(b []byte, m TerminalMode) []byte {
+	b = append(b, `{"picker":`...)
+	b = jsonx.AppendBool(b, m.Picker)
+	b = append(b, `,"color":`...)
+	b = jsonx.AppendBool(b, m.Color)
+	return append(b, '}')
+}
