@@ -11,6 +11,7 @@ all: build
 build:
 	$(GO) build -o bin/askcore-stdio ./cmd/stdio
 	$(GO) build -o bin/askcore-acp ./cmd/acp
+	$(GO) build -o bin/askcore-mcp ./cmd/mcp
 
 # Rebuild the committed WebAssembly core (reproducible: same toolchain, same bytes).
 # The build command itself lives in scripts/check-wasm.sh, so that check-wasm builds
@@ -33,6 +34,7 @@ test-js:
 
 test-interop: build
 	./scripts/test-interop.sh
+	./scripts/test-mcp-interop.sh
 
 fuzz-short:
 	./scripts/fuzz.sh 10s

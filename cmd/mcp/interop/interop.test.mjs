@@ -1,0 +1,477 @@
+// Interop test: the official TypeScript MCP client (@modelcontextprotocol/sdk,
+// which validates every message with zod) spawns the real askcore-mcp binary
+// and answers its form elicitations. Run by scripts/test-mcp-interop.sh
+// (part of `make test`).
+//
+// Expected bytes come from the askcore core itself (hostjs, the same
+// askcore.wasm the binary embeds): the text content of a tool result must be
+// exactly what the core wrote.
+//
+// Tests marked [core v2] exercise batches and multi-select (contract section
+// 7), written against the contract's shapes: they fail on a v1 core.
+//
+// ASKCORE_MCP_BIN overrides the binary (default: ../../../bin/askcore-mcp);
+// ASKCORE_ENGINE, when set, is passed as --engine.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { setTimeout as delay } from "node:timers/promises";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { CallToolResultSchema, ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { load } from "../../../hostjs/node.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
+const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];
+const TIMEOUT = 30_000;
+const TOOL = "ask_user_question";
+
+const dbArgs = {
+  header: "Database",
+  question: "Which database should I use?",
+  options: [
+    { label: "PostgreSQL", value: "postgres", description: "a server" },
+    { label: "SQLite", value: "sqlite", recommended: true },
+  ],
+  allowCustom: true,
+};
+
+let core;
+// The main connection: a client with form elicitation. Each test sets
+// `respond` before it calls the tool (tests in this file run one at a time).
+let main;
+let respond = null;
+const forms = [];
+
+before(async () => {
+  core = await load();
+  main = await connect({ elicitation: { form: {} } }, ["--progress", "5s"]);
+  main.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    forms.push(request.params);
+    if (!respond) throw new Error(`unexpected form: ${request.params.message}`);
+    return respond(request.params, extra);
+  });
+});
+
+after(async () => {
+  await main?.close();
+});
+
+// connect spawns askcore-mcp through the SDK's own stdio transport and
+// connects a client with the given capabilities. close() ends stdin and
+// checks that the server exits 0 by itself.
+async function connect(capabilities, extraArgs = []) {
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: [...engineArgs, ...extraArgs],
+    env: { ...process.env, ASKCORE_LOG: "info" },
+    stderr: "pipe",
+  });
+  const log = logOf(transport.stderr);
+  const client = new Client({ name: "askcore-interop", version: "0.0.0" }, { capabilities });
+  await withTimeout(client.connect(transport), TIMEOUT, "connect", log);
+  assert.equal(client.getServerVersion()?.name, "askcore-mcp");
+  return {
+    client,
+    log,
+    async close() {
+      const pid = transport.pid;
+      await client.close();
+      assert.ok(pid, "the server had a pid");
+      assert.doesNotMatch(log.text(), /panic|goroutine \d+ \[/);
+    },
+  };
+}
+
+// logOf collects a stderr stream; waitFor resolves once re matches.
+function logOf(stream) {
+  let text = "";
+  const waiters = [];
+  stream?.on("data", (d) => {
+    text += d;
+    for (const w of [...waiters]) if (w.re.test(text)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+  });
+  return {
+    text: () => text,
+    waitFor(re, what) {
+      if (re.test(text)) return Promise.resolve();
+      return withTimeout(new Promise((resolve) => waiters.push({ re, resolve })), TIMEOUT, what, { text: () => text });
+    },
+  };
+}
+
+function withTimeout(promise, ms, what, log) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms; server stderr:\n${log?.text?.() ?? ""}`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function call(args, options = {}, on = main) {
+  return withTimeout(
+    on.client.callTool({ name: TOOL, arguments: args }, CallToolResultSchema, { timeout: TIMEOUT, ...options }),
+    TIMEOUT + 5_000, "tools/call", on.log);
+}
+
+// coreOut runs one envelope through the core and returns the result's or
+// the error's JSON text exactly as the core wrote it.
+function coreOut(envelope) {
+  const out = core.handle(JSON.stringify(envelope));
+  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
+    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
+  }
+  throw new Error(`unexpected core output: ${out}`);
+}
+
+// assertResult: one text block holding exactly `text`, structuredContent the
+// same object, isError as given.
+function assertResult(result, text, isError) {
+  assert.equal(result.content.length, 1, JSON.stringify(result));
+  assert.equal(result.content[0].type, "text");
+  assert.equal(result.content[0].text, text, "the text content is the core's bytes");
+  assert.deepEqual(result.structuredContent, JSON.parse(text), "structuredContent is the core's object");
+  assert.equal(result.isError ?? false, isError, JSON.stringify(result));
+}
+
+// assertAnswered: the call's result is what the core answers for `reply`.
+// The server receives the arguments as the client's JSON text, which is
+// JSON.stringify(args) (the SDK serializes messages with JSON.stringify).
+function assertAnswered(result, args, reply) {
+  const want = coreOut({ op: "elicitation_result", arguments: JSON.stringify(args), response: reply });
+  assertResult(result, want.text, !want.ok);
+  return JSON.parse(want.text);
+}
+
+function assertCode(result, code) {
+  assert.equal(result.isError, true, JSON.stringify(result));
+  assert.equal(result.structuredContent.name, "UserInteractionError");
+  assert.equal(result.structuredContent.code, code, JSON.stringify(result.structuredContent));
+  assert.ok(result.structuredContent.message);
+  assert.equal(result.content[0].text, JSON.stringify(result.structuredContent));
+}
+
+test("initialize: the server speaks the client's latest protocol", async () => {
+  // The TypeScript SDK 1.32.2 asks for 2025-11-25: questions travel as
+  // elicitation/create requests.
+  assert.equal(LATEST_PROTOCOL_VERSION, "2025-11-25");
+  assert.deepEqual(Object.keys(main.client.getServerCapabilities()), ["tools"]);
+});
+
+test("tools/list: one tool, the core's description and schema, no desc anywhere", async () => {
+  const { tools } = await main.client.listTools();
+  assert.equal(tools.length, 1);
+  const [tool] = tools;
+  const schema = JSON.parse(coreOut({ op: "schema" }).text);
+  assert.equal(tool.name, TOOL);
+  assert.equal(tool.description, schema.description);
+  assert.deepEqual(tool.inputSchema, schema.parameters);
+  assert.equal(tool.outputSchema, undefined);
+  assert.doesNotMatch(JSON.stringify(tools), /"desc"/);
+});
+
+test("choice: the answer object as structuredContent and as the same text", async () => {
+  const before = forms.length;
+  respond = async (params) => {
+    assert.equal(params.mode, "form");
+    return { action: "accept", content: { choice: "postgres" } };
+  };
+  const result = await call(dbArgs);
+  const answer = assertAnswered(result, dbArgs, { action: "accept", content: { choice: "postgres" } });
+  assert.deepEqual(answer, { answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" } });
+
+  // What the client's handler received of the core's form: zod keeps what
+  // the MCP schema knows and drops the rest (here: the requestedSchema's
+  // title, which carries the header, and each option's description).
+  assert.equal(forms.length, before + 1);
+  const form = JSON.parse(coreOut({ op: "elicitation", arguments: JSON.stringify(dbArgs) }).text);
+  const seen = forms.at(-1);
+  assert.equal(seen.message, form.message);
+  assert.deepEqual(seen.requestedSchema, strip(form.requestedSchema));
+  assert.equal(form.requestedSchema.title, "Database", "the core puts the header in the schema's title");
+  assert.equal(seen.requestedSchema.title, undefined, "the TypeScript client drops requestedSchema.title (not in the MCP schema)");
+  assert.deepEqual(seen.requestedSchema.properties.choice.oneOf, [
+    { const: "sqlite", title: "SQLite" },
+    { const: "postgres", title: "PostgreSQL" },
+  ]);
+  assert.equal(seen.requestedSchema.properties.choice.default, "sqlite");
+});
+
+// strip is the form as zod passes it on: the keys of MCP's elicitation
+// schema only.
+function strip(schema) {
+  const keep = (o, keys) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
+  const props = {};
+  for (const [name, p] of Object.entries(schema.properties)) {
+    const q = keep(p, ["type", "title", "description", "minLength", "maxLength", "format", "default", "enum", "minItems", "maxItems"]);
+    if (p.oneOf) q.oneOf = p.oneOf.map((o) => keep(o, ["const", "title"]));
+    if (p.items) q.items = p.items.anyOf ? { anyOf: p.items.anyOf.map((o) => keep(o, ["const", "title"])) } : keep(p.items, ["type", "enum"]);
+    props[name] = q;
+  }
+  return { type: schema.type, properties: props, ...(schema.required ? { required: schema.required } : {}) };
+}
+
+test("optionless question: free text", async () => {
+  const args = { question: "What should the project be called?" };
+  respond = async (params) => {
+    assert.deepEqual(Object.keys(params.requestedSchema.properties), ["answer"]);
+    assert.deepEqual(params.requestedSchema.required, ["answer"]);
+    return { action: "accept", content: { answer: "askcore" } };
+  };
+  const answer = assertAnswered(await call(args), args, { action: "accept", content: { answer: "askcore" } });
+  assert.deepEqual(answer, { answer: "askcore" });
+});
+
+test("custom answer wins over the pre-filled choice", async () => {
+  const reply = { action: "accept", content: { choice: "sqlite", custom_answer: "DuckDB, in-process" } };
+  respond = async () => reply;
+  const answer = assertAnswered(await call(dbArgs), dbArgs, reply);
+  assert.deepEqual(answer, { answer: "DuckDB, in-process" });
+});
+
+test("a choice that was not offered is the core's INVALID_ANSWER", async () => {
+  const reply = { action: "accept", content: { choice: "oracle" } };
+  respond = async () => reply;
+  const result = await call(dbArgs);
+  assertAnswered(result, dbArgs, reply);
+  assertCode(result, "INVALID_ANSWER");
+});
+
+test("decline: ASK_DECLINED", async () => {
+  respond = async () => ({ action: "decline" });
+  const result = await call(dbArgs);
+  assertAnswered(result, dbArgs, { action: "decline" });
+  assertCode(result, "ASK_DECLINED");
+});
+
+test("cancel: ASK_CANCELLED", async () => {
+  respond = async () => ({ action: "cancel" });
+  const result = await call(dbArgs);
+  assertAnswered(result, dbArgs, { action: "cancel" });
+  assertCode(result, "ASK_CANCELLED");
+});
+
+test("invalid arguments: the core's INVALID_REQUEST, nobody is asked", async () => {
+  const before = forms.length;
+  respond = null;
+  for (const args of [
+    { options: [{ label: "A" }] },
+    { question: "Pick one?", options: [{ label: "A" }, { label: "a" }] },
+    { question: 42 },
+    {},
+  ]) {
+    const result = await call(args);
+    const want = coreOut({ op: "normalize", arguments: JSON.stringify(args) });
+    assert.equal(want.ok, false);
+    assertResult(result, want.text, true);
+    assertCode(result, "INVALID_REQUEST");
+  }
+  assert.equal(forms.length, before);
+});
+
+test("a client without form elicitation gets ASK_FAILED at once", async () => {
+  for (const capabilities of [{}, { elicitation: { url: {} } }]) {
+    const other = await connect(capabilities);
+    try {
+      const result = await call(dbArgs, {}, other);
+      assertCode(result, "ASK_FAILED");
+      assert.match(result.structuredContent.message, /form/);
+    } finally {
+      await other.close();
+    }
+  }
+});
+
+test("5 concurrent calls each get their own answer", async () => {
+  const n = 5;
+  const pending = new Map();
+  let all;
+  const arrived = new Promise((resolve) => (all = resolve));
+  respond = (params) =>
+    new Promise((resolve) => {
+      pending.set(params.message, resolve);
+      if (pending.size === n) all();
+    });
+  const questions = Array.from({ length: n }, (_, i) => `Concurrent question ${i}?`);
+  const calls = questions.map((q) => call({ question: q }));
+  await withTimeout(arrived, TIMEOUT, "5 forms", main.log);
+  // Answer in the reverse order of arrival.
+  for (const [message, resolve] of [...pending].reverse()) {
+    resolve({ action: "accept", content: { answer: `answer to ${message}` } });
+  }
+  const results = await Promise.all(calls);
+  results.forEach((result, i) => {
+    const answer = assertAnswered(result, { question: questions[i] },
+      { action: "accept", content: { answer: `answer to ${questions[i]}` } });
+    assert.equal(answer.answer, `answer to ${questions[i]}`);
+  });
+});
+
+test("progress during a 12-second answer keeps an 8-second request timeout alive", async () => {
+  // The person thinks for 12 s; the client gives up after 8 s without
+  // progress. The server's notifications (every 5 s) reset the timeout.
+  const THINK = 12_000;
+  const progress = [];
+  respond = async () => {
+    await delay(THINK);
+    return { action: "accept", content: { answer: "after some thought" } };
+  };
+  const args = { question: "Take your time: what is the plan?" };
+  const started = Date.now();
+  const result = await main.client.callTool({ name: TOOL, arguments: args }, CallToolResultSchema, {
+    timeout: 8_000,
+    resetTimeoutOnProgress: true,
+    onprogress: (p) => progress.push(p),
+  });
+  assert.ok(Date.now() - started >= THINK);
+  assertAnswered(result, args, { action: "accept", content: { answer: "after some thought" } });
+  assert.ok(progress.length >= 2, `progress notifications: ${JSON.stringify(progress)}`);
+  for (let i = 1; i < progress.length; i++) assert.ok(progress[i].progress > progress[i - 1].progress);
+});
+
+test("cancellation withdraws the question (ASK_ABORTED) and the server goes on", async () => {
+  const abort = new AbortController();
+  let entered;
+  const asked = new Promise((resolve) => (entered = resolve));
+  let onWithdrawn;
+  const withdrawn = new Promise((resolve) => (onWithdrawn = resolve));
+  respond = (params, extra) =>
+    new Promise((_, reject) => {
+      entered();
+      extra.signal.addEventListener("abort", () => {
+        onWithdrawn();
+        reject(new Error("withdrawn"));
+      });
+    });
+  const pending = main.client.callTool({ name: TOOL, arguments: dbArgs }, CallToolResultSchema, { signal: abort.signal });
+  await withTimeout(asked, TIMEOUT, "the form", main.log);
+  abort.abort("the user pressed Esc in the agent");
+  await assert.rejects(pending);
+  // The server cancelled its elicitation/create (notifications/cancelled),
+  // which aborted the handler's signal, and ended the call with ASK_ABORTED.
+  await main.log.waitFor(/outcome=ASK_ABORTED/, "ASK_ABORTED in the server log");
+  await withTimeout(withdrawn, TIMEOUT, "the form's abort signal", main.log);
+
+  respond = async () => ({ action: "accept", content: { answer: "still here" } });
+  const args = { question: "Are you still there?" };
+  assertAnswered(await call(args), args, { action: "accept", content: { answer: "still here" } });
+});
+
+test("disconnect mid-question: the server aborts the question and exits 0", async () => {
+  // A client process that dies: stdin closes, stdout breaks, while a form
+  // is open and progress notifications are going out.
+  const child = spawn(bin, [...engineArgs, "--progress", "100ms"], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ASKCORE_LOG: "info" },
+  });
+  const log = logOf(child.stderr);
+  const exited = new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("exit", (code, signal) => resolve({ code, signal }));
+  });
+  const client = new Client({ name: "askcore-interop", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  let progressSeen;
+  const progressed = new Promise((resolve) => (progressSeen = resolve));
+  client.setRequestHandler(ElicitRequestSchema, () => new Promise(() => {}));
+  await withTimeout(client.connect(new ChildTransport(child)), TIMEOUT, "connect", log);
+  client.callTool({ name: TOOL, arguments: dbArgs }, CallToolResultSchema, { onprogress: () => progressSeen() }).catch(() => {});
+  await withTimeout(progressed, TIMEOUT, "a progress notification", log);
+
+  child.stdout.destroy();
+  child.stdin.end();
+  const { code, signal } = await withTimeout(exited, TIMEOUT, "askcore-mcp to exit", log);
+  assert.equal(signal, null, log.text());
+  assert.equal(code, 0, log.text());
+  assert.match(log.text(), /outcome=ASK_ABORTED/);
+  assert.doesNotMatch(log.text(), /panic|goroutine \d+ \[/);
+});
+
+// ChildTransport is an MCP transport over a child process spawned by the
+// test, so that the test can cut the pipes itself.
+class ChildTransport {
+  constructor(child) {
+    this.child = child;
+    this.buf = new ReadBuffer();
+  }
+  async start() {
+    this.child.stdout.on("data", (chunk) => {
+      this.buf.append(chunk);
+      for (let m; (m = this.buf.readMessage()) !== null;) this.onmessage?.(m);
+    });
+    this.child.on("exit", () => this.onclose?.());
+  }
+  async send(message) {
+    if (!this.child.stdin.writable) throw new Error("closed");
+    this.child.stdin.write(serializeMessage(message));
+  }
+  async close() {
+    this.child.stdin.end();
+  }
+}
+
+test("multi-select [core v2]: one array field, the chosen values in request order", async () => {
+  const args = {
+    header: "Features",
+    question: "Which features should I enable?",
+    multiSelect: true,
+    allowCustom: true,
+    options: [
+      { label: "Search", value: "search", recommended: true },
+      { label: "Export", value: "export" },
+      { label: "Sync", value: "sync", recommended: true },
+    ],
+  };
+  let seen;
+  respond = async (params) => {
+    seen = params.requestedSchema;
+    return { action: "accept", content: { choices: ["sync", "search"], custom_answer: "audit log" } };
+  };
+  const result = await call(args);
+  assert.ok(seen, "the form reached the client");
+  const field = seen.properties.choices;
+  assert.ok(field, `a "choices" field: ${JSON.stringify(seen)}`);
+  assert.equal(field.type, "array");
+  assert.deepEqual(field.items.anyOf.map((o) => o.const).sort(), ["export", "search", "sync"]);
+  assert.deepEqual([...field.default].sort(), ["search", "sync"]);
+  assert.equal(result.isError ?? false, false, JSON.stringify(result.structuredContent));
+  assert.deepEqual(result.structuredContent, {
+    answers: ["search", "sync", "audit log"],
+    selected: [
+      { index: 0, label: "Search", value: "search" },
+      { index: 2, label: "Sync", value: "sync" },
+    ],
+  });
+  assertAnswered(result, args, { action: "accept", content: { choices: ["sync", "search"], custom_answer: "audit log" } });
+});
+
+test("batch [core v2]: one form for every question, answered whole", async () => {
+  const args = {
+    questions: [
+      { header: "Database", question: "Which database?", options: [{ label: "SQLite", value: "sqlite", recommended: true }, { label: "PostgreSQL", value: "postgres" }] },
+      { question: "What should the project be called?" },
+    ],
+  };
+  let seen;
+  respond = async (params) => {
+    seen = params.requestedSchema;
+    return { action: "accept", content: { choice_1: "postgres", answer_2: "askcore" } };
+  };
+  const result = await call(args);
+  assert.ok(seen, "the form reached the client");
+  assert.ok(seen.properties.choice_1, `choice_1: ${JSON.stringify(seen)}`);
+  assert.ok(seen.properties.answer_2, `answer_2: ${JSON.stringify(seen)}`);
+  assert.equal(result.isError ?? false, false, JSON.stringify(result.structuredContent));
+  assert.deepEqual(result.structuredContent, {
+    answers: [
+      { question: "Which database?", answer: "postgres", selected: { index: 1, label: "PostgreSQL", value: "postgres" } },
+      { question: "What should the project be called?", answer: "askcore" },
+    ],
+  });
+  assertAnswered(result, args, { action: "accept", content: { choice_1: "postgres", answer_2: "askcore" } });
+});

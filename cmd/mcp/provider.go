@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/interaction"
+)
+
+// inputKey names the form in a 2026-07-28 input-required result; the client
+// echoes it back in inputResponses.
+const inputKey = "ask_user_question"
+
+// protocolInputRequests is the first protocol version in which a server
+// asks by returning input requests (SEP-2322) and may no longer send
+// elicitation/create.
+const protocolInputRequests = "2026-07-28"
+
+// methodElicit is the legacy server-to-client request.
+const methodElicit = "elicitation/create"
+
+// call is one tools/call on its way through the seam. The tool handler puts
+// it in the ctx it gives the seam; the provider reads it there.
+type call struct {
+	req *mcp.CallToolRequest
+
+	mu sync.Mutex
+	// inputRequest is set by the provider when the client negotiated
+	// 2026-07-28 and has not answered yet: the handler then returns it as
+	// an input-required result instead of the seam's verdict.
+	inputRequest *mcp.ElicitParams
+	// reply is the client's elicitation/create result as it came off the
+	// wire, captured by the sending middleware before the SDK validates it
+	// and fills in defaults.
+	reply *elicitReply
+}
+
+type callKey struct{}
+
+func withCall(ctx context.Context, c *call) context.Context {
+	return context.WithValue(ctx, callKey{}, c)
+}
+
+func callFrom(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
+
+func (c *call) setReply(r elicitReply) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reply = &r
+}
+
+func (c *call) setInputRequest(p *mcp.ElicitParams) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inputRequest = p
+}
+
+// takeInputRequest returns the form to send back as an input request, if
+// the provider set one. (The seam runs the provider in a goroutine of its
+// own, which may outlive an aborted Ask: hence the lock.)
+func (c *call) takeInputRequest() *mcp.ElicitParams {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.inputRequest
+	c.inputRequest = nil
+	return p
+}
+
+func (c *call) takeReply() *elicitReply {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.reply
+	c.reply = nil
+	return r
+}
+
+// errInputRequired ends the seam's Ask when the form goes back to the
+// client as an input request; the handler ignores the seam's error then.
+var errInputRequired = errors.New("the form was returned to the client as an input request")
+
+// provider is the MCP interaction.Provider: it turns a question into a form
+// elicitation to the client of the tool call that asked it. One provider
+// serves every call of the process; each call carries its own state in ctx.
+type provider struct {
+	seam *seam
+	log  *slog.Logger
+	// progressEvery is the interval of progress notifications while a
+	// person answers a legacy elicitation (0: none).
+	progressEvery time.Duration
+}
+
+// Ask implements interaction.Provider. The core builds the form and judges
+// the reply; this method carries bytes. When ctx is done it returns ctx's
+// cause and the service reports ASK_ABORTED (or ASK_TIMEOUT).
+func (p *provider) Ask(ctx context.Context, q interaction.Question) (engine.Result, error) {
+	c := callFrom(ctx)
+	if c == nil {
+		return engine.Result{}, p.seam.failure(ctx, situationProviderFailed, "a question reached the MCP provider outside a tool call")
+	}
+	if !formElicitation(c.req.ClientCapabilities()) {
+		return engine.Result{}, p.seam.failure(ctx, situationNoFormSupport, "")
+	}
+	if inputRequests(c.req) {
+		return p.askInResult(ctx, c, q)
+	}
+	return p.askLegacy(ctx, c, q)
+}
+
+// formElicitation reports whether the client can show forms: its
+// elicitation capability lists form, or lists no mode at all (before
+// 2025-11-25 an empty {} meant form).
+func formElicitation(caps *mcp.ClientCapabilities) bool {
+	if caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	el := caps.Elicitation
+	return el.Form != nil || el.URL == nil
+}
+
+// inputRequests reports whether the client negotiated 2026-07-28 or later:
+// the form then travels in the tool result (the SDK's own rule, see
+// clientSupportsMultiRoundTrip in go-sdk's mcp/mrtr.go).
+func inputRequests(req *mcp.CallToolRequest) bool {
+	ip := req.Session.InitializeParams()
+	return ip == nil || ip.ProtocolVersion >= protocolInputRequests
+}
+
+// askInResult is the 2026-07-28 path. First round: the form goes back to
+// the client in an input-required result (the call ends at once). Second
+// round: the client retries the call with the same arguments and its reply
+// under inputKey, which the core judges.
+func (p *provider) askInResult(ctx context.Context, c *call, q interaction.Question) (engine.Result, error) {
+	if resp, ok := c.req.Params.InputResponses[inputKey]; ok {
+		er, ok := resp.(*mcp.ElicitResult)
+		if !ok || er == nil {
+			return engine.Result{}, p.seam.failure(ctx, situationClientError,
+				"the input response "+inputKey+" is not an elicitation result (it has no action)")
+		}
+		return p.seam.judge(ctx, q, elicitReply{Action: er.Action, Content: er.Content})
+	}
+	msg, schema, err := p.seam.form(ctx, q)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema})
+	return engine.Result{}, errInputRequired
+}
+
+// askLegacy is the elicitation/create path (protocol 2025-11-25 and older):
+// the call stays open while the person answers, with progress
+// notifications when the call carries a progress token.
+func (p *provider) askLegacy(ctx context.Context, c *call, q interaction.Question) (engine.Result, error) {
+	msg, schema, err := p.seam.form(ctx, q)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	stop := p.progress(ctx, c.req)
+	res, err := c.req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema})
+	stop()
+	if ctx.Err() != nil {
+		return engine.Result{}, context.Cause(ctx)
+	}
+	// The reply as the client sent it, before go-sdk validated it against
+	// the form and filled in defaults: the core judges it, so an accept
+	// without an answer is INVALID_ANSWER (never the default chosen for
+	// the person) and a choice that was not offered is INVALID_ANSWER
+	// rather than an SDK error.
+	if reply := c.takeReply(); reply != nil {
+		if err != nil {
+			p.log.Debug("the SDK rejected the client's reply; the core judges it", "err", err)
+		}
+		return p.seam.judge(ctx, q, *reply)
+	}
+	if err != nil {
+		return engine.Result{}, p.seam.failure(ctx, situationClientError, err.Error())
+	}
+	if res == nil {
+		return engine.Result{}, p.seam.failure(ctx, situationClientNoResult, "")
+	}
+	return p.seam.judge(ctx, q, elicitReply{Action: res.Action, Content: res.Content})
+}
+
+// progress sends notifications/progress every progressEvery while the
+// person answers, when the call carries a progress token, so that clients
+// which reset their request timeout on progress never give up on a person
+// who is thinking. stop ends it and waits.
+func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest) (stop func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil || p.progressEvery <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(p.progressEvery)
+		defer t.Stop()
+		for n := 1; ; n++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n)})
+			if err != nil && ctx.Err() == nil {
+				p.log.Debug("progress notification not sent", "err", err)
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// captureReplies is sending middleware: it records the client's result to
+// elicitation/create, as decoded from the wire, in the call of the ctx that
+// sent it, before ServerSession.Elicit validates it and applies defaults.
+func captureReplies(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != methodElicit || err != nil {
+			return res, err
+		}
+		c := callFrom(ctx)
+		if er, ok := res.(*mcp.ElicitResult); ok && er != nil && c != nil {
+			// Copy the content now: Elicit fills defaults into this map.
+			var content map[string]any
+			if er.Content != nil {
+				content = make(map[string]any, len(er.Content))
+				for k, v := range er.Content {
+					content[k] = v
+				}
+			}
+			c.setReply(elicitReply{Action: er.Action, Content: content})
+		}
+		return res, err
+	}
+}
