@@ -48,7 +48,9 @@ func TestSelectedOption(t *testing.T) {
 	assert.Equal(t, "tool_call_update", tools[1].kind)
 	assert.Equal(t, "call_db", tools[1].id)
 	assert.Equal(t, acp.ToolCallStatusCompleted, tools[1].status)
-	assert.JSONEq(t, `{"answer":"sqlite","selected":{"index":1,"label":"SQLite","value":"sqlite"}}`, string(tools[1].rawOutput))
+	assert.Equal(t, []string{`{"answer":"sqlite","selected":{"index":1,"label":"SQLite","value":"sqlite"}}`}, h.tap.rawOutputs(sid, "call_db"),
+		"rawOutput is the answer as the core wrote it")
+	assert.Equal(t, []string{"SQLite"}, tools[1].content, "the card shows the core's summary")
 
 	// The form came from the core and the scope was on the wire.
 	require.Len(t, got, 1)
@@ -142,6 +144,12 @@ func TestStructuredFailures(t *testing.T) {
 			if tc.name == "client error" {
 				assert.Contains(t, string(tools[1].rawOutput), "the form could not be shown")
 			}
+			// The card shows the core's message, rawOutput carries its bytes.
+			raws := h.tap.rawOutputs(sid, "call_db")
+			require.Len(t, raws, 1)
+			var he core.HarnessError
+			require.NoError(t, json.Unmarshal([]byte(raws[0]), &he))
+			assert.Equal(t, []string{he.Message}, tools[1].content)
 		})
 	}
 }
@@ -331,15 +339,20 @@ func TestInitializeDoesNotWaitForEngine(t *testing.T) {
 	assert.Equal(t, acp.StopReasonEndTurn, stop)
 }
 
-// A question from an agent no session is bound to is SESSION_NOT_FOUND.
+// A question from an agent no session is bound to is SESSION_NOT_FOUND,
+// as the core writes it (naming the agent), whichever session the agent
+// claims.
 func TestUnknownAgentIsSessionNotFound(t *testing.T) {
-	a := newTestApp(t, harnessOptions{})
-	defer func() { require.NoError(t, a.close(context.Background())) }()
-	rt, err := a.runtime(context.Background())
+	h := newHarness(t, harnessOptions{}, accept(map[string]any{"choice": "sqlite"}))
+	h.initialize(true)
+	sid := h.newSession()
+	rt, err := h.app.runtime(context.Background())
 	require.NoError(t, err)
-	_, err = rt.Interaction.Ask(context.Background(), json.RawMessage(`{"question":"Hello?"}`),
-		interaction.AskOptions{From: interaction.Identity{AgentID: "nobody", SessionID: "sess-x", ToolCallID: "call_1"}})
+	_, err = rt.Interaction.Ask(context.Background(), `{"question":"Hello?"}`,
+		interaction.AskOptions{From: interaction.Identity{AgentID: "nobody", SessionID: string(sid), ToolCallID: "call_1"}})
 	assert.Equal(t, core.CodeSessionNotFound, code(err), "%v", err)
+	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationSessionNotFound, Detail: "nobody"}), errorBytes(t, err))
+	assert.Zero(t, h.client.askedCount())
 }
 
 // Closing the connection mid-question ends everything it started: no

@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/interaction"
 	"github.com/askcore/askcore/internal/frontdoor"
 )
 
@@ -16,9 +16,11 @@ type builder func(ctx context.Context) (*frontdoor.Runtime, error)
 
 // app is what the process shares between connections and sessions: the
 // front-door runtime (engine, interaction service, tools, model), built in
-// the background, and the one ACP provider registered on it.
+// the background, the one ACP provider registered on it, and the router
+// that binds agents (a session's agent and its sub-agents) to sessions.
 type app struct {
 	log      *slog.Logger
+	router   *interaction.Router
 	cancel   context.CancelFunc
 	done     chan struct{} // closed once the build is over
 	rt       *frontdoor.Runtime
@@ -34,7 +36,7 @@ type app struct {
 // once: initialize must never wait for the WebAssembly module to compile.
 func newApp(build builder, log *slog.Logger) *app {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &app{log: log, cancel: cancel, done: make(chan struct{})}
+	a := &app{log: log, router: &interaction.Router{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
 		rt, err := build(ctx)
@@ -45,7 +47,7 @@ func newApp(build builder, log *slog.Logger) *app {
 			}
 			return
 		}
-		pv := newProvider(rt.Client)
+		pv := newProvider(rt.Client, a.router)
 		dispose, err := rt.Interaction.Register(pv)
 		if err != nil {
 			a.err = errors.Join(err, rt.Close(context.WithoutCancel(ctx)))
@@ -81,26 +83,27 @@ func (a *app) close(ctx context.Context) error {
 	return a.rt.Close(ctx)
 }
 
-// newAgent creates the agent of a new session and routes its questions to
-// p. It waits for the runtime.
-func (a *app) newAgent(ctx context.Context, p peer, hooks func(sessionID string) agent.Hooks) (*agent.Agent, error) {
-	rt, err := a.runtime(ctx)
+// openSession waits for the runtime, names a new session and the agent it
+// is created with, and routes that agent's questions to p.
+func (a *app) openSession(ctx context.Context, p peer) (rt *frontdoor.Runtime, sessionID, agentID string, err error) {
+	rt, err = a.runtime(ctx)
 	if err != nil {
-		return nil, err
+		return nil, "", "", err
 	}
 	a.idMu.Lock()
 	a.lastID++
 	n := a.lastID
 	a.idMu.Unlock()
-	sessionID, agentID := fmt.Sprintf("sess-%d", n), fmt.Sprintf("acp-agent-%d", n)
-	ag := rt.NewAgent(agentID, sessionID, hooks(sessionID))
-	a.provider.bind(agentID, sessionID, p)
-	return ag, nil
+	sessionID, agentID = fmt.Sprintf("sess-%d", n), fmt.Sprintf("acp-agent-%d", n)
+	if err := a.provider.openSession(sessionID, agentID, p); err != nil {
+		return nil, "", "", err
+	}
+	return rt, sessionID, agentID, nil
 }
 
-// forget unbinds an agent: its later questions are SESSION_NOT_FOUND.
-func (a *app) forget(agentID string) {
-	if a.provider != nil {
-		a.provider.unbind(agentID)
-	}
+// closeSession unbinds every agent of the session (its agent and its
+// sub-agents): their later questions are SESSION_NOT_FOUND. Only sessions
+// openSession opened are closed, so the provider is there.
+func (a *app) closeSession(sessionID string) {
+	a.provider.closeSession(sessionID)
 }

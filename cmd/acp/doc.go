@@ -24,27 +24,47 @@
 //   - session/new creates one agent per session; its history is kept
 //     across the session's prompts. session/prompt runs the agent loop and
 //     ends with stopReason end_turn, or cancelled after session/cancel.
-//   - The agent's text is sent as agent_message_chunk updates. Each
-//     ask_user_question call is a tool_call update (toolCallId = the model's
-//     call id, kind "other", status in_progress, rawInput = the arguments),
-//     then a tool_call_update with status completed and rawOutput = the
-//     answer object, or status failed and rawOutput = the error object
-//     {name, code, message}.
-//   - A question becomes elicitation/create with mode "form", the session's
-//     sessionId and the tool call's toolCallId; the form is built by the
-//     core's elicitation op and the client's response is judged by its
-//     elicitation_result op (accept gives an answer or INVALID_ANSWER,
-//     decline is ASK_DECLINED, cancel is ASK_CANCELLED, a client error, a
-//     result that is not an object or a response the SDK cannot decode
-//     (repair.go) is ASK_FAILED: a broken client never leaves a question
-//     hanging).
+//   - The agent's text is sent as agent_message_chunk updates, made safe
+//     by the core (op sanitize). Each tool call is a tool_call update
+//     (toolCallId = the model's call id, kind "other", status in_progress,
+//     rawInput = the arguments; the title "Question for you" for
+//     ask_user_question, else the tool name as the core makes it fit a
+//     title), then a tool_call_update with status completed, rawOutput =
+//     the answer object as the core wrote it and the core's summary of the
+//     answer on the card (op summary), or status failed, rawOutput = the
+//     error object {name, code, message} as the core wrote it and its
+//     message on the card.
+//   - A question becomes one elicitation/create with mode "form", the
+//     session's sessionId and the asking tool call's toolCallId; the form
+//     is built by the core's elicitation op, one form for a whole batch
+//     (fields choice_N, choices_N, custom_answer_N, answer_N; a
+//     multi-select question is an array field), and the client's response
+//     is judged by its elicitation_result op: accept gives the answer (a
+//     batch's {"answers":[...]}) or INVALID_ANSWER, decline is
+//     ASK_DECLINED, cancel is ASK_CANCELLED, any other action or a
+//     response that is not an object is ASK_FAILED.
+//   - Situations around the form are named here and written by the core
+//     (op fail): an agent bound to no session is SESSION_NOT_FOUND, a
+//     client without forms, a client error (a response the SDK cannot
+//     decode becomes one, repair.go) or a result-less response is
+//     ASK_FAILED: a broken client never leaves a question hanging.
 //   - session/cancel during a question cancels the elicitation request
 //     ($/cancel_request), the tool fails with ASK_ABORTED and the prompt
 //     ends with stopReason cancelled; other sessions are unaffected.
 //
+// Routing: app.router (an interaction.Router) maps each agent to its
+// session; the provider maps each session to its connection. A session
+// holds its agent and any sub-agents that code running in it creates with
+// frontdoor.Runtime.NewSubAgent(app.router, parentAgentID, id, hooks):
+// their questions reach the same client, scoped to the session and to the
+// sub-agent's own tool call. session/close (and the end of the
+// connection) unbinds every agent of the session; their later questions
+// are SESSION_NOT_FOUND.
+//
 // acp-go-sdk v0.13.0 cannot send sessionId and toolCallId on
-// elicitation/create; sdkgap_elicitation.go works around it and is meant to
-// be deleted once the SDK is fixed.
+// elicitation/create (sdkgap_elicitation.go), and re-encodes the JSON it
+// carries (sorted keys, escaped <, >, &: sdkgap_wirebytes.go). Both files
+// work around it and are meant to be deleted once the SDK is fixed.
 //
 // Stdout carries only the protocol; diagnostics go to stderr.
 package main

@@ -159,11 +159,17 @@ func TestGarbageAnswerMidQuestion(t *testing.T) {
 	}
 }
 
-// A model that calls a tool whose name carries escape sequences and is
-// megabytes long: the client's tool card gets a clean, short title.
+// A model that calls tools whose names carry escape sequences: the client's
+// tool card gets the title the core makes of the name (one clean, short
+// line). A name megabytes long is more than the core takes: that card has
+// no title rather than text the core did not clean.
 func TestHostileToolNameReachesTheClientClean(t *testing.T) {
-	name := "ask_user_question\x1b]8;;http://evil\a\u202e" + strings.Repeat("x", 1<<20)
-	line, err := json.Marshal(map[string]any{"tool_calls": []map[string]any{{"id": "evil", "name": name, "arguments": map[string]any{}}}})
+	short := "ask_user_question\x1b]8;;http://evil\a\u202e" + strings.Repeat("x", 100)
+	huge := "ask_user_question\x1b]8;;http://evil\a\u202e" + strings.Repeat("x", 1<<20)
+	line, err := json.Marshal(map[string]any{"tool_calls": []map[string]any{
+		{"id": "evil", "name": short, "arguments": map[string]any{}},
+		{"id": "evil_huge", "name": huge, "arguments": map[string]any{}},
+	}})
 	require.NoError(t, err)
 	h := newHarness(t, harnessOptions{script: string(line) + "\n" + `{"content":"after"}` + "\n"}, nil)
 	h.initialize(true)
@@ -172,7 +178,7 @@ func TestHostileToolNameReachesTheClientClean(t *testing.T) {
 	assert.Equal(t, acp.StopReasonEndTurn, stop)
 	texts, tools := summarize(t, updates)
 	assert.Equal(t, []string{"after"}, texts)
-	require.Len(t, tools, 2)
+	require.Len(t, tools, 4)
 	for _, ev := range tools {
 		for _, s := range []string{ev.title, string(ev.rawOutput)} {
 			assert.NotContains(t, s, "\x1b")
@@ -180,13 +186,17 @@ func TestHostileToolNameReachesTheClientClean(t *testing.T) {
 			assert.NotContains(t, s, "\a")
 		}
 	}
-	assert.Less(t, len(tools[0].title), 256, "title %.80q", tools[0].title)
-	assert.Less(t, len(tools[1].rawOutput), 1024)
-	assert.Equal(t, "UNKNOWN_TOOL", func() string {
+	title, err := nativeClient.SanitizeTitle(context.Background(), short)
+	require.NoError(t, err)
+	assert.Equal(t, title, tools[0].title, "the core makes the title")
+	assert.Equal(t, "", tools[2].title)
+	for _, ev := range []toolEvent{tools[1], tools[3]} {
+		assert.Equal(t, acp.ToolCallStatusFailed, ev.status)
+		assert.Less(t, len(ev.rawOutput), 1024)
 		var e struct{ Code string }
-		_ = json.Unmarshal(tools[1].rawOutput, &e)
-		return e.Code
-	}())
+		require.NoError(t, json.Unmarshal(ev.rawOutput, &e))
+		assert.Equal(t, "UNKNOWN_TOOL", e.Code, "%s", ev.rawOutput)
+	}
 }
 
 // TestHostileModelTextReachesTheClientClean: the model's own reply text is

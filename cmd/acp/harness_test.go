@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -168,7 +167,7 @@ func withScopeMeta(line []byte) []byte {
 	return out
 }
 
-// wire returns the raw elicitation/create params the agent wrote.
+// elicitations returns the raw elicitation/create params the agent wrote.
 func (t *tap) elicitations() []map[string]json.RawMessage {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -180,6 +179,33 @@ func (t *tap) elicitations() []map[string]json.RawMessage {
 		}
 		if json.Unmarshal(line, &msg) == nil && msg.Method == acp.ClientMethodElicitationCreate {
 			out = append(out, msg.Params)
+		}
+	}
+	return out
+}
+
+// rawOutputs returns the rawOutput of each tool_call_update for
+// toolCallID in session sid, as the agent wrote it on the wire.
+func (t *tap) rawOutputs(sid acp.SessionId, toolCallID string) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	for _, line := range t.lines {
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				SessionID string `json:"sessionId"`
+				Update    struct {
+					SessionUpdate string          `json:"sessionUpdate"`
+					ToolCallID    string          `json:"toolCallId"`
+					RawOutput     json.RawMessage `json:"rawOutput"`
+				} `json:"update"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &msg) == nil && msg.Method == acp.ClientMethodSessionUpdate &&
+			msg.Params.SessionID == string(sid) && msg.Params.Update.SessionUpdate == "tool_call_update" &&
+			msg.Params.Update.ToolCallID == toolCallID {
+			out = append(out, string(msg.Params.Update.RawOutput))
 		}
 	}
 	return out
@@ -332,6 +358,7 @@ type toolEvent struct {
 	rawOutput json.RawMessage
 	title     string
 	toolKind  acp.ToolKind
+	content   []string // the text blocks of the card
 }
 
 // summarize splits updates into the agent's text and its tool events.
@@ -358,8 +385,14 @@ func summarize(t *testing.T, updates []acp.SessionUpdate) (texts []string, tools
 			if u.ToolCallUpdate.Status != nil {
 				status = *u.ToolCallUpdate.Status
 			}
+			var content []string
+			for _, c := range u.ToolCallUpdate.Content {
+				require.NotNil(t, c.Content)
+				require.NotNil(t, c.Content.Content.Text)
+				content = append(content, c.Content.Content.Text.Text)
+			}
 			tools = append(tools, toolEvent{kind: "tool_call_update", id: string(u.ToolCallUpdate.ToolCallId), status: status,
-				rawOutput: raw(u.ToolCallUpdate.RawOutput)})
+				rawOutput: raw(u.ToolCallUpdate.RawOutput), content: content})
 		}
 	}
 	return texts, tools
@@ -377,14 +410,4 @@ func errorCode(t *testing.T, raw json.RawMessage) string {
 	require.Equal(t, "UserInteractionError", e.Name, "rawOutput %s", raw)
 	require.NotEmpty(t, e.Message, "rawOutput %s", raw)
 	return e.Code
-}
-
-// compact normalizes JSON for comparison.
-func compact(t *testing.T, s string) string {
-	t.Helper()
-	var v any
-	require.NoError(t, json.Unmarshal([]byte(s), &v), "%s", s)
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(bytes.TrimSpace(b))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,96 +19,109 @@ type peer interface {
 	// formElicitation reports whether the client advertised
 	// clientCapabilities.elicitation.form at initialize.
 	formElicitation() bool
-	// elicit sends elicitation/create and returns the client's raw result.
+	// elicit sends elicitation/create and returns the client's raw result;
+	// errClientGone when the connection closed before the client answered.
 	elicit(ctx context.Context, req elicitationRequest) (json.RawMessage, error)
 }
 
-// route is where the questions of one agent go.
-type route struct {
-	sessionID string
-	peer      peer
-}
+// errClientGone: the client's connection closed while it was asked.
+var errClientGone = errors.New("the ACP client disconnected")
 
 // provider is the ACP interaction.Provider: it turns a question into a form
 // elicitation in the asking agent's session. One provider serves every
 // session of the process (the interaction.Service holds one provider).
+//
+// Routing has two steps: router (the public agent -> session map, which
+// also holds the sub-agents bound to a session) gives the asking agent's
+// session, and peers the connection that holds that session.
 type provider struct {
 	client engine.Client
+	router *interaction.Router
 
-	mu     sync.Mutex
-	routes map[string]route // agent ID -> its session
+	mu    sync.Mutex
+	peers map[string]peer // session ID -> its connection
 }
 
-func newProvider(client engine.Client) *provider {
-	return &provider{client: client, routes: make(map[string]route)}
+func newProvider(client engine.Client, router *interaction.Router) *provider {
+	return &provider{client: client, router: router, peers: make(map[string]peer)}
 }
 
-// bind routes the questions of agentID to sessionID on p.
-func (pv *provider) bind(agentID, sessionID string, p peer) {
+// openSession routes the questions of agentID, the agent sessionID was
+// created with, to p. Sub-agents join the session through the router.
+func (pv *provider) openSession(sessionID, agentID string, p peer) error {
+	pv.mu.Lock()
+	pv.peers[sessionID] = p
+	pv.mu.Unlock()
+	if _, err := pv.router.Bind(agentID, sessionID); err != nil {
+		pv.closeSession(sessionID)
+		return err
+	}
+	return nil
+}
+
+// closeSession unbinds every agent of sessionID (its agent and sub-agents):
+// their later questions are SESSION_NOT_FOUND.
+func (pv *provider) closeSession(sessionID string) {
+	pv.router.UnbindSession(sessionID)
 	pv.mu.Lock()
 	defer pv.mu.Unlock()
-	pv.routes[agentID] = route{sessionID: sessionID, peer: p}
+	delete(pv.peers, sessionID)
 }
 
-// unbind forgets agentID: its later questions are SESSION_NOT_FOUND.
-func (pv *provider) unbind(agentID string) {
+// route returns the session of agentID and the connection that holds it.
+func (pv *provider) route(agentID string) (string, peer, bool) {
+	sessionID, ok := pv.router.SessionOf(agentID)
+	if !ok {
+		return "", nil, false
+	}
 	pv.mu.Lock()
 	defer pv.mu.Unlock()
-	delete(pv.routes, agentID)
+	p, ok := pv.peers[sessionID]
+	return sessionID, p, ok
 }
 
-func (pv *provider) lookup(agentID string) (route, bool) {
-	pv.mu.Lock()
-	defer pv.mu.Unlock()
-	r, ok := pv.routes[agentID]
-	return r, ok
-}
-
-// Ask implements interaction.Provider. The core builds the form and judges
-// the response (accept, decline, cancel, anything else); this method only
-// routes and carries bytes. When ctx is done it returns ctx's cause and the
+// Ask implements interaction.Provider. The core builds the form, judges the
+// response and writes every error; this method only routes, carries bytes
+// and names the situation. When ctx is done it returns ctx's cause and the
 // service reports ASK_ABORTED.
 func (pv *provider) Ask(ctx context.Context, q interaction.Question) (engine.Result, error) {
-	r, ok := pv.lookup(q.From.AgentID)
+	sessionID, p, ok := pv.route(q.From.AgentID)
 	if !ok {
-		return engine.Result{}, core.NewError(core.CodeSessionNotFound, fmt.Sprintf(
-			"no ACP session is bound to agent %q, so the question cannot reach anyone; continue without asking", q.From.AgentID))
+		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationSessionNotFound, Detail: q.From.AgentID})
 	}
-	if !r.peer.formElicitation() {
-		return engine.Result{}, core.NewError(core.CodeAskFailed,
-			"this ACP client cannot show questions (it did not advertise the elicitation.form capability); continue without asking, or ask in your reply and stop")
+	if !p.formElicitation() {
+		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationNoFormSupport})
 	}
 	form, _, err := pv.client.Elicitation(ctx, q.Raw)
 	if err != nil {
 		return engine.Result{}, err
 	}
-	raw, err := r.peer.elicit(ctx, elicitationRequest{
+	raw, err := p.elicit(ctx, elicitationRequest{
 		Mode:            "form",
-		SessionID:       r.sessionID,
+		SessionID:       sessionID,
 		ToolCallID:      q.From.ToolCallID,
 		Message:         form.Message,
 		RequestedSchema: form.RequestedSchema,
 	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return engine.Result{}, context.Cause(ctx)
-		}
-		return engine.Result{}, core.NewError(core.CodeAskFailed, "the ACP client could not ask the question: "+core.SanitizeText(clientErrorText(err)))
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return engine.Result{}, context.Cause(ctx)
+	case errors.Is(err, errClientGone):
+		// The connection's end cancels the prompt's ctx too, but it may
+		// not have reached ctx yet: the question is aborted either way.
+		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationAborted, Detail: err.Error()})
+	default:
+		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationClientError, Detail: clientErrorText(err)})
 	}
 	if len(raw) == 0 || string(raw) == "null" {
-		return engine.Result{}, core.NewError(core.CodeAskFailed, "the ACP client answered elicitation/create without a result")
-	}
-	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		// Not the model's fault: the core would call a non-object response
-		// INVALID_REQUEST, which the model would read as "fix your request".
-		return engine.Result{}, core.NewError(core.CodeAskFailed,
-			"the ACP client answered elicitation/create with something other than an object {\"action\":...,\"content\":{...}}")
+		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationClientNoResult})
 	}
 	return pv.client.ElicitationResult(ctx, q.Raw, raw)
 }
 
-// clientErrorText is a client error as the model should read it: the
-// JSON-RPC message, and its data when there is any.
+// clientErrorText is a client's error as the core quotes it: the JSON-RPC
+// message, its data when there is any, and its code.
 func clientErrorText(err error) string {
 	var re *acp.RequestError
 	if !errors.As(err, &re) {

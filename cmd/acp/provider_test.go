@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	acp "github.com/coder/acp-go-sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -32,17 +33,37 @@ func (p *fakePeer) elicit(_ context.Context, req elicitationRequest) (json.RawMe
 	return json.RawMessage(p.raw), nil
 }
 
+const whichOne = `{"question":"Which one?","options":[{"label":"A"},{"label":"B"}]}`
+
+var nativeClient = engine.Client{Core: engine.Native{}}
+
+// providerFixture is the ACP provider on a native core with session
+// sess-1 (agent agent-1) open on p.
+type providerFixture struct {
+	svc    *interaction.Service
+	pv     *provider
+	router *interaction.Router
+}
+
+func newProviderFixture(t *testing.T, p *fakePeer) *providerFixture {
+	t.Helper()
+	f := &providerFixture{svc: interaction.NewService(nativeClient), router: &interaction.Router{}}
+	f.pv = newProvider(nativeClient, f.router)
+	dispose, err := f.svc.Register(f.pv)
+	require.NoError(t, err)
+	t.Cleanup(dispose)
+	require.NoError(t, f.pv.openSession("sess-1", "agent-1", p))
+	return f
+}
+
+func (f *providerFixture) ask(agentID, toolCallID string) (engine.Result, error) {
+	return f.svc.Ask(context.Background(), whichOne,
+		interaction.AskOptions{From: interaction.Identity{AgentID: agentID, SessionID: "sess-1", ToolCallID: toolCallID}})
+}
+
 func askThrough(t *testing.T, p *fakePeer, agentID string) (engine.Result, error) {
 	t.Helper()
-	client := engine.Client{Core: engine.Native{}}
-	svc := interaction.NewService(client)
-	pv := newProvider(client)
-	dispose, err := svc.Register(pv)
-	require.NoError(t, err)
-	defer dispose()
-	pv.bind("agent-1", "sess-1", p)
-	return svc.Ask(context.Background(), json.RawMessage(`{"question":"Which one?","options":[{"label":"A"},{"label":"B"}]}`),
-		interaction.AskOptions{From: interaction.Identity{AgentID: agentID, SessionID: "sess-1", ToolCallID: "call_1"}})
+	return newProviderFixture(t, p).ask(agentID, "call_1")
 }
 
 func code(err error) core.Code {
@@ -53,18 +74,34 @@ func code(err error) core.Code {
 	return ""
 }
 
-// The core judges the raw response: an action the SDK would have decoded
-// as "accept" is ASK_FAILED.
-func TestProviderUnknownActionIsAskFailed(t *testing.T) {
-	_, err := askThrough(t, &fakePeer{form: true, raw: `{"action":"_custom","content":{"choice":"A"}}`}, "agent-1")
-	assert.Equal(t, core.CodeAskFailed, code(err), "%v", err)
+// errorBytes is err's error object as the model receives it.
+func errorBytes(t *testing.T, err error) string {
+	t.Helper()
+	var he *core.HarnessError
+	require.True(t, errors.As(err, &he), "%v", err)
+	return string(he.JSON())
+}
+
+// failBytes is the core's error object for a situation.
+func failBytes(f core.Failure) string {
+	return string(nativeClient.Fail(context.Background(), f).JSON())
+}
+
+// coreVerdict is the core's error object for a client's response to the
+// form of whichOne.
+func coreVerdict(t *testing.T, response string) string {
+	t.Helper()
+	call, err := nativeClient.NormalizeArguments(context.Background(), whichOne)
+	require.NoError(t, err)
+	_, err = nativeClient.ElicitationResult(context.Background(), call.Raw, json.RawMessage(response))
+	return errorBytes(t, err)
 }
 
 func TestProviderRoutesAndAnswers(t *testing.T) {
 	p := &fakePeer{form: true, raw: `{"action":"accept","content":{"choice":"B"}}`}
 	res, err := askThrough(t, p, "agent-1")
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"answer":"B","selected":{"index":1,"label":"B","value":"B"}}`, string(res.Raw))
+	assert.Equal(t, `{"answer":"B","selected":{"index":1,"label":"B","value":"B"}}`, string(res.Raw))
 	require.Len(t, p.got, 1)
 	assert.Equal(t, "form", p.got[0].Mode)
 	assert.Equal(t, "sess-1", p.got[0].SessionID)
@@ -72,24 +109,101 @@ func TestProviderRoutesAndAnswers(t *testing.T) {
 	assert.Equal(t, "Which one?", p.got[0].Message)
 }
 
+// The core judges the raw response: an action the SDK would have decoded
+// as "accept", and a response that is not an object, are ASK_FAILED as the
+// core writes them (the host has no rule of its own).
+func TestProviderResponsesJudgedByTheCore(t *testing.T) {
+	for _, raw := range []string{
+		`{"action":"_custom","content":{"choice":"A"}}`,
+		`"garbage"`,
+		`[1,2,3]`,
+		`-0.5e3`,
+	} {
+		_, err := askThrough(t, &fakePeer{form: true, raw: raw}, "agent-1")
+		assert.Equal(t, core.CodeAskFailed, code(err), "%s: %v", raw, err)
+		assert.Equal(t, coreVerdict(t, raw), errorBytes(t, err), raw)
+	}
+}
+
+// An agent bound to no session gets SESSION_NOT_FOUND as the core writes
+// it, naming the agent; nothing is sent to any client.
 func TestProviderUnknownAgent(t *testing.T) {
 	p := &fakePeer{form: true}
 	_, err := askThrough(t, p, "agent-2")
 	assert.Equal(t, core.CodeSessionNotFound, code(err), "%v", err)
+	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationSessionNotFound, Detail: "agent-2"}), errorBytes(t, err))
 	assert.Empty(t, p.got)
 }
 
 func TestProviderNoFormCapability(t *testing.T) {
 	p := &fakePeer{form: false}
 	_, err := askThrough(t, p, "agent-1")
-	assert.Equal(t, core.CodeAskFailed, code(err), "%v", err)
+	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationNoFormSupport}), errorBytes(t, err))
 	assert.Empty(t, p.got)
 }
 
 func TestProviderClientError(t *testing.T) {
 	_, err := askThrough(t, &fakePeer{form: true, err: errors.New("boom")}, "agent-1")
-	assert.Equal(t, core.CodeAskFailed, code(err), "%v", err)
-	assert.Contains(t, err.Error(), "boom")
-	_, err = askThrough(t, &fakePeer{form: true, raw: `null`}, "agent-1")
-	assert.Equal(t, core.CodeAskFailed, code(err), "%v", err)
+	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationClientError, Detail: "boom"}), errorBytes(t, err))
+
+	rpc := &acp.RequestError{Code: -32603, Message: "the form could not be shown", Data: map[string]any{"why": "busy"}}
+	_, err = askThrough(t, &fakePeer{form: true, err: rpc}, "agent-1")
+	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationClientError,
+		Detail: `the form could not be shown {"why":"busy"} (JSON-RPC error -32603)`}), errorBytes(t, err))
+
+	for _, raw := range []string{``, `null`} {
+		_, err = askThrough(t, &fakePeer{form: true, raw: raw}, "agent-1")
+		assert.Equal(t, failBytes(core.Failure{Situation: core.SituationClientNoResult}), errorBytes(t, err), "%q", raw)
+	}
+}
+
+// A connection that closes while the client is asked aborts the question,
+// even before the close has reached the ask's ctx.
+func TestProviderClientGone(t *testing.T) {
+	_, err := askThrough(t, &fakePeer{form: true, err: errClientGone}, "agent-1")
+	assert.Equal(t, core.CodeAskAborted, code(err), "%v", err)
+	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationAborted, Detail: errClientGone.Error()}), errorBytes(t, err))
+}
+
+// A sub-agent bound to a session's agent asks in that session, with its own
+// tool call; closing the session unbinds it with the session's agent.
+func TestProviderSubAgent(t *testing.T) {
+	p := &fakePeer{form: true, raw: `{"action":"accept","content":{"choice":"A"}}`}
+	f := newProviderFixture(t, p)
+	sid, _, err := f.router.BindSubAgent("agent-1", "agent-1/sub")
+	require.NoError(t, err)
+	assert.Equal(t, "sess-1", sid)
+
+	res, err := f.ask("agent-1/sub", "call_sub")
+	require.NoError(t, err)
+	assert.Equal(t, `{"answer":"A","selected":{"index":0,"label":"A","value":"A"}}`, string(res.Raw))
+	require.Len(t, p.got, 1)
+	assert.Equal(t, "sess-1", p.got[0].SessionID)
+	assert.Equal(t, "call_sub", p.got[0].ToolCallID)
+
+	f.pv.closeSession("sess-1")
+	for _, id := range []string{"agent-1", "agent-1/sub"} {
+		_, err = f.ask(id, "call_late")
+		assert.Equal(t, failBytes(core.Failure{Situation: core.SituationSessionNotFound, Detail: id}), errorBytes(t, err))
+	}
+	assert.Len(t, p.got, 1)
+}
+
+// openSession refuses an agent ID that is bound already (to a sub-agent of
+// another session, say) and leaves no peer behind.
+func TestProviderOpenSessionRefusesBoundAgent(t *testing.T) {
+	p := &fakePeer{form: true}
+	f := newProviderFixture(t, p)
+	_, _, err := f.router.BindSubAgent("agent-1", "acp-agent-9")
+	require.NoError(t, err)
+	other := &fakePeer{form: true}
+	require.ErrorIs(t, f.pv.openSession("sess-9", "acp-agent-9", other), interaction.ErrAlreadyBound)
+	_, _, ok := f.pv.route("acp-agent-9")
+	assert.True(t, ok, "the sub-agent keeps its own session")
+	sid, _ := f.router.SessionOf("acp-agent-9")
+	assert.Equal(t, "sess-1", sid)
+	f.pv.mu.Lock()
+	_, kept := f.pv.peers["sess-9"]
+	f.pv.mu.Unlock()
+	assert.False(t, kept)
 }

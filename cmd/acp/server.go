@@ -13,7 +13,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
 )
 
 // version is reported in initialize.
@@ -29,7 +29,7 @@ func serve(a *app, r io.Reader, w io.Writer) {
 	r = newResponseRepair(r)
 	// No conn.SetLogger: in v0.13.0 it races with the connection's own
 	// goroutines; the SDK logs through slog.Default (main sets it).
-	conn := acp.NewAgentSideConnection(s, w, r)
+	conn := acp.NewAgentSideConnection(s, unescapeHTML{w}, r)
 	s.attach(conn)
 	<-conn.Done()
 	s.shutdown()
@@ -49,14 +49,13 @@ type server struct {
 	prompts  sync.WaitGroup
 }
 
-// session is one ACP session: one agent, its history kept across prompts.
+// session is one ACP session: one agent, its history kept across prompts
+// (sub-agents that code in the session creates join it through app.router).
 type session struct {
-	id    string
-	agent *agent.Agent
-	turn  sync.Mutex // one prompt at a time
-
-	mu      sync.Mutex
-	pending map[string]bool // tool calls reported and not yet resolved
+	id     string
+	agent  *agent.Agent
+	client engine.Client // the core, for the text the client is shown
+	turn   sync.Mutex    // one prompt at a time
 }
 
 func newServer(a *app) *server {
@@ -73,8 +72,8 @@ func (s *server) attach(conn *acp.AgentSideConnection) {
 func (s *server) shutdown() {
 	s.mu.Lock()
 	s.closed = true
-	for id, sess := range s.sessions {
-		s.app.forget(sess.agent.ID)
+	for id := range s.sessions {
+		s.app.closeSession(id)
 		delete(s.sessions, id)
 	}
 	s.mu.Unlock()
@@ -87,14 +86,32 @@ func (s *server) formElicitation() bool { return s.form.Load() }
 // elicit implements peer.
 func (s *server) elicit(ctx context.Context, req elicitationRequest) (json.RawMessage, error) {
 	<-s.ready
-	return createElicitation(ctx, s.conn, req)
+	raw, err := createElicitation(ctx, s.conn, req)
+	if err != nil && s.disconnected() {
+		return nil, errClientGone
+	}
+	return raw, err
 }
 
-// update sends a session/update. It is not tied to the prompt's ctx: after
-// session/cancel the final tool_call_update must still go out.
+// disconnected reports whether the connection has closed. The ctx of each
+// request in flight is a child of the connection's, and Go cancels the
+// children one by one after the parent is done, so a request can see the
+// connection gone while its own ctx is still alive.
+func (s *server) disconnected() bool {
+	select {
+	case <-s.conn.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// update sends a session/update (sdkgap_wirebytes.go: raw JSON inside keeps
+// its bytes). It is not tied to the prompt's ctx: after session/cancel the
+// final tool_call_update must still go out.
 func (s *server) update(sessionID string, u acp.SessionUpdate) {
 	<-s.ready
-	if err := s.conn.SessionUpdate(context.Background(), acp.SessionNotification{SessionId: acp.SessionId(sessionID), Update: u}); err != nil {
+	if err := sendSessionUpdate(context.Background(), s.conn, sessionID, u); err != nil {
 		s.app.log.Debug("session/update not sent", "session", sessionID, "err", err)
 	}
 }
@@ -120,19 +137,16 @@ func (s *server) Authenticate(context.Context, acp.AuthenticateRequest) (acp.Aut
 // NewSession creates an agent for the session (its history is kept across
 // prompts) and routes its questions here. It waits for the engine.
 func (s *server) NewSession(ctx context.Context, _ acp.NewSessionRequest) (acp.NewSessionResponse, error) {
-	sess := &session{pending: make(map[string]bool)}
-	ag, err := s.app.newAgent(ctx, s, func(sessionID string) agent.Hooks {
-		sess.id = sessionID
-		return s.hooks(sess)
-	})
+	rt, sessionID, agentID, err := s.app.openSession(ctx, s)
 	if err != nil {
 		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
 	}
-	sess.agent = ag
+	sess := &session{id: sessionID, client: rt.Client}
+	sess.agent = rt.NewAgent(agentID, sessionID, s.hooks(sess))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		s.app.forget(ag.ID)
+		s.app.closeSession(sess.id)
 		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": "connection closed"})
 	}
 	s.sessions[sess.id] = sess
@@ -163,7 +177,8 @@ func (s *server) beginPrompt(id acp.SessionId) (*session, error) {
 }
 
 // Prompt runs the agent loop for one user turn. It ends with end_turn, or
-// with cancelled after session/cancel (the SDK cancels ctx).
+// with cancelled after session/cancel (the SDK cancels ctx) or once the
+// connection closed.
 func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
 	sess, err := s.beginPrompt(p.SessionId)
 	if err != nil {
@@ -177,9 +192,7 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 	}
 
 	runErr := sess.agent.Run(ctx, promptText(p.Prompt))
-	cancelled := ctx.Err() != nil || errors.Is(runErr, context.Canceled)
-	s.abortPending(sess)
-	if cancelled {
+	if ctx.Err() != nil || errors.Is(runErr, context.Canceled) || s.disconnected() {
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	}
 	if runErr != nil {
@@ -192,13 +205,13 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 // withdraws a pending elicitation ($/cancel_request) and ends the loop.
 func (s *server) Cancel(context.Context, acp.CancelNotification) error { return nil }
 
-// CloseSession forgets a session; its agent's questions are then
-// SESSION_NOT_FOUND.
+// CloseSession forgets a session; the questions of its agent and of its
+// sub-agents are then SESSION_NOT_FOUND.
 func (s *server) CloseSession(_ context.Context, p acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sess, ok := s.sessions[string(p.SessionId)]; ok {
-		s.app.forget(sess.agent.ID)
+	if _, ok := s.sessions[string(p.SessionId)]; ok {
+		s.app.closeSession(string(p.SessionId))
 		delete(s.sessions, string(p.SessionId))
 	}
 	return acp.CloseSessionResponse{}, nil
@@ -232,70 +245,43 @@ func (s *server) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp
 }
 
 // hooks report the loop as session updates: text as agent_message_chunk,
-// each tool call as tool_call then tool_call_update.
+// each tool call as tool_call then tool_call_update. Every text the client
+// is shown comes from the core: the model's text and the titles of tools
+// the model made up through its sanitize op, the card of an answer through
+// its summary op, the card of a failure is the core's message.
 func (s *server) hooks(sess *session) agent.Hooks {
 	return agent.Hooks{
 		OnText: func(text string) {
-			// Model text: no escape sequence, control or bidi override
-			// reaches the client (the core's rule, as for every field).
-			if text = core.SanitizeText(text); text != "" {
+			text, err := sess.client.Sanitize(context.Background(), text)
+			if err != nil { // never show model text the core did not clean
+				s.app.log.Warn("agent text not sent: the core could not sanitize it", "session", sess.id, "err", err)
+				return
+			}
+			if text != "" {
 				s.update(sess.id, acp.UpdateAgentMessageText(text))
 			}
 		},
 		OnToolCall: func(call agent.ToolCall) {
-			sess.mu.Lock()
-			sess.pending[call.ID] = true
-			sess.mu.Unlock()
-			s.update(sess.id, acp.StartToolCall(acp.ToolCallId(call.ID), toolTitle(call.Name),
+			s.update(sess.id, acp.StartToolCall(acp.ToolCallId(call.ID), s.toolTitle(sess, call.Name),
 				acp.WithStartKind(acp.ToolKindOther),
 				acp.WithStartStatus(acp.ToolCallStatusInProgress),
 				acp.WithStartRawInput(rawInput(call.Arguments))))
 		},
 		OnToolResult: func(call agent.ToolCall, result json.RawMessage, err error) {
-			sess.mu.Lock()
-			known := sess.pending[call.ID]
-			delete(sess.pending, call.ID)
-			sess.mu.Unlock()
-			if !known {
-				return
-			}
-			s.update(sess.id, toolResultUpdate(call.ID, result, err))
+			s.update(sess.id, s.toolResultUpdate(sess, call, result, err))
 		},
 	}
 }
 
-// abortPending reports ASK_ABORTED for tool calls the loop left without a
-// result (a cancelled turn), so the client never keeps a spinner.
-func (s *server) abortPending(sess *session) {
-	sess.mu.Lock()
-	ids := make([]string, 0, len(sess.pending))
-	for id := range sess.pending {
-		ids = append(ids, id)
-	}
-	clear(sess.pending)
-	sess.mu.Unlock()
-	for _, id := range ids {
-		s.update(sess.id, toolResultUpdate(id, nil, core.NewError(core.CodeAskAborted, "the question was aborted: the prompt was cancelled")))
-	}
-}
-
-// maxTitleChars bounds the title of a tool card for a tool name the model
-// made up (it may be megabytes long).
-const maxTitleChars = 80
-
-func toolTitle(name string) string {
+// toolTitle is the title of a tool card: askTitle for the ask tool, else the
+// name the model wrote as the core makes it fit a title (one line, cut).
+func (s *server) toolTitle(sess *session, name string) string {
 	if name == agent.AskToolName {
 		return askTitle
 	}
-	// Model text: no escape sequence, control or bidi character reaches
-	// the client, and no giant title.
-	title := core.SanitizeText(name)
-	n := 0
-	for i := range title {
-		if n == maxTitleChars {
-			return title[:i] + "…"
-		}
-		n++
+	title, err := sess.client.SanitizeTitle(context.Background(), name)
+	if err != nil { // no title rather than model text the core did not clean
+		s.app.log.Warn("tool title left empty: the core could not sanitize it", "session", sess.id, "err", err)
 	}
 	return title
 }
@@ -310,32 +296,39 @@ func rawInput(args json.RawMessage) any {
 }
 
 // toolResultUpdate is the tool_call_update for a result: completed with the
-// answer object, or failed with the error object {name, code, message}.
-func toolResultUpdate(id string, result json.RawMessage, err error) acp.SessionUpdate {
+// result bytes (for the ask tool, the answer as the core wrote it) and the
+// core's summary of the answer on the card, or failed with the error object
+// as the core wrote it and its message on the card.
+func (s *server) toolResultUpdate(sess *session, call agent.ToolCall, result json.RawMessage, err error) acp.SessionUpdate {
 	if err != nil {
 		he := agent.AsHarnessError(err)
-		return acp.UpdateToolCall(acp.ToolCallId(id),
+		return acp.UpdateToolCall(acp.ToolCallId(call.ID),
 			acp.WithUpdateStatus(acp.ToolCallStatusFailed),
-			acp.WithUpdateRawOutput(agent.ErrorJSON(he)),
-			acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(string(he.Code) + ": " + he.Message))}))
+			acp.WithUpdateRawOutput(json.RawMessage(he.JSON())),
+			acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(he.Message))}))
 	}
-	var out any = result
-	if !json.Valid(result) {
-		out = string(result)
-	}
-	return acp.UpdateToolCall(acp.ToolCallId(id),
+	opts := []acp.ToolCallUpdateOpt{
 		acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
-		acp.WithUpdateRawOutput(out),
-		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(answerText(result)))}))
+		acp.WithUpdateRawOutput(result),
+	}
+	if call.Name == agent.AskToolName {
+		if summary, err := s.summary(sess, call, result); err == nil {
+			opts = append(opts, acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(summary))}))
+		} else {
+			s.app.log.Warn("tool card without a summary", "session", sess.id, "call", call.ID, "err", err)
+		}
+	}
+	return acp.UpdateToolCall(acp.ToolCallId(call.ID), opts...)
 }
 
-// answerText is what the tool card shows: the answer, or the result as it is.
-func answerText(result json.RawMessage) string {
-	var a core.Answer
-	if json.Unmarshal(result, &a) == nil && a.Answer != "" {
-		return "Answer: " + a.Answer
+// summary is the core's one line per question of what answer chose.
+func (s *server) summary(sess *session, call agent.ToolCall, answer json.RawMessage) (string, error) {
+	ctx := context.Background()
+	normalized, err := sess.client.NormalizeArguments(ctx, string(call.Arguments))
+	if err != nil {
+		return "", err
 	}
-	return string(result)
+	return sess.client.Summary(ctx, normalized.Raw, answer)
 }
 
 // promptText flattens a prompt to the text the model reads.

@@ -2,6 +2,10 @@
 // which validates every message with zod) drives the real askcore-acp binary
 // over stdio. Run by scripts/test-interop.sh (`make test-interop`).
 //
+// Two agent processes run, each with its own --script file: one asks single
+// questions (a choice, then an optionless one), the other one batch holding
+// a single choice and a multi-select question.
+//
 // ASKCORE_ACP_BIN overrides the binary (default: ../../../bin/askcore-acp);
 // ASKCORE_ENGINE, when set, is passed as --engine.
 import { after, before, test } from "node:test";
@@ -10,15 +14,16 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Readable, Writable } from "node:stream";
+import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
 
-// The scripted model: each session replays it from its first line. Prompt 1
-// asks a choice question (options + free text); prompt 2 an optionless one.
+// The first scripted model: each session replays it from its first line.
+// Prompt 1 asks a choice question (options + free text); prompt 2 an
+// optionless one.
 const dbArgs = {
   header: "Database",
   question: "Which database should I use?",
@@ -28,71 +33,128 @@ const dbArgs = {
   ],
   allowCustom: true,
 };
-const script = [
+const singleScript = [
   { content: "Let me ask.", tool_calls: [{ id: "call_db", name: "ask_user_question", arguments: dbArgs }] },
   { content: "You chose {{answer}}." },
   { tool_calls: [{ id: "call_name", name: "ask_user_question", arguments: { question: "What should the project be called?" } }] },
   { content: "Project: {{answer}}." },
 ];
 
-const TIMEOUT = 20_000;
-let child, conn, exited, tmp;
-let stderr = "";
-// sessionId -> async (params, signal) => elicitation response
-const responders = new Map();
-const elicitations = [];
+// The second scripted model asks one batch: a single choice and a
+// multi-select question with free text.
+const batchArgs = {
+  questions: [
+    {
+      header: "Database",
+      question: "Which database should I use?",
+      options: [
+        { label: "PostgreSQL", value: "postgres" },
+        { label: "SQLite", value: "sqlite", recommended: true },
+      ],
+    },
+    {
+      header: "Features",
+      question: "Which features do you want?",
+      multiSelect: true,
+      options: [
+        { label: "Auth", value: "auth", recommended: true },
+        { label: "Billing & invoices", value: "billing" },
+        { label: "Search", value: "search" },
+      ],
+      allowCustom: true,
+    },
+  ],
+};
+const batchScript = [
+  { content: "Two questions.", tool_calls: [{ id: "call_batch", name: "ask_user_question", arguments: batchArgs }] },
+  { content: "Done: {{answer}}." },
+];
 
-before(async () => {
-  tmp = mkdtempSync(path.join(tmpdir(), "askcore-acp-interop-"));
-  const scriptFile = path.join(tmp, "script.jsonl");
+const TIMEOUT = 20_000;
+let tmp;
+let single, batch;
+
+// startAgent spawns askcore-acp on a script file and connects the official
+// client to it. It records every line the agent writes (lines) and every
+// elicitation/create it sends (elicitations); responders maps a sessionId
+// to async (params, signal) => elicitation response.
+async function startAgent(name, script) {
+  const scriptFile = path.join(tmp, `${name}.jsonl`);
   writeFileSync(scriptFile, script.map((l) => JSON.stringify(l)).join("\n") + "\n");
   const args = ["--script", scriptFile];
   if (process.env.ASKCORE_ENGINE) args.push("--engine", process.env.ASKCORE_ENGINE);
-  child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
-  child.stderr.on("data", (d) => (stderr += d));
-  exited = new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("exit", (code, signal) => resolve({ code, signal }));
+  const agent = { name, stderr: "", lines: [], elicitations: [], responders: new Map() };
+  agent.child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
+  agent.child.stderr.on("data", (d) => (agent.stderr += d));
+  agent.exited = new Promise((resolve, reject) => {
+    agent.child.on("error", reject);
+    agent.child.on("exit", (code, signal) => resolve({ code, signal }));
   });
+
+  // A tap between the agent's stdout and the client: the raw bytes.
+  const tap = new PassThrough();
+  let partial = "";
+  agent.child.stdout.on("data", (chunk) => {
+    const text = partial + chunk.toString("utf8");
+    const parts = text.split("\n");
+    partial = parts.pop();
+    agent.lines.push(...parts);
+  });
+  agent.child.stdout.pipe(tap);
 
   const app = acp
     .client({ name: "askcore-interop" })
     .onRequest(acp.methods.client.elicitation.create, async ({ params, signal }) => {
-      elicitations.push(params);
-      const respond = responders.get(params.sessionId);
+      agent.elicitations.push(params);
+      const respond = agent.responders.get(params.sessionId);
       if (!respond) throw new Error(`no responder for session ${params.sessionId}`);
       return respond(params, signal);
     });
-  conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)));
+  agent.conn = app.connect(acp.ndJsonStream(Writable.toWeb(agent.child.stdin), Readable.toWeb(tap)));
 
-  const init = await conn.agent.request(acp.methods.agent.initialize, {
+  const init = await agent.conn.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: { elicitation: { form: {} } },
     clientInfo: { name: "askcore-interop", version: "0.0.0" },
   });
   assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
   assert.equal(init.agentInfo?.name, "askcore-acp");
+  return agent;
+}
+
+async function stopAgent(agent) {
+  if (!agent) return;
+  agent.conn?.close();
+  agent.child.stdin.end();
+  const { code, signal } = await withTimeout(agent.exited, TIMEOUT, `askcore-acp (${agent.name}) did not exit`, agent);
+  assert.equal(code, 0, `askcore-acp (${agent.name}) exited with ${code ?? signal}; stderr:\n${agent.stderr}`);
+}
+
+before(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), "askcore-acp-interop-"));
+  [single, batch] = await Promise.all([startAgent("single", singleScript), startAgent("batch", batchScript)]);
 });
 
 after(async () => {
-  conn?.close();
-  child?.stdin.end();
-  const { code, signal } = await withTimeout(exited, TIMEOUT, "askcore-acp did not exit");
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-  assert.equal(code, 0, `askcore-acp exited with ${code ?? signal}; stderr:\n${stderr}`);
+  try {
+    await Promise.all([stopAgent(single), stopAgent(batch)]);
+  } finally {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
-function withTimeout(promise, ms, what) {
+function withTimeout(promise, ms, what, agent) {
   let timer;
   return Promise.race([
     promise,
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms; stderr:\n${stderr}`)), ms))),
+    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms; stderr:\n${agent?.stderr ?? ""}`)), ms))),
   ]).finally(() => clearTimeout(timer));
 }
 
-async function newSession(respond) {
-  const session = await conn.agent.buildSession(tmp).start();
-  responders.set(session.sessionId, respond);
+async function newSession(agent, respond) {
+  const session = await agent.conn.agent.buildSession(tmp).start();
+  agent.responders.set(session.sessionId, respond);
+  session.agent = agent;
   return session;
 }
 
@@ -103,7 +165,7 @@ async function turn(session, text) {
   const failed = done.then(() => new Promise(() => {}));
   const updates = [];
   for (;;) {
-    const m = await withTimeout(Promise.race([session.nextUpdate(), failed]), TIMEOUT, "no update");
+    const m = await withTimeout(Promise.race([session.nextUpdate(), failed]), TIMEOUT, "no update", session.agent);
     if (m.kind === "stop") {
       await done;
       return { updates, stopReason: m.stopReason };
@@ -116,7 +178,7 @@ function texts(updates) {
   return updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text);
 }
 
-// toolEvents checks the tool_call / tool_call_update pair of one call and
+// toolResult checks the tool_call / tool_call_update pair of one call and
 // returns the final update.
 function toolResult(updates, toolCallId, args) {
   const tools = updates.filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
@@ -135,15 +197,32 @@ function toolResult(updates, toolCallId, args) {
 
 function assertError(result, code) {
   assert.equal(result.status, "failed", JSON.stringify(result.rawOutput));
+  assert.deepEqual(Object.keys(result.rawOutput), ["name", "code", "message"], "the core's key order");
   assert.equal(result.rawOutput.name, "UserInteractionError");
   assert.equal(result.rawOutput.code, code);
   assert.ok(result.rawOutput.message);
+  // The card shows the core's message.
+  assert.deepEqual(cardText(result), [result.rawOutput.message]);
+}
+
+function cardText(result) {
+  return (result.content ?? []).map((c) => c.content.text);
+}
+
+// assertRawOutputBytes asserts that the agent wrote rawOutput as exactly these
+// bytes in the tool_call_update of toolCallId in session.
+function assertRawOutputBytes(session, toolCallId, bytes) {
+  const lines = session.agent.lines.filter(
+    (l) => l.includes(`"sessionId":${JSON.stringify(session.sessionId)}`) && l.includes(`"toolCallId":${JSON.stringify(toolCallId)}`) && l.includes('"tool_call_update"'),
+  );
+  assert.equal(lines.length, 1, lines.join("\n"));
+  assert.ok(lines[0].includes(`"rawOutput":${bytes},`), `rawOutput is not ${bytes} in\n${lines[0]}`);
 }
 
 let firstSession;
 
 test("a choice, then a free-form answer in the same session", async () => {
-  const session = await newSession(async (params) => {
+  const session = await newSession(single, async (params) => {
     assert.equal(params.mode, "form");
     assert.equal(params.sessionId, session.sessionId);
     const props = params.requestedSchema.properties;
@@ -166,6 +245,8 @@ test("a choice, then a free-form answer in the same session", async () => {
   let result = toolResult(r.updates, "call_db", dbArgs);
   assert.equal(result.status, "completed", JSON.stringify(result.rawOutput));
   assert.deepEqual(result.rawOutput, { answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" } });
+  assertRawOutputBytes(session, "call_db", '{"answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"}}');
+  assert.deepEqual(cardText(result), ["PostgreSQL"]);
   assert.deepEqual(texts(r.updates), ["Let me ask.", "You chose postgres."]);
 
   r = await turn(session, "and a name?");
@@ -177,7 +258,7 @@ test("a choice, then a free-form answer in the same session", async () => {
 });
 
 test("custom_answer wins over the pre-filled choice", async () => {
-  const session = await newSession(async () => ({ action: "accept", content: { choice: "sqlite", custom_answer: "DuckDB" } }));
+  const session = await newSession(single, async () => ({ action: "accept", content: { choice: "sqlite", custom_answer: "DuckDB" } }));
   const r = await turn(session, "go");
   assert.equal(r.stopReason, "end_turn");
   const result = toolResult(r.updates, "call_db", dbArgs);
@@ -187,7 +268,7 @@ test("custom_answer wins over the pre-filled choice", async () => {
 });
 
 test("decline reaches the model as ASK_DECLINED", async () => {
-  const session = await newSession(async () => ({ action: "decline" }));
+  const session = await newSession(single, async () => ({ action: "decline" }));
   const r = await turn(session, "go");
   assert.equal(r.stopReason, "end_turn");
   assertError(toolResult(r.updates, "call_db", dbArgs), "ASK_DECLINED");
@@ -196,12 +277,13 @@ test("decline reaches the model as ASK_DECLINED", async () => {
 
 test("session/cancel mid-question: ASK_ABORTED and stopReason cancelled", async () => {
   let aborted = false;
-  const session = await newSession(async (params, signal) => {
-    await conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: params.sessionId });
+  const session = await newSession(single, async (params, signal) => {
+    await single.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: params.sessionId });
     await withTimeout(
       new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", resolve, { once: true }))),
       TIMEOUT,
       "the elicitation was not cancelled ($/cancel_request)",
+      single,
     );
     aborted = true;
     return { action: "cancel" };
@@ -213,7 +295,7 @@ test("session/cancel mid-question: ASK_ABORTED and stopReason cancelled", async 
 });
 
 test("the agent keeps serving after a cancel", async () => {
-  const session = await newSession(async () => ({ action: "accept", content: { choice: "sqlite" } }));
+  const session = await newSession(single, async () => ({ action: "accept", content: { choice: "sqlite" } }));
   const r = await turn(session, "go");
   assert.equal(r.stopReason, "end_turn");
   const result = toolResult(r.updates, "call_db", dbArgs);
@@ -223,9 +305,78 @@ test("the agent keeps serving after a cancel", async () => {
   assert.equal(more.stopReason, "end_turn");
 });
 
+// checkBatchForm asserts what the client sees of the batch: one form whose
+// fields carry each question's position, the multi-select question as an
+// array field.
+function checkBatchForm(params, session) {
+  assert.equal(params.mode, "form");
+  assert.equal(params.sessionId, session.sessionId);
+  assert.equal(params.toolCallId, "call_batch");
+  assert.match(params.message, /2 questions/);
+  const props = params.requestedSchema.properties;
+  assert.deepEqual(Object.keys(props).sort(), ["choice_1", "choices_2", "custom_answer_2"]);
+  assert.equal(props.choice_1.type, "string");
+  assert.equal(props.choice_1.title, "Database");
+  assert.equal(props.choice_1.description, "Which database should I use?");
+  assert.deepEqual(props.choice_1.oneOf.map((o) => o.const).sort(), ["postgres", "sqlite"]);
+  assert.equal(props.choice_1.default, "sqlite");
+  assert.equal(props.choices_2.type, "array");
+  assert.equal(props.choices_2.title, "Features");
+  assert.deepEqual(props.choices_2.items.anyOf, [
+    { const: "auth", title: "Auth" },
+    { const: "billing", title: "Billing & invoices" },
+    { const: "search", title: "Search" },
+  ]);
+  assert.deepEqual(props.choices_2.default, ["auth"]);
+  assert.equal(props.custom_answer_2.type, "string");
+}
+
+test("a batch with a multi-select question: one form, the core's answer bytes", async () => {
+  const session = await newSession(batch, async (params) => {
+    checkBatchForm(params, session);
+    return { action: "accept", content: { choice_1: "postgres", choices_2: ["search", "auth"], custom_answer_2: "Export <CSV & JSON>" } };
+  });
+  const r = await turn(session, "set up a project");
+  assert.equal(r.stopReason, "end_turn");
+  const result = toolResult(r.updates, "call_batch", batchArgs);
+  assert.equal(result.status, "completed", JSON.stringify(result.rawOutput));
+  const answer =
+    '{"answers":[' +
+    '{"question":"Which database should I use?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"}},' +
+    '{"question":"Which features do you want?","answers":["auth","search","Export <CSV & JSON>"],"selected":[{"index":0,"label":"Auth","value":"auth"},{"index":2,"label":"Search","value":"search"}]}]}';
+  assert.equal(JSON.stringify(result.rawOutput), answer);
+  assertRawOutputBytes(session, "call_batch", answer);
+  const card = cardText(result);
+  assert.equal(card.length, 1);
+  assert.match(card[0], /PostgreSQL/);
+  assert.match(card[0], /Auth, Search, Export <CSV & JSON>/);
+});
+
+test("a declined batch fails whole with ASK_DECLINED", async () => {
+  const session = await newSession(batch, async (params) => {
+    checkBatchForm(params, session);
+    return { action: "decline" };
+  });
+  const r = await turn(session, "go");
+  assert.equal(r.stopReason, "end_turn");
+  assertError(toolResult(r.updates, "call_batch", batchArgs), "ASK_DECLINED");
+  assert.deepEqual(texts(r.updates), ["Two questions.", "Done: ASK_DECLINED."]);
+});
+
+test("a non-array for a multi-select field is the core's INVALID_ANSWER", async () => {
+  const session = await newSession(batch, async () => ({ action: "accept", content: { choice_1: "postgres", choices_2: "auth" } }));
+  const r = await turn(session, "go");
+  assert.equal(r.stopReason, "end_turn");
+  const result = toolResult(r.updates, "call_batch", batchArgs);
+  assertError(result, "INVALID_ANSWER");
+  assert.match(result.rawOutput.message, /choices_2/);
+  assertRawOutputBytes(session, "call_batch", JSON.stringify(result.rawOutput));
+});
+
 test("every elicitation/create carried mode, sessionId and toolCallId", () => {
-  assert.ok(elicitations.length >= 5);
-  for (const p of elicitations) {
+  assert.ok(single.elicitations.length >= 5);
+  assert.equal(batch.elicitations.length, 3, "one form per batch");
+  for (const p of [...single.elicitations, ...batch.elicitations]) {
     assert.equal(p.mode, "form");
     assert.match(p.sessionId, /\S/);
     assert.match(p.toolCallId, /^call_/);
