@@ -21,7 +21,7 @@
 //	resolve             request|arguments, inputs             the call's answer: one input per question
 //	picker              request|arguments                     what a keyboard picker shows, see "Keyboard picker"
 //	summary             request|arguments, answer, index?     {"text"}: what an answer chose, one line per question (with index: question index's own answer)
-//	elicitation         request|arguments                     the form: {"message","requestedSchema":{"type":"object","title"?,"properties","required"}}
+//	elicitation         request|arguments, for?               the form for ACP (default) or MCP clients ("for":"mcp"): {"message","requestedSchema":{"type":"object","title"?,"properties","required"}}
 //	elicitation_result  request|arguments, response           the call's answer to the client's form response
 //	fail                situation, detail?, ms?, tool?, tools? the error object of a seam situation, see "Situations"
 //	terminal            stdinTTY, stderrTTY, outTTY, term,    {"picker","color"}: what a terminal front door does, see [TerminalModeFor]
@@ -222,7 +222,10 @@
 // only string fields (with oneOf [{const, title, description?}] for a
 // single choice) and string-array fields (items anyOf [{const, title}])
 // for multi-select, which both specs accept; MCP clients drop the
-// description inside oneOf items, which loses nothing.
+// description inside oneOf items, which loses nothing. The one difference
+// ("for":"mcp", [FormTarget]): MCP's requestedSchema has no title (its
+// TypeScript SDK drops it), so for MCP a single question's header is the
+// title of its field instead; batches are the same for both.
 //
 // A single question: the form's message is the question and its title the
 // header. Options become one string field "choice" with oneOf [{const:
@@ -268,12 +271,15 @@
 // [Fail] writes the error of a situation that ends an ask outside the
 // request rules ([Situation]: no_provider, aborted, withdrawn, timeout,
 // no_answer, provider_failed, engine_fault, interrupted, eof, declined,
-// session_not_found, no_form_support, client_error, unknown_tool, ...).
+// session_not_found, no_form_support, client_error, client_disconnected,
+// usage, unknown_tool, ...).
 // Host text it quotes (an error, a reason, an agent id) is sanitized to one
 // line and cut to MaxDetailChars; a timeout is written for people
 // ([FormatMillis]: "2m", "1.5s"). An engine fault's own text is never
 // quoted: it differs between runtimes and the situation must read the same
-// everywhere.
+// everywhere. When the engine cannot answer op "fail" (it faulted, or the
+// envelope is over MaxInputBytes because a detail is huge), a Go host
+// calls [Fail] natively: the same rules, the same bytes.
 //
 // # JSON decisions
 //

@@ -15,15 +15,27 @@ func Elicitation(r Request) (Form, error) {
 		return Form{}, err
 	}
 	a := Ask{Questions: []Request{n}}
-	return Form{Message: formMessage(&a), RequestedSchema: appendFormSchema(nil, &a)}, nil
+	return Form{Message: formMessage(&a), RequestedSchema: appendFormSchema(nil, &a, ForACP)}, nil
 }
 
-// appendForm writes the form of a normalized call.
-func appendForm(b []byte, a *Ask) []byte {
+// FormTarget says which protocol a form is for. One mapping serves both;
+// they differ in one place: MCP's requestedSchema has no title (its
+// TypeScript SDK drops it), so for MCP a single question's header is the
+// title of its field instead of the form's.
+type FormTarget string
+
+// The form targets (op "elicitation", field "for").
+const (
+	ForACP FormTarget = "acp"
+	ForMCP FormTarget = "mcp"
+)
+
+// appendForm writes the form of a normalized call for target t.
+func appendForm(b []byte, a *Ask, t FormTarget) []byte {
 	b = append(b, `{"message":`...)
 	b = jsonx.AppendString(b, formMessage(a))
 	b = append(b, `,"requestedSchema":`...)
-	b = appendFormSchema(b, a)
+	b = appendFormSchema(b, a, t)
 	return append(b, '}')
 }
 
@@ -72,9 +84,9 @@ func fieldName(a *Ask, base string, i int) string {
 
 // appendFormSchema writes the requestedSchema of a normalized call: one
 // object with the fields of every question, in question order.
-func appendFormSchema(b []byte, a *Ask) []byte {
+func appendFormSchema(b []byte, a *Ask, t FormTarget) []byte {
 	b = append(b, `{"type":"object"`...)
-	if !a.Batch && a.Questions[0].Header != "" {
+	if !a.Batch && a.Questions[0].Header != "" && t != ForMCP {
 		b = append(b, `,"title":`...)
 		b = jsonx.AppendString(b, a.Questions[0].Header)
 	}
@@ -84,7 +96,7 @@ func appendFormSchema(b []byte, a *Ask) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b, required = appendQuestionFields(b, a, i, required)
+		b, required = appendQuestionFields(b, a, i, t, required)
 	}
 	b = append(b, `},"required":[`...)
 	for i, name := range required {
@@ -97,15 +109,19 @@ func appendFormSchema(b []byte, a *Ask) []byte {
 }
 
 // appendFieldHead writes `"name":{"type":T,"title":...[,"description":...]`
-// for question i: the v1 titles for a single question; in a batch the
-// header (or the question) as title and the question as description.
-func appendFieldHead(b []byte, a *Ask, i int, name, typ, title string) []byte {
+// for question i: the v1 titles for a single question (for MCP, its header
+// when it has one); in a batch the header (or the question) as title and
+// the question as description.
+func appendFieldHead(b []byte, a *Ask, i int, t FormTarget, name, typ, title string) []byte {
 	r := &a.Questions[i]
 	b = jsonx.AppendString(b, name)
 	b = append(b, `:{"type":`...)
 	b = jsonx.AppendString(b, typ)
 	b = append(b, `,"title":`...)
 	if !a.Batch {
+		if t == ForMCP && r.Header != "" {
+			title = r.Header
+		}
 		return jsonx.AppendString(b, title)
 	}
 	if r.Header == "" {
@@ -118,11 +134,11 @@ func appendFieldHead(b []byte, a *Ask, i int, name, typ, title string) []byte {
 
 // appendQuestionFields writes the fields of question i and adds the
 // required ones to required.
-func appendQuestionFields(b []byte, a *Ask, i int, required []string) ([]byte, []string) {
+func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []string) ([]byte, []string) {
 	r := &a.Questions[i]
 	if len(r.Options) == 0 {
 		name := fieldName(a, FieldAnswer, i)
-		b = appendFieldHead(b, a, i, name, "string", titleAnswer)
+		b = appendFieldHead(b, a, i, t, name, "string", titleAnswer)
 		b = append(b, `,"minLength":1,"maxLength":`...)
 		b = jsonx.AppendInt(b, MaxAnswerChars)
 		return append(b, '}'), append(required, name)
@@ -132,7 +148,7 @@ func appendQuestionFields(b []byte, a *Ask, i int, required []string) ([]byte, [
 	var name string
 	if r.MultiSelect {
 		name = fieldName(a, FieldChoices, i)
-		b = appendFieldHead(b, a, i, name, "array", titleChoices)
+		b = appendFieldHead(b, a, i, t, name, "array", titleChoices)
 		b = append(b, `,"items":{"anyOf":[`...)
 		for n, oi := range order {
 			o := &r.Options[oi]
@@ -165,7 +181,7 @@ func appendQuestionFields(b []byte, a *Ask, i int, required []string) ([]byte, [
 		}
 	} else {
 		name = fieldName(a, FieldChoice, i)
-		b = appendFieldHead(b, a, i, name, "string", titleChoice)
+		b = appendFieldHead(b, a, i, t, name, "string", titleChoice)
 		b = append(b, `,"oneOf":[`...)
 		for n, oi := range order {
 			o := &r.Options[oi]

@@ -16,27 +16,30 @@ type Situation string
 
 // The situations, with the code each gives.
 const (
-	SituationNoProvider        Situation = "no_provider"        // NO_PROVIDER: nobody is registered to ask a human
-	SituationDuplicateProvider Situation = "duplicate_provider" // DUPLICATE_PROVIDER
-	SituationAborted           Situation = "aborted"            // ASK_ABORTED; Detail: why, when known
-	SituationWithdrawn         Situation = "withdrawn"          // ASK_ABORTED: the provider was disposed
-	SituationTimeout           Situation = "timeout"            // ASK_TIMEOUT; Millis: the timeout
-	SituationNoAnswer          Situation = "no_answer"          // ASK_FAILED: the provider returned neither answer nor error
-	SituationProviderFailed    Situation = "provider_failed"    // ASK_FAILED; Detail: the provider's error or panic
-	SituationEngineFault       Situation = "engine_fault"       // ASK_FAILED: the engine trapped or closed (details are logged, not shown)
-	SituationInterrupted       Situation = "interrupted"        // ASK_ABORTED: Ctrl-C at a terminal
-	SituationEOF               Situation = "eof"                // ASK_ABORTED: the input ended before an answer
-	SituationInputClosed       Situation = "input_closed"       // ASK_ABORTED: the input was closed
-	SituationReadFailed        Situation = "read_failed"        // ASK_ABORTED; Detail: the read error
-	SituationDeclined          Situation = "declined"           // ASK_DECLINED: the person declined (Esc in a picker)
-	SituationNoTerminal        Situation = "no_terminal"        // ASK_FAILED: no terminal to read the answer from
-	SituationSessionNotFound   Situation = "session_not_found"  // SESSION_NOT_FOUND; Detail: the asking agent
-	SituationNoFormSupport     Situation = "no_form_support"    // ASK_FAILED: the client cannot show forms
-	SituationClientError       Situation = "client_error"       // ASK_FAILED; Detail: the client's error
-	SituationClientNoResult    Situation = "client_no_result"   // ASK_FAILED: the client answered without a result
-	SituationUnknownTool       Situation = "unknown_tool"       // ToolError UNKNOWN_TOOL; Tool, Tools
-	SituationToolFailed        Situation = "tool_failed"        // ToolError TOOL_FAILED; Tool, Detail
-	SituationToolCancelled     Situation = "tool_cancelled"     // ToolError TOOL_CANCELLED
+	SituationNoProvider        Situation = "no_provider"         // NO_PROVIDER: nobody is registered to ask a human
+	SituationDuplicateProvider Situation = "duplicate_provider"  // DUPLICATE_PROVIDER
+	SituationAborted           Situation = "aborted"             // ASK_ABORTED; Detail: why, when known
+	SituationWithdrawn         Situation = "withdrawn"           // ASK_ABORTED: the provider was disposed
+	SituationTimeout           Situation = "timeout"             // ASK_TIMEOUT; Millis: the timeout
+	SituationNoAnswer          Situation = "no_answer"           // ASK_FAILED: the provider returned neither answer nor error
+	SituationProviderFailed    Situation = "provider_failed"     // ASK_FAILED; Detail: the provider's error or panic
+	SituationEngineFault       Situation = "engine_fault"        // ASK_FAILED: the engine trapped or closed (details are logged, not shown)
+	SituationInterrupted       Situation = "interrupted"         // ASK_ABORTED: Ctrl-C at a terminal
+	SituationEOF               Situation = "eof"                 // ASK_ABORTED: the input ended before an answer
+	SituationInputClosed       Situation = "input_closed"        // ASK_ABORTED: the input was closed
+	SituationReadFailed        Situation = "read_failed"         // ASK_ABORTED; Detail: the read error
+	SituationDeclined          Situation = "declined"            // ASK_DECLINED: the person declined (Esc in a picker)
+	SituationNoTerminal        Situation = "no_terminal"         // ASK_FAILED: no terminal to read the answer from
+	SituationSessionNotFound   Situation = "session_not_found"   // SESSION_NOT_FOUND; Detail: the asking agent
+	SituationNoFormSupport     Situation = "no_form_support"     // ASK_FAILED: the client cannot show forms
+	SituationClientError       Situation = "client_error"        // ASK_FAILED; Detail: the client's error
+	SituationClientNoResult    Situation = "client_no_result"    // ASK_FAILED: the client answered without a result
+	SituationClientGone        Situation = "client_disconnected" // ASK_ABORTED: the client went away while it was asked
+	SituationUsage             Situation = "usage"               // INVALID_REQUEST; Detail: what is wrong with the command line
+	SituationRequestReadFailed Situation = "request_read_failed" // ASK_FAILED; Detail: the read error
+	SituationUnknownTool       Situation = "unknown_tool"        // ToolError UNKNOWN_TOOL; Tool, Tools
+	SituationToolFailed        Situation = "tool_failed"         // ToolError TOOL_FAILED; Tool, Detail
+	SituationToolCancelled     Situation = "tool_cancelled"      // ToolError TOOL_CANCELLED
 )
 
 // ToolErrorName names failures of the tool machinery (an agent loop)
@@ -116,6 +119,12 @@ func Fail(f Failure) *HarnessError {
 		return NewError(CodeAskFailed, withDetail("the client could not ask the question", ": "))
 	case SituationClientNoResult:
 		return NewError(CodeAskFailed, "the client answered the form request without a result")
+	case SituationClientGone:
+		return NewError(CodeAskAborted, "the client disconnected before an answer was given; nothing was chosen")
+	case SituationUsage:
+		return NewError(CodeInvalidRequest, withDetail("the command line is not valid", ": "))
+	case SituationRequestReadFailed:
+		return NewError(CodeAskFailed, withDetail("reading the request failed", ": "))
 	case SituationUnknownTool:
 		available := "none"
 		if len(f.Tools) > 0 {
@@ -124,8 +133,11 @@ func Fail(f Failure) *HarnessError {
 		return &HarnessError{Name: ToolErrorName, Code: CodeUnknownTool,
 			Message: "there is no tool called " + snippet(f.Tool) + "; available tools: " + sanitize(available, false)}
 	case SituationToolFailed:
-		return &HarnessError{Name: ToolErrorName, Code: CodeToolFailed,
-			Message: withDetail("the tool "+snippet(f.Tool)+" failed", ": ")}
+		tool := "a tool"
+		if f.Tool != "" {
+			tool = "the tool " + snippet(f.Tool)
+		}
+		return &HarnessError{Name: ToolErrorName, Code: CodeToolFailed, Message: withDetail(tool+" failed", ": ")}
 	case SituationToolCancelled:
 		return &HarnessError{Name: ToolErrorName, Code: CodeToolCancelled, Message: "the run was cancelled before this tool call ran"}
 	}
@@ -135,7 +147,7 @@ func Fail(f Failure) *HarnessError {
 // situationList names every Situation, for messages and the envelope check.
 const situationList = "no_provider, duplicate_provider, aborted, withdrawn, timeout, no_answer, provider_failed, engine_fault, " +
 	"interrupted, eof, input_closed, read_failed, declined, no_terminal, session_not_found, no_form_support, client_error, " +
-	"client_no_result, unknown_tool, tool_failed, tool_cancelled"
+	"client_no_result, client_disconnected, usage, request_read_failed, unknown_tool, tool_failed, tool_cancelled"
 
 // quoteDetail quotes a detail already sanitized and cut.
 func quoteDetail(s string) string { return `"` + s + `"` }

@@ -133,7 +133,18 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 	case "picker":
 		b = appendPicker(b, &a)
 	case "elicitation":
-		b = appendForm(b, &a)
+		t, err := envelopeOptString(&env, "for")
+		if err != nil {
+			return nil, err
+		}
+		switch FormTarget(t) {
+		case "", ForACP:
+			b = appendForm(b, &a, ForACP)
+		case ForMCP:
+			b = appendForm(b, &a, ForMCP)
+		default:
+			return nil, invalidRequest(`for must be "acp" or "mcp", got ` + snippet(t))
+		}
 	case "resolve":
 		if b, err = envelopeResolve(b, &env, &a); err != nil {
 			return nil, err
