@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
 )
 
@@ -174,13 +175,13 @@ func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError
 	return res.Raw, false
 }
 
-// wantForm is the core's form for args.
+// wantForm is the core's form for args, as MCP clients read it.
 func wantForm(t *testing.T, args string) engine.Form {
 	t.Helper()
 	ctx := context.Background()
 	call, err := nativeClient.NormalizeArguments(ctx, args)
 	require.NoError(t, err)
-	f, _, err := nativeClient.Elicitation(ctx, call.Raw)
+	f, _, err := nativeClient.ElicitationFor(ctx, call.Raw, core.ForMCP)
 	require.NoError(t, err)
 	return f
 }

@@ -56,10 +56,11 @@ func (s *seam) ask(ctx context.Context, arguments json.RawMessage, timeout time.
 // has no agent of its own, the MCP client's model is the asker.
 const agentID = "mcp-client"
 
-// form is the form for a normalized call (op elicitation): the message and
-// the requestedSchema, the core's bytes.
+// form is the form for a normalized call as MCP clients read it (op
+// elicitation, "for":"mcp"): the message and the requestedSchema, the
+// core's bytes.
 func (s *seam) form(ctx context.Context, q interaction.Question) (message string, requestedSchema json.RawMessage, err error) {
-	f, _, err := s.client.Elicitation(ctx, q.Raw)
+	f, _, err := s.client.ElicitationFor(ctx, q.Raw, core.ForMCP)
 	if err != nil {
 		return "", nil, err
 	}

@@ -186,16 +186,17 @@ test("choice: the answer object as structuredContent and as the same text", asyn
   const answer = assertAnswered(result, dbArgs, { action: "accept", content: { choice: "postgres" } });
   assert.deepEqual(answer, { answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" } });
 
-  // What the client's handler received of the core's form: zod keeps what
-  // the MCP schema knows and drops the rest (here: the requestedSchema's
-  // title, which carries the header, and each option's description).
+  // What the client's handler received of the core's MCP form: zod keeps
+  // what the MCP schema knows and drops the rest (each option's
+  // description). The header is the choice field's title, which MCP has
+  // (a requestedSchema title, which it has not, would be dropped).
   assert.equal(forms.length, before + 1);
-  const form = JSON.parse(coreOut({ op: "elicitation", arguments: JSON.stringify(dbArgs) }).text);
+  const form = JSON.parse(coreOut({ op: "elicitation", for: "mcp", arguments: JSON.stringify(dbArgs) }).text);
   const seen = forms.at(-1);
   assert.equal(seen.message, form.message);
   assert.deepEqual(seen.requestedSchema, strip(form.requestedSchema));
-  assert.equal(form.requestedSchema.title, "Database", "the core puts the header in the schema's title");
-  assert.equal(seen.requestedSchema.title, undefined, "the TypeScript client drops requestedSchema.title (not in the MCP schema)");
+  assert.equal(seen.requestedSchema.title, undefined, "an MCP form has no requestedSchema title");
+  assert.equal(seen.requestedSchema.properties.choice.title, "Database", "the header reaches the client as the field's title");
   assert.deepEqual(seen.requestedSchema.properties.choice.oneOf, [
     { const: "sqlite", title: "SQLite" },
     { const: "postgres", title: "PostgreSQL" },
