@@ -1,17 +1,23 @@
 // Package interaction is the seam between an agent that needs to ask a
 // person something and the front door that can reach one.
 //
-// A front door registers one Provider (a terminal prompt, an ACP form
-// elicitation, ...). Agents call Service.Ask with the model's raw request; the
-// service normalizes it through the core, refuses at once when nobody can ask
-// (NO_PROVIDER: never an empty answer), and hands the normalized Question to
-// the provider together with the identity of the asking agent so the
-// provider can route it.
+// A front door registers one Provider (a terminal prompt, an ACP or MCP form
+// elicitation, ...). Agents call Service.Ask with the model's raw arguments
+// text; the service has the core parse and normalize them, refuses at once
+// when nobody can ask (NO_PROVIDER: never an empty answer), and hands the
+// normalized Question to the provider together with the identity of the
+// asking agent so the provider can route it.
+//
+// Every error Ask returns is a *core.HarnessError written by the core (Raw
+// set): the rules' own verdicts, and for the situations around them (no
+// provider, an abort at any stage, a timeout, a disposed or broken
+// provider, an engine fault) the core's op "fail". The JS seam
+// (hostjs/lib/interaction.js) meets the same situations with the same
+// bytes; testdata/seam pins both.
 package interaction
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -29,19 +35,19 @@ type Identity struct {
 	ToolCallID string
 }
 
-// Question is a normalized request on its way to a person.
+// Question is a normalized call on its way to a person.
 type Question struct {
-	// Request is the normalized request, decoded.
-	Request core.Request
-	// Raw is the normalized request as the core wrote it: pass it back to
-	// the core (present, resolve, elicitation) unchanged.
-	Raw  json.RawMessage
+	// Call is the normalized call: Call.Raw as the core wrote it (pass it
+	// back to the core unchanged: present, resolve, elicitation), and its
+	// questions decoded.
+	engine.Call
 	From Identity
 }
 
-// Provider reaches a person. Ask must return when ctx is done (the ask was
-// aborted, timed out or the provider was disposed); the service then reports
-// the reason, whatever error Ask returned.
+// Provider reaches a person. Ask should return when ctx is done (the ask was
+// aborted, timed out or the provider was disposed); the service does not
+// wait for it then: it reports the reason at once and drops whatever Ask
+// returns later.
 type Provider interface {
 	Ask(ctx context.Context, q Question) (engine.Result, error)
 }
@@ -85,19 +91,23 @@ func NewService(client engine.Client) *Service {
 	return &Service{client: client}
 }
 
+// Client is the engine client the service asks the core through.
+func (s *Service) Client() engine.Client { return s.client }
+
 // Register makes p the provider. It fails with DUPLICATE_PROVIDER while
 // another provider is registered. dispose unregisters p and rejects its
-// pending questions with ASK_ABORTED; it is safe to call more than once.
+// pending questions with ASK_ABORTED at once; it is safe to call more than
+// once.
 func (s *Service) Register(p Provider) (dispose func(), err error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.active != nil {
-		return nil, core.NewError(core.CodeDuplicateProvider,
-			"a provider is already registered; dispose it before registering another")
+		s.mu.Unlock()
+		return nil, s.fail(context.Background(), core.Failure{Situation: core.SituationDuplicateProvider})
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	reg := &registration{provider: p, ctx: ctx, cancel: cancel}
 	s.active = reg
+	s.mu.Unlock()
 	return func() {
 		s.mu.Lock()
 		if s.active == reg {
@@ -108,30 +118,35 @@ func (s *Service) Register(p Provider) (dispose func(), err error) {
 	}, nil
 }
 
-// Ask normalizes request (the model's raw ask_user_question arguments)
-// through the core and asks the registered provider. Errors are
-// *core.HarnessError: ASK_ABORTED when ctx is done (before the provider is
-// reached, if it already was), INVALID_REQUEST, NO_PROVIDER, ASK_TIMEOUT,
-// whatever the provider returned, and ASK_FAILED for a provider fault.
-func (s *Service) Ask(ctx context.Context, request json.RawMessage, opts AskOptions) (engine.Result, error) {
-	if err := ctx.Err(); err != nil {
-		return engine.Result{}, aborted(ctx)
+// Ask has the core parse and normalize arguments (the model's raw
+// ask_user_question arguments, as text) and asks the registered provider.
+// Errors are *core.HarnessError: ASK_ABORTED when ctx is done at any stage
+// (or the provider is disposed), INVALID_REQUEST, NO_PROVIDER, ASK_TIMEOUT,
+// whatever the provider returned, and ASK_FAILED for a provider or engine
+// fault.
+func (s *Service) Ask(ctx context.Context, arguments string, opts AskOptions) (engine.Result, error) {
+	if ctx.Err() != nil {
+		return engine.Result{}, s.aborted(ctx)
 	}
-	req, raw, err := s.client.Normalize(ctx, request)
+	call, err := s.client.NormalizeArguments(ctx, arguments)
+	// A ctx that ended while the core normalized is the caller's abort,
+	// whatever the engine made of it (it gives up with a host error).
+	if ctx.Err() != nil {
+		return engine.Result{}, s.aborted(ctx)
+	}
 	if err != nil {
-		return engine.Result{}, asHarness(err)
+		return engine.Result{}, s.harness(ctx, err)
 	}
 	s.mu.Lock()
 	reg := s.active
 	s.mu.Unlock()
 	if reg == nil {
-		return engine.Result{}, core.NewError(core.CodeNoProvider,
-			"no one can be asked here: no user-interaction provider is registered; continue without asking or stop and report")
+		return engine.Result{}, s.fail(ctx, core.Failure{Situation: core.SituationNoProvider})
 	}
 
 	askCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := context.AfterFunc(reg.ctx, func() { cancel(context.Cause(reg.ctx)) })
+	stop := context.AfterFunc(reg.ctx, func() { cancel(errDisposed) })
 	defer stop()
 	if opts.Timeout > 0 {
 		var cancelTimeout context.CancelFunc
@@ -139,52 +154,94 @@ func (s *Service) Ask(ctx context.Context, request json.RawMessage, opts AskOpti
 		defer cancelTimeout()
 	}
 
-	res, err := callProvider(askCtx, reg.provider, Question{Request: req, Raw: raw, From: opts.From})
-	if err == nil && len(res.Raw) == 0 {
-		// A provider that returns neither an answer nor an error must not
-		// become an empty answer for the model.
-		err = core.NewError(core.CodeAskFailed, "the provider returned no answer")
-	}
-	if err == nil {
-		return res, nil
+	// The provider runs aside so that an abort, a timeout or a disposal
+	// ends the ask at once even when the provider ignores its ctx (its
+	// late answer is dropped); done is buffered so that the goroutine ends
+	// as soon as the provider returns.
+	done := make(chan providerResult, 1)
+	go func() {
+		res, err := callProvider(askCtx, reg.provider, Question{Call: call, From: opts.From})
+		done <- providerResult{res, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err == nil && len(r.res.Raw) > 0 {
+			// An answer that arrived is kept, even when the ask ended
+			// at the same moment: the person did answer.
+			return r.res, nil
+		}
+		if askCtx.Err() == nil {
+			return engine.Result{}, s.harness(ctx, r.err)
+		}
+		// The provider gave up because its ctx ended: say why it ended.
+	case <-askCtx.Done():
 	}
 	switch cause := context.Cause(askCtx); {
 	case errors.Is(cause, errTimeout):
-		return engine.Result{}, core.NewError(core.CodeAskTimeout,
-			fmt.Sprintf("no answer within %s; nothing was chosen", opts.Timeout))
+		return engine.Result{}, s.fail(ctx, core.Failure{Situation: core.SituationTimeout, Millis: opts.Timeout.Milliseconds()})
 	case errors.Is(cause, errDisposed):
-		return engine.Result{}, core.NewError(core.CodeAskAborted, "the question was withdrawn: "+errDisposed.Error())
-	case ctx.Err() != nil:
-		return engine.Result{}, aborted(ctx)
+		return engine.Result{}, s.fail(ctx, core.Failure{Situation: core.SituationWithdrawn})
 	}
-	return engine.Result{}, asHarness(err)
+	// askCtx ends only by a timeout, a disposal or ctx.
+	return engine.Result{}, s.aborted(ctx)
 }
 
-// callProvider turns a provider panic into ASK_FAILED: one broken front door
-// must not take the agent down.
+type providerResult struct {
+	res engine.Result
+	err error
+}
+
+// panicError is a recovered provider panic.
+type panicError struct{ value any }
+
+func (p panicError) Error() string { return fmt.Sprint(p.value) }
+
+// callProvider turns a provider panic into an error: one broken front door
+// must not take the agent down. A nil *core.HarnessError returned as an
+// error (Go's typed-nil trap) is no error.
 func callProvider(ctx context.Context, p Provider, q Question) (res engine.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = core.NewError(core.CodeAskFailed, fmt.Sprintf("the provider failed: %v", r))
+			err = panicError{r}
 		}
 	}()
-	return p.Ask(ctx, q)
-}
-
-func aborted(ctx context.Context) error {
-	msg := "the question was aborted"
-	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-		msg += ": " + cause.Error()
+	res, err = p.Ask(ctx, q)
+	if he, ok := err.(*core.HarnessError); ok && he == nil {
+		err = nil
 	}
-	return core.NewError(core.CodeAskAborted, msg)
+	return res, err
 }
 
-// asHarness keeps structured errors as they are and wraps anything else as
-// ASK_FAILED, so the model always receives {name, code, message}.
-func asHarness(err error) error {
+// fail returns the core's error for a situation.
+func (s *Service) fail(ctx context.Context, f core.Failure) *core.HarnessError {
+	return s.client.Fail(ctx, f)
+}
+
+// aborted is ASK_ABORTED for a done ctx, with its cause when it is not a
+// plain cancellation.
+func (s *Service) aborted(ctx context.Context) *core.HarnessError {
+	f := core.Failure{Situation: core.SituationAborted}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		f.Detail = cause.Error()
+	}
+	return s.fail(ctx, f)
+}
+
+// harness keeps the core's structured errors as they are; an engine fault
+// becomes engine_fault, no error and no answer no_answer, and anything else
+// provider_failed, so the model always receives {name, code, message} as
+// the core wrote it.
+func (s *Service) harness(ctx context.Context, err error) *core.HarnessError {
 	var he *core.HarnessError
 	if errors.As(err, &he) {
 		return he
 	}
-	return core.NewError(core.CodeAskFailed, err.Error())
+	var host *engine.HostError
+	if errors.As(err, &host) {
+		return s.fail(ctx, core.Failure{Situation: core.SituationEngineFault})
+	}
+	if err == nil {
+		return s.fail(ctx, core.Failure{Situation: core.SituationNoAnswer})
+	}
+	return s.fail(ctx, core.Failure{Situation: core.SituationProviderFailed, Detail: err.Error()})
 }
