@@ -4,20 +4,20 @@
 //
 // Errors keep their structure all the way: a tool failure is a
 // *core.HarnessError ({"name","code","message"}) for wrapping code
-// (errors.As works) and the same object, as JSON, in the RoleTool message
-// the model receives. Failures that are not the user-interaction rules'
-// (an unknown tool, a tool that failed without a structured error, a call
-// skipped because the run was cancelled) carry the name "ToolError" and one
-// of the Code* constants below.
+// (errors.As works) and the same object, as the core wrote it, in the
+// RoleTool message the model receives. Failures that are not the
+// user-interaction rules' (an unknown tool, a tool that failed without a
+// structured error, a call skipped because the run was cancelled) are
+// written by the core too (its fail op: name core.ToolErrorName, codes
+// core.CodeUnknownTool, core.CodeToolFailed, core.CodeToolCancelled), so
+// the registry runs on an engine client.
 package agent
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -50,9 +50,12 @@ type Message struct {
 
 // ToolCall is a model's request to run a tool.
 type ToolCall struct {
-	ID        string
-	Name      string
-	Arguments json.RawMessage // as the model wrote them: may be invalid JSON
+	ID   string
+	Name string
+	// Arguments are the text the model wrote, unchanged: it may be invalid
+	// JSON, so never embed it in JSON (the ask tool hands it to the core
+	// as text).
+	Arguments json.RawMessage
 }
 
 // Reply is one model turn.
@@ -71,7 +74,8 @@ type Model interface {
 
 // Call is one tool invocation as a tool sees it.
 type Call struct {
-	ID        string
+	ID string
+	// Arguments are the model's text, unchanged (see ToolCall).
 	Arguments json.RawMessage
 	From      interaction.Identity
 }
@@ -95,22 +99,6 @@ type Hooks struct {
 // schema op names it.
 const AskToolName = "ask_user_question"
 
-// ToolErrorName is the error name of failures that come from the tool
-// machinery rather than from a tool's own rules.
-const ToolErrorName = "ToolError"
-
-// Codes of ToolError failures.
-const (
-	// CodeUnknownTool: the model called a tool that is not registered.
-	CodeUnknownTool core.Code = "UNKNOWN_TOOL"
-	// CodeToolFailed: a tool failed (or panicked) without a structured
-	// error; the message says why.
-	CodeToolFailed core.Code = "TOOL_FAILED"
-	// CodeToolCancelled: the run was cancelled before this call ran; the
-	// call was not executed.
-	CodeToolCancelled core.Code = "TOOL_CANCELLED"
-)
-
 // DefaultMaxSteps bounds model calls per Run when Agent.MaxSteps is 0.
 const DefaultMaxSteps = 32
 
@@ -118,13 +106,10 @@ const DefaultMaxSteps = 32
 // for more than MaxSteps replies.
 var ErrMaxSteps = errors.New("agent: too many model steps without a final reply")
 
-func toolError(code core.Code, message string) *core.HarnessError {
-	return &core.HarnessError{Name: ToolErrorName, Code: code, Message: message}
-}
-
-// AsHarnessError returns err as a *core.HarnessError: the structured error
-// it is or wraps, or a ToolError TOOL_FAILED carrying err's text. nil stays
-// nil.
+// AsHarnessError returns err as the *core.HarnessError it is or wraps
+// (every error Registry.Execute returns is one, written by the core). Any
+// other error becomes the core's tool_failed situation, written by the
+// native core as no engine is at hand here. nil stays nil.
 func AsHarnessError(err error) *core.HarnessError {
 	if err == nil {
 		return nil
@@ -133,29 +118,36 @@ func AsHarnessError(err error) *core.HarnessError {
 	if errors.As(err, &he) && he != nil {
 		return he
 	}
-	return toolError(CodeToolFailed, err.Error())
+	return core.Fail(core.Failure{Situation: core.SituationToolFailed, Detail: err.Error()})
 }
 
-// ErrorJSON is err as the model (and an ACP client's rawOutput) receives it:
-// {"name","code","message"}.
+// ErrorJSON is err as the model (and an ACP or MCP client) receives it:
+// {"name","code","message"}, the core's own bytes (see AsHarnessError).
+// nil stays nil.
 func ErrorJSON(err error) json.RawMessage {
-	b, mErr := json.Marshal(AsHarnessError(err))
-	if mErr != nil { // a struct of three strings always marshals
-		return json.RawMessage(`{"name":"ToolError","code":"TOOL_FAILED","message":"unencodable error"}`)
+	if err == nil {
+		return nil
 	}
-	return b
+	return AsHarnessError(err).JSON()
 }
 
-// Registry holds the tools a model may call, in a stable order.
+// Registry holds the tools a model may call, in a stable order, and the
+// engine client whose core writes the loop's own failures.
 type Registry struct {
+	client engine.Client
 	tools  []Tool
 	byName map[string]Tool
 }
 
 // NewRegistry returns a registry of tools in the order given; an empty or
-// duplicate name is an error.
-func NewRegistry(tools ...Tool) (*Registry, error) {
-	r := &Registry{byName: make(map[string]Tool, len(tools))}
+// duplicate name is an error. client's core writes the failures of the
+// tool machinery (an unknown tool, a tool that failed without a structured
+// error, calls skipped after a cancellation).
+func NewRegistry(client engine.Client, tools ...Tool) (*Registry, error) {
+	if client.Core == nil {
+		return nil, errors.New("agent: the registry needs an engine client")
+	}
+	r := &Registry{client: client, byName: make(map[string]Tool, len(tools))}
 	for _, t := range tools {
 		if t == nil {
 			return nil, errors.New("agent: nil tool")
@@ -186,68 +178,73 @@ func (r *Registry) Specs() []ToolSpec {
 }
 
 // Execute runs the tool called name. Every failure is a *core.HarnessError
-// (an unknown tool, invalid arguments, a tool's own error) so that the model
-// and any wrapping code receive {name, code, message}; errors.As works.
+// written by the core, so that the model and any wrapping code receive
+// {name, code, message}; errors.As works.
 //
 // Arguments are passed to the tool as the model wrote them, even when they
 // are not valid JSON: the ask tool lets the core say what is wrong
-// (INVALID_REQUEST). An unknown tool is ToolError UNKNOWN_TOOL; a tool error
-// that is not structured, or a panic, is ToolError TOOL_FAILED.
+// (INVALID_REQUEST). An unknown tool is ToolError UNKNOWN_TOOL (naming the
+// tools there are); a tool error that is not structured, or a panic, is
+// ToolError TOOL_FAILED. A nil Registry has no tools.
 func (r *Registry) Execute(ctx context.Context, name string, call Call) (json.RawMessage, error) {
 	var t Tool
 	if r != nil {
 		t = r.byName[name]
 	}
 	if t == nil {
-		return nil, toolError(CodeUnknownTool, fmt.Sprintf("there is no tool called %s; available tools: %s", quoteToolName(name), r.names()))
+		return nil, r.fail(ctx, core.Failure{Situation: core.SituationUnknownTool, Tool: name, Tools: r.names()})
 	}
 	res, err := runTool(ctx, t, call)
 	if err != nil {
-		return nil, AsHarnessError(err)
+		var he *core.HarnessError
+		if errors.As(err, &he) && he != nil {
+			return nil, he
+		}
+		return nil, r.fail(ctx, core.Failure{Situation: core.SituationToolFailed, Tool: name, Detail: err.Error()})
 	}
 	return res, nil
 }
 
-// maxQuotedName bounds how much of an unknown tool name (model text of any
-// length) is quoted back in the error the model and the client receive.
-const maxQuotedName = 64
-
-// quoteToolName quotes name with Go escapes (no control or bidi character
-// survives), cut to maxQuotedName characters.
-func quoteToolName(name string) string {
-	n := 0
-	for i := range name {
-		if n == maxQuotedName {
-			return strconv.Quote(name[:i]) + fmt.Sprintf(" (cut; %d bytes in all)", len(name))
-		}
-		n++
+// fail is the core's error for a failure of the tool machinery. A nil
+// Registry has no engine: the native core writes it.
+func (r *Registry) fail(ctx context.Context, f core.Failure) *core.HarnessError {
+	if r == nil {
+		return core.Fail(f)
 	}
-	return strconv.Quote(name)
+	return r.client.Fail(ctx, f)
 }
 
+// panicError is a recovered tool panic.
+type panicError struct{ value any }
+
+func (p panicError) Error() string { return fmt.Sprint(p.value) }
+
+// runTool turns a tool's panic into an error: one broken tool must not take
+// the loop down.
 func runTool(ctx context.Context, t Tool, call Call) (res json.RawMessage, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, toolError(CodeToolFailed, fmt.Sprintf("the tool %q failed: %v", t.Spec().Name, p))
+			res, err = nil, panicError{p}
 		}
 	}()
 	return t.Execute(ctx, call)
 }
 
-func (r *Registry) names() string {
-	if r == nil || len(r.tools) == 0 {
-		return "none"
+func (r *Registry) names() []string {
+	if r == nil {
+		return nil
 	}
 	names := make([]string, len(r.tools))
 	for i, t := range r.tools {
 		names[i] = t.Spec().Name
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // AskTool is the ask_user_question tool. NewAskTool builds one; a front door
 // that wants an opt-in per-question timeout may build it directly.
 type AskTool struct {
+	// Service asks the person (required).
 	Service *interaction.Service
 	// ToolSpec is the core's schema op result (engine.Client.Schema).
 	ToolSpec ToolSpec
@@ -265,21 +262,13 @@ func NewAskTool(svc *interaction.Service, spec ToolSpec) Tool {
 // Spec returns the core's tool description.
 func (t *AskTool) Spec() ToolSpec { return t.ToolSpec }
 
-// Execute asks through the service, on behalf of call.From. The result is
-// the answer object exactly as the core wrote it; the error is the
-// service's *core.HarnessError (INVALID_REQUEST, NO_PROVIDER, ASK_ABORTED,
+// Execute asks through the service, on behalf of call.From, passing the
+// model's arguments to the core as the text they are. The result is the
+// answer object exactly as the core wrote it; the error is the service's
+// *core.HarnessError (INVALID_REQUEST, NO_PROVIDER, ASK_ABORTED,
 // ASK_DECLINED, ...).
 func (t *AskTool) Execute(ctx context.Context, call Call) (json.RawMessage, error) {
-	if t.Service == nil {
-		return nil, core.NewError(core.CodeNoProvider, "no one can be asked here: the ask tool has no interaction service")
-	}
-	args := call.Arguments
-	if len(bytes.TrimSpace(args)) == 0 {
-		// Absent arguments (some models send "" for them): let the core
-		// say that a request is required rather than report a JSON error.
-		args = nil
-	}
-	res, err := t.Service.Ask(ctx, args, interaction.AskOptions{From: call.From, Timeout: t.Timeout})
+	res, err := t.Service.Ask(ctx, string(call.Arguments), interaction.AskOptions{From: call.From, Timeout: t.Timeout})
 	if err != nil {
 		return nil, err
 	}
@@ -357,12 +346,12 @@ func (a *Agent) Run(ctx context.Context, prompt string) error {
 		}
 		for i, call := range reply.ToolCalls {
 			if ctx.Err() != nil {
-				a.skip(reply.ToolCalls[i:])
+				a.skip(ctx, reply.ToolCalls[i:])
 				return ctxError(ctx)
 			}
 			a.runCall(ctx, call)
 			if ctx.Err() != nil {
-				a.skip(reply.ToolCalls[i+1:])
+				a.skip(ctx, reply.ToolCalls[i+1:])
 				return ctxError(ctx)
 			}
 		}
@@ -393,12 +382,12 @@ func (a *Agent) runCall(ctx context.Context, call ToolCall) {
 }
 
 // skip records calls that never ran, so every tool call has its answer.
-func (a *Agent) skip(calls []ToolCall) {
+func (a *Agent) skip(ctx context.Context, calls []ToolCall) {
 	for _, call := range calls {
-		err := toolError(CodeToolCancelled, "the run was cancelled before this tool call ran")
+		err := a.Tools.fail(ctx, core.Failure{Situation: core.SituationToolCancelled})
 		a.History = append(a.History, Message{
 			Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name,
-			IsError: true, Content: string(ErrorJSON(err)),
+			IsError: true, Content: string(err.JSON()),
 		})
 	}
 }

@@ -1,11 +1,13 @@
 package agent_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,7 +82,16 @@ func requireHarness(t *testing.T, err error, name string, code core.Code) *core.
 	assert.Equal(t, name, he.Name)
 	assert.Equal(t, code, he.Code, "message: %s", he.Message)
 	assert.NotEmpty(t, he.Message)
+	assert.Equal(t, string(he.JSON()), string(agent.ErrorJSON(err)), "the model receives the core's bytes")
 	return he
+}
+
+// requireSituation checks that err is the core's error for f, byte for byte.
+func requireSituation(t *testing.T, err error, f core.Failure) {
+	t.Helper()
+	want := core.Fail(f)
+	he := requireHarness(t, err, want.Name, want.Code)
+	assert.Equal(t, string(want.JSON()), string(he.JSON()))
 }
 
 func requireErrorMessage(t *testing.T, msg agent.Message, name string, code core.Code) {
@@ -101,7 +112,7 @@ func askSetup(t *testing.T) (*interaction.Service, *agent.Registry) {
 	spec, err := client.Schema(context.Background())
 	require.NoError(t, err)
 	svc := interaction.NewService(client)
-	reg, err := agent.NewRegistry(agent.NewAskTool(svc, spec))
+	reg, err := agent.NewRegistry(client, agent.NewAskTool(svc, spec))
 	require.NoError(t, err)
 	return svc, reg
 }
@@ -114,14 +125,14 @@ func typing(lines ...string) interaction.ProviderFunc {
 		line := lines[0]
 		lines = lines[1:]
 		mu.Unlock()
-		return client.Resolve(ctx, q.Raw, line)
+		return client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: line}})
 	}
 }
 
 // ---- Registry ----
 
 func TestRegistryKeepsOrderAndRejectsDuplicates(t *testing.T) {
-	reg, err := agent.NewRegistry(echo("b"), echo("a"), echo("c"))
+	reg, err := agent.NewRegistry(client, echo("b"), echo("a"), echo("c"))
 	require.NoError(t, err)
 	var names []string
 	for _, s := range reg.Specs() {
@@ -129,31 +140,47 @@ func TestRegistryKeepsOrderAndRejectsDuplicates(t *testing.T) {
 	}
 	assert.Equal(t, []string{"b", "a", "c"}, names)
 
-	_, err = agent.NewRegistry(echo("a"), echo("b"), echo("a"))
+	_, err = agent.NewRegistry(client, echo("a"), echo("b"), echo("a"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"a"`)
 
-	_, err = agent.NewRegistry(echo(""))
+	_, err = agent.NewRegistry(client, echo(""))
 	require.Error(t, err)
+	_, err = agent.NewRegistry(client, nil)
+	require.Error(t, err)
+	_, err = agent.NewRegistry(engine.Client{}, echo("a"))
+	require.Error(t, err, "the core writes the registry's failures: it needs an engine")
 }
 
-func TestExecuteUnknownToolIsStructured(t *testing.T) {
-	reg, err := agent.NewRegistry(echo("a"))
+// countingCore counts the fail envelopes sent to the native core, to show
+// that the registry's failures come from its engine.
+type countingCore struct{ fails atomic.Int32 }
+
+func (c *countingCore) Handle(ctx context.Context, in []byte) ([]byte, error) {
+	if bytes.Contains(in, []byte(`"op":"fail"`)) {
+		c.fails.Add(1)
+	}
+	return engine.Native{}.Handle(ctx, in)
+}
+
+func TestExecuteUnknownToolIsTheCoresError(t *testing.T) {
+	counter := &countingCore{}
+	reg, err := agent.NewRegistry(engine.Client{Core: counter}, echo("a"), echo("b"))
 	require.NoError(t, err)
-	_, err = reg.Execute(context.Background(), "nope", agent.Call{ID: "1", Arguments: json.RawMessage(`{}`)})
-	he := requireHarness(t, err, agent.ToolErrorName, agent.CodeUnknownTool)
-	assert.Contains(t, he.Message, `"nope"`)
-	assert.Contains(t, he.Message, "a", "lists the available tools")
+	_, err = reg.Execute(context.Background(), "nope\x1b[2J", agent.Call{ID: "1", Arguments: json.RawMessage(`{}`)})
+	requireSituation(t, err, core.Failure{Situation: core.SituationUnknownTool, Tool: "nope\x1b[2J", Tools: []string{"a", "b"}})
+	assert.Equal(t, int32(1), counter.fails.Load(), "written by the registry's engine")
+	assert.Equal(t, core.ToolErrorName, agent.AsHarnessError(err).Name)
 
 	var nilReg *agent.Registry
 	_, err = nilReg.Execute(context.Background(), "a", agent.Call{})
-	requireHarness(t, err, agent.ToolErrorName, agent.CodeUnknownTool)
+	requireSituation(t, err, core.Failure{Situation: core.SituationUnknownTool, Tool: "a"})
 	assert.Nil(t, nilReg.Specs())
 }
 
 func TestExecuteKeepsToolErrorsStructured(t *testing.T) {
-	declined := core.NewError(core.CodeAskDeclined, "no thanks")
-	reg, err := agent.NewRegistry(
+	declined := client.Fail(context.Background(), core.Failure{Situation: core.SituationDeclined})
+	reg, err := agent.NewRegistry(client,
 		fakeTool{name: "harness", run: func(context.Context, agent.Call) (json.RawMessage, error) {
 			return nil, fmt.Errorf("wrapped: %w", declined)
 		}},
@@ -172,20 +199,28 @@ func TestExecuteKeepsToolErrorsStructured(t *testing.T) {
 	assert.Same(t, declined, he)
 
 	_, err = reg.Execute(ctx, "plain", agent.Call{})
-	he = requireHarness(t, err, agent.ToolErrorName, agent.CodeToolFailed)
-	assert.Contains(t, he.Message, "disk full")
+	requireSituation(t, err, core.Failure{Situation: core.SituationToolFailed, Tool: "plain", Detail: "disk full"})
 
 	_, err = reg.Execute(ctx, "panics", agent.Call{})
-	he = requireHarness(t, err, agent.ToolErrorName, agent.CodeToolFailed)
-	assert.Contains(t, he.Message, "boom")
+	requireSituation(t, err, core.Failure{Situation: core.SituationToolFailed, Tool: "panics", Detail: "boom"})
 }
 
-func TestErrorJSON(t *testing.T) {
-	assert.JSONEq(t, `{"name":"UserInteractionError","code":"NO_PROVIDER","message":"m"}`,
-		string(agent.ErrorJSON(core.NewError(core.CodeNoProvider, "m"))))
-	assert.JSONEq(t, `{"name":"ToolError","code":"TOOL_FAILED","message":"x"}`,
+// ErrorJSON returns the core's bytes: an error quoting <a> reaches the
+// model as <a>, not as encoding/json's \u003ca\u003e.
+func TestErrorJSONIsTheCoresBytes(t *testing.T) {
+	_, err := client.NormalizeArguments(context.Background(), `{"question":"Q?","options":["<a>","<A>"]}`)
+	he := requireHarness(t, err, core.ErrorName, core.CodeInvalidRequest)
+	assert.Equal(t, string(he.Raw), string(agent.ErrorJSON(err)))
+	assert.Equal(t, string(he.Raw), string(agent.ErrorJSON(fmt.Errorf("wrapped: %w", err))))
+	assert.Contains(t, string(agent.ErrorJSON(err)), `<A>`)
+	assert.NotContains(t, string(agent.ErrorJSON(err)), `\u003c`)
+
+	// An error that is not the core's becomes its tool_failed situation.
+	assert.Equal(t, core.Fail(core.Failure{Situation: core.SituationToolFailed, Detail: "x"}), agent.AsHarnessError(errors.New("x")))
+	assert.Equal(t, string(core.Fail(core.Failure{Situation: core.SituationToolFailed, Detail: "x"}).JSON()),
 		string(agent.ErrorJSON(errors.New("x"))))
 	assert.Nil(t, agent.AsHarnessError(nil))
+	assert.Nil(t, agent.ErrorJSON(nil))
 }
 
 // ---- The ask tool ----
@@ -208,13 +243,13 @@ func TestAskToolThroughExecute(t *testing.T) {
 
 	// Nobody registered: NO_PROVIDER, never an empty answer.
 	res, err := reg.Execute(ctx, agent.AskToolName, agent.Call{ID: "c1", Arguments: req})
-	requireHarness(t, err, core.ErrorName, core.CodeNoProvider)
+	requireSituation(t, err, core.Failure{Situation: core.SituationNoProvider})
 	assert.Nil(t, res)
 
 	var from interaction.Identity
 	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
 		from = q.From
-		return client.Resolve(ctx, q.Raw, "alpha")
+		return client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "alpha"}})
 	}))
 	require.NoError(t, err)
 	defer dispose()
@@ -225,13 +260,17 @@ func TestAskToolThroughExecute(t *testing.T) {
 	assert.Equal(t, id, from)
 	assert.JSONEq(t, `{"answer":"a","selected":{"index":0,"label":"Alpha","value":"a"}}`, string(res))
 
-	// Arguments that are not JSON reach the core, which rejects them.
-	_, err = reg.Execute(ctx, agent.AskToolName, agent.Call{ID: "c3", Arguments: json.RawMessage(`{"question": "oops`)})
-	requireHarness(t, err, core.ErrorName, core.CodeInvalidRequest)
-	for _, args := range []string{"", "  "} {
+	// The arguments reach the core as the text the model wrote, valid
+	// JSON or not: the core's verdict names offsets inside that text.
+	for args, want := range map[string]string{
+		`{"question": "oops`:                             "at byte 18 of 18",
+		`{"question":"Q?","options":["a","b"]},"junk":1`: "at byte 37 of 46",
+		"":   "the arguments are empty",
+		"  ": "the arguments are empty",
+	} {
 		_, err = reg.Execute(ctx, agent.AskToolName, agent.Call{ID: "c4", Arguments: json.RawMessage(args)})
 		he := requireHarness(t, err, core.ErrorName, core.CodeInvalidRequest)
-		assert.Contains(t, he.Message, "required", "absent arguments: the request is required")
+		assert.Contains(t, he.Message, want, "arguments %q", args)
 	}
 }
 
@@ -247,7 +286,7 @@ func TestAskToolTimeoutOptIn(t *testing.T) {
 	defer dispose()
 	tool := &agent.AskTool{Service: svc, ToolSpec: spec, Timeout: 10 * time.Millisecond}
 	_, err = tool.Execute(context.Background(), agent.Call{Arguments: json.RawMessage(`{"question":"q?"}`)})
-	requireHarness(t, err, core.ErrorName, core.CodeAskTimeout)
+	requireSituation(t, err, core.Failure{Situation: core.SituationTimeout, Millis: 10})
 }
 
 // ---- The loop ----
@@ -309,7 +348,9 @@ func TestLoopAnswerAndErrorReachTheModelAndTheLoopGoesOn(t *testing.T) {
 	assert.Len(t, h[4].ToolCalls, 2)
 	requireErrorMessage(t, h[5], core.ErrorName, core.CodeInvalidRequest)
 	assert.Equal(t, "q2", h[5].ToolCallID)
-	requireErrorMessage(t, h[6], agent.ToolErrorName, agent.CodeUnknownTool)
+	requireErrorMessage(t, h[6], core.ToolErrorName, core.CodeUnknownTool)
+	assert.Equal(t, string(core.Fail(core.Failure{Situation: core.SituationUnknownTool, Tool: "no_such_tool", Tools: []string{agent.AskToolName}}).JSON()),
+		h[6].Content, "the model receives the core's bytes")
 	assert.Equal(t, "q3", h[6].ToolCallID)
 	assert.Equal(t, agent.Message{Role: agent.RoleAssistant, Content: "All done."}, h[7])
 
@@ -328,7 +369,7 @@ func TestLoopPassesIdentityToTheProvider(t *testing.T) {
 	var got interaction.Identity
 	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
 		got = q.From
-		return client.Resolve(ctx, q.Raw, "yes")
+		return client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "yes"}})
 	}))
 	require.NoError(t, err)
 	defer dispose()
@@ -372,7 +413,8 @@ func TestCancelMidQuestion(t *testing.T) {
 	require.Len(t, h, 4, "every tool call keeps its tool message")
 	requireErrorMessage(t, h[2], core.ErrorName, core.CodeAskAborted)
 	assert.Equal(t, "c1", h[2].ToolCallID)
-	requireErrorMessage(t, h[3], agent.ToolErrorName, agent.CodeToolCancelled)
+	requireErrorMessage(t, h[3], core.ToolErrorName, core.CodeToolCancelled)
+	assert.Equal(t, string(core.Fail(core.Failure{Situation: core.SituationToolCancelled}).JSON()), h[3].Content)
 	assert.Equal(t, "c2", h[3].ToolCallID)
 }
 
@@ -413,7 +455,7 @@ func TestModelErrorIsReturnedAsIs(t *testing.T) {
 }
 
 func TestMaxSteps(t *testing.T) {
-	reg, err := agent.NewRegistry(echo("loop"))
+	reg, err := agent.NewRegistry(client, echo("loop"))
 	require.NoError(t, err)
 	m := &recorder{f: func(_ context.Context, step int, _ []agent.Message) (agent.Reply, error) {
 		return agent.Reply{ToolCalls: []agent.ToolCall{{ID: fmt.Sprint(step), Name: "loop", Arguments: json.RawMessage(`{}`)}}}, nil

@@ -36,7 +36,7 @@ func askTools(t *testing.T, c engine.Client) (*interaction.Service, *agent.Regis
 	spec, err := c.Schema(context.Background())
 	require.NoError(t, err)
 	svc := interaction.NewService(c)
-	reg, err := agent.NewRegistry(agent.NewAskTool(svc, spec))
+	reg, err := agent.NewRegistry(c, agent.NewAskTool(svc, spec))
 	require.NoError(t, err)
 	return svc, reg
 }
@@ -61,10 +61,10 @@ var hostileCalls = []struct {
 	{"arguments invalid UTF-8 in a key", "ask_user_question", "{\"quest\xffion\":\"q\"}", core.ErrorName, core.CodeInvalidRequest},
 	{"thousands of options", "ask_user_question", manyOptions(5000), core.ErrorName, core.CodeInvalidRequest},
 	{"zero-width duplicate labels", "ask_user_question", `{"question":"q","options":[{"label":"Yes"},{"label":"Ye\u200bs"}]}`, core.ErrorName, core.CodeInvalidRequest},
-	{"unknown tool", "delete_everything", `{}`, agent.ToolErrorName, agent.CodeUnknownTool},
-	{"empty tool name", " ", `{}`, agent.ToolErrorName, agent.CodeUnknownTool},
-	{"tool name with escapes", "ask_user_question\x1b[2J", `{"question":"q"}`, agent.ToolErrorName, agent.CodeUnknownTool},
-	{"tool name of 1 MB", strings.Repeat("x", 1<<20), `{}`, agent.ToolErrorName, agent.CodeUnknownTool},
+	{"unknown tool", "delete_everything", `{}`, core.ToolErrorName, core.CodeUnknownTool},
+	{"empty tool name", " ", `{}`, core.ToolErrorName, core.CodeUnknownTool},
+	{"tool name with escapes", "ask_user_question\x1b[2J", `{"question":"q"}`, core.ToolErrorName, core.CodeUnknownTool},
+	{"tool name of 1 MB", strings.Repeat("x", 1<<20), `{}`, core.ToolErrorName, core.CodeUnknownTool},
 }
 
 func manyOptions(n int) string {
@@ -91,7 +91,7 @@ func TestHostileToolCallsThroughTheLoop(t *testing.T) {
 			c := openEngine(t, engineName)
 			svc, reg := askTools(t, c)
 			dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-				return c.Resolve(ctx, q.Raw, "survived")
+				return c.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "survived"}})
 			}))
 			require.NoError(t, err)
 			defer dispose()
@@ -154,7 +154,7 @@ func TestHostileToolCallsThroughTheLoop(t *testing.T) {
 // 100 MB of tool arguments through the whole Execute path (Registry ->
 // AskTool -> interaction.Service -> engine.Client -> hostgo.Engine): the
 // core's INVALID_REQUEST comes back, the guest never sees the bytes, and
-// the host allocates at most what building one envelope costs.
+// the host allocates no more than a few copies of the text.
 func TestHugeArgumentsThroughExecute(t *testing.T) {
 	for _, engineName := range []string{engine.NameWasm, engine.NameNative} {
 		t.Run(engineName, func(t *testing.T) {
@@ -188,9 +188,11 @@ func TestHugeArgumentsThroughExecute(t *testing.T) {
 			peak := m1.HeapInuse
 			t.Logf("%d-byte arguments rejected in %v; %d MiB allocated (%.2fx the arguments), heap in use after %d MiB",
 				len(args), took, alloc>>20, float64(alloc)/float64(len(args)), peak>>20)
-			// engine.Client assembles the envelope around the arguments:
-			// one copy. More than that would be a balloon.
-			assert.Less(t, alloc, uint64(len(args))*5/4, "the rejection cost more than one copy of the arguments")
+			// The text becomes a string for the seam (one copy) and is
+			// encoded into the envelope (encoderCopies). More than that
+			// would be a balloon.
+			copies := 1 + encoderCopies
+			assert.Less(t, alloc, uint64(len(args))*uint64(2*copies+1)/2, "the rejection cost more than %d copies of the arguments", copies)
 		})
 	}
 }
@@ -227,7 +229,7 @@ func TestProviderPanicThroughTheLoop(t *testing.T) {
 			var m map[string]int
 			m["nil map"]++ // a runtime error panic
 		}
-		return c.Resolve(ctx, q.Raw, "fine")
+		return c.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "fine"}})
 	}))
 	require.NoError(t, err)
 	defer dispose()
@@ -271,8 +273,13 @@ func TestGuestMemoryLimitThroughTheLoop(t *testing.T) {
 	ctx := context.Background()
 	probe, closeProbe, err := engine.Open(ctx, engine.NameWasm, hostgo.WithPoolSize(1), hostgo.WithTieredStart(false))
 	require.NoError(t, err)
-	_, err = probe.Handle(ctx, []byte(`{"op":"normalize","request":{"question":"q"}}`))
-	require.NoError(t, err)
+	// What a small question needs: the schema (the registry reads it), a
+	// normalize, a resolve and the fail op.
+	for _, in := range []string{`{"op":"schema"}`, `{"op":"normalize","arguments":"{\"question\":\"q\"}"}`,
+		`{"op":"resolve","request":{"question":"q"},"inputs":["ok"]}`, `{"op":"fail","situation":"engine_fault"}`} {
+		_, err = probe.Handle(ctx, []byte(in))
+		require.NoError(t, err)
+	}
 	fresh := probe.(*hostgo.Engine).Stats().MaxPages
 	require.NoError(t, closeProbe(ctx))
 
@@ -283,7 +290,7 @@ func TestGuestMemoryLimitThroughTheLoop(t *testing.T) {
 	client := engine.Client{Core: c}
 	svc, reg := askTools(t, client)
 	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		return client.Resolve(ctx, q.Raw, "ok")
+		return client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "ok"}})
 	}))
 	require.NoError(t, err)
 	defer dispose()

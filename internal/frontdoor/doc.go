@@ -13,12 +13,14 @@ match wins:
  1. --script FILE: a scripted model. FILE is JSON Lines, one model reply per
     line: {"content": TEXT} and/or
     {"tool_calls": [{"id": ID, "name": "ask_user_question", "arguments": {...}}]}.
-    arguments may also be a JSON string holding the arguments text, as
-    OpenAI sends it (passed on verbatim, even when it is not valid JSON).
-    A reply with tool calls is followed by the next line once the tools ran;
-    a reply without tool calls ends the turn. In content, {{answer}} is
-    replaced by the answer of the latest ask_user_question result, or by its
-    error code (e.g. ASK_DECLINED). Each conversation (each ACP session, the
+    arguments reach the tool as text, as a real model's do: a JSON string
+    is the arguments text itself, as OpenAI sends it (passed on verbatim,
+    even when it is not valid JSON); an object is passed on as its JSON
+    text. A reply with tool calls is followed by the next line once the
+    tools ran; a reply without tool calls ends the turn. In content,
+    {{answer}} is replaced by the answer of the latest ask_user_question
+    result (a multi-select answer's values joined by ", ", a batch's
+    answers joined by "; "), or by its error code (e.g. ASK_DECLINED). Each conversation (each ACP session, the
     one terminal conversation) replays FILE from its own first line; past
     the last line the model ends the turn with "(script finished)". Blank
     lines are skipped; a malformed line is reported with its line number.
@@ -56,6 +58,12 @@ give the same bytes.
 	err = a.Run(ctx, prompt)
 
 rt.Client gives the core's present/resolve/elicitation ops to the provider;
-agent.ErrorJSON(err) is the {name, code, message} object to show or send.
+agent.ErrorJSON(err) is the {name, code, message} object, as the core wrote
+it, to show or send.
+
+Agents get the system prompt rt.System (SystemPrompt): a short preamble
+(the role; call ask_user_question instead of guessing; never invent an
+answer) followed by the tool's description as the engine's core wrote it,
+so that what a model is told about the tool is the core's own wording.
 */
 package frontdoor

@@ -111,9 +111,17 @@ func (s Settings) Open(ctx context.Context) (engine.Client, func(context.Context
 	return engine.Client{Core: c}, closeFn, nil
 }
 
-// SystemPrompt is the system prompt NewAgent gives real models. (A scripted
-// model ignores it.)
-const SystemPrompt = `You are a helpful assistant running in askcore. When you need a decision or a fact only the user can give, call the ask_user_question tool instead of guessing: give a short header, one clear question, and, when there are sensible choices, 2-6 options with a label, a short description, and the one you recommend marked "recommended": true. Free text is allowed unless you set allowCustom to false. The tool result is the user's answer ({"answer": ...}); an error result ({"name","code","message"}) means no answer was given: ASK_DECLINED or ASK_CANCELLED means respect the refusal, NO_PROVIDER means nobody can be asked here, INVALID_REQUEST means fix the request as the message says. Never invent an answer the user did not give.`
+// SystemPrompt is the system prompt for the ask tool ask (the core's schema
+// op result): a short preamble (the role, when to ask) and then the tool's
+// description as the core wrote it. The preamble says nothing about the
+// tool's fields, defaults, results or errors: those are the core's words,
+// so the prompt cannot contradict the tool the model is given.
+func SystemPrompt(ask engine.Tool) string {
+	return "You are a helpful assistant running in askcore. " +
+		"When you need a decision or a fact that only the user can give, call the " + ask.Name + " tool instead of guessing. " +
+		"Never invent an answer the user did not give.\n\n" +
+		"How to use " + ask.Name + ": " + ask.Description
+}
 
 // Runtime is everything a front door needs, built by Build: register a
 // provider on Interaction (Interaction.Register), make one agent per
@@ -130,14 +138,18 @@ type Runtime struct {
 	// Source says which backend Model is; ModelInfo describes it for people.
 	Source    ModelSource
 	ModelInfo string
+	// System is the system prompt NewAgent sets: SystemPrompt of the ask
+	// tool the engine described. (A scripted model ignores it.)
+	System string
 
 	close func(context.Context) error
 }
 
 // Build opens the engine, reads the tool schema from the core, creates the
 // interaction service (no provider registered), the tool registry with the
-// ask tool, and the model chosen by s and getenv (os.Getenv outside tests).
-// On error nothing stays open.
+// ask tool (its failures written by the same engine), the system prompt,
+// and the model chosen by s and getenv (os.Getenv outside tests). On error
+// nothing stays open.
 func Build(ctx context.Context, s Settings, getenv func(string) string) (*Runtime, error) {
 	m, src, info, err := s.model(getenv)
 	if err != nil {
@@ -152,7 +164,7 @@ func Build(ctx context.Context, s Settings, getenv func(string) string) (*Runtim
 		return nil, errors.Join(fmt.Errorf("reading the ask_user_question schema from the core: %w", err), closeFn(context.WithoutCancel(ctx)))
 	}
 	svc := interaction.NewService(client)
-	tools, err := agent.NewRegistry(agent.NewAskTool(svc, spec))
+	tools, err := agent.NewRegistry(client, agent.NewAskTool(svc, spec))
 	if err != nil {
 		return nil, errors.Join(err, closeFn(context.WithoutCancel(ctx)))
 	}
@@ -163,6 +175,7 @@ func Build(ctx context.Context, s Settings, getenv func(string) string) (*Runtim
 		Model:       m,
 		Source:      src,
 		ModelInfo:   info,
+		System:      SystemPrompt(spec),
 		close:       closeFn,
 	}, nil
 }
@@ -177,7 +190,7 @@ func (r *Runtime) NewAgent(id, sessionID string, hooks agent.Hooks) *agent.Agent
 		Model:     r.Model,
 		Tools:     r.Tools,
 		Hooks:     hooks,
-		System:    SystemPrompt,
+		System:    r.System,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -128,22 +129,26 @@ func TestBuildWiresEverything(t *testing.T) {
 	var he *core.HarnessError
 	require.True(t, errors.As(err, &he))
 	assert.Equal(t, core.CodeNoProvider, he.Code)
+	// An unknown tool is written by the same engine.
+	_, err = rt.Tools.Execute(ctx, "nope", agent.Call{})
+	require.True(t, errors.As(err, &he))
+	assert.Equal(t, core.CodeUnknownTool, he.Code)
 
 	// A front door registers its provider and runs one agent per conversation.
 	var from interaction.Identity
 	dispose, err := rt.Interaction.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
 		from = q.From
-		if q.Request.Header == "Name" {
-			return rt.Client.Resolve(ctx, q.Raw, "my-service")
+		if q.Questions[0].Header == "Name" {
+			return rt.Client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "my-service"}})
 		}
-		return rt.Client.Resolve(ctx, q.Raw, "2")
+		return rt.Client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "2"}})
 	}))
 	require.NoError(t, err)
 	defer dispose()
 
 	var texts []string
 	a := rt.NewAgent("agent-1", "session-1", agent.Hooks{OnText: func(s string) { texts = append(texts, s) }})
-	assert.Equal(t, frontdoor.SystemPrompt, a.System)
+	assert.Equal(t, rt.System, a.System)
 	require.NoError(t, a.Run(ctx, "hello"))
 	assert.Equal(t, "agent-1", from.AgentID)
 	assert.Equal(t, "session-1", from.SessionID)
@@ -181,4 +186,39 @@ func TestBuildDefaultEngineIsWasm(t *testing.T) {
 	want, err := engine.Client{Core: engine.Native{}}.Schema(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, []agent.ToolSpec{want}, rt.Tools.Specs())
+}
+
+// The system prompt says when to ask and leaves every rule of the tool to
+// the core's own description, which it quotes whole: it cannot contradict
+// the tool the model is given (it once said free text was allowed unless
+// allowCustom was false, while the core's default is false).
+func TestSystemPromptIsDerivedFromTheCoresDescription(t *testing.T) {
+	ctx := context.Background()
+	rt, err := frontdoor.Build(ctx, frontdoor.Settings{Engine: "native"}, env(nil))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, rt.Close(ctx)) }()
+	tool, err := rt.Client.Schema(ctx)
+	require.NoError(t, err)
+
+	prompt := rt.System
+	assert.Equal(t, frontdoor.SystemPrompt(tool), prompt)
+	require.True(t, strings.HasSuffix(prompt, tool.Description), "the core's description, whole, ends the prompt")
+	preamble := strings.TrimSuffix(prompt, tool.Description)
+	assert.Contains(t, preamble, "ask_user_question")
+	assert.Contains(t, preamble, "instead of guessing")
+	assert.Contains(t, preamble, "Never invent an answer")
+	var params struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(tool.Parameters, &params))
+	require.Contains(t, params.Properties, "allowCustom")
+	claims := strings.ReplaceAll(preamble, tool.Name, "") // the tool's name is not a claim about its fields
+	for field := range params.Properties {
+		assert.NotContains(t, claims, field, "the preamble claims something about %s: that is the core's to say", field)
+	}
+	for _, code := range []core.Code{core.CodeInvalidRequest, core.CodeAskDeclined, core.CodeAskCancelled, core.CodeNoProvider, core.CodeAskAborted} {
+		assert.NotContains(t, preamble, string(code), "the preamble explains an error code: that is the core's to say")
+	}
+	assert.NotContains(t, preamble, "recommended")
+	assert.NotContains(t, strings.ToLower(preamble), "free text")
 }
