@@ -138,7 +138,9 @@ func (e *APIError) Error() string {
 func (e *APIError) Unwrap() error { return e.Err }
 
 // Complete sends the conversation and the tools and returns the first
-// choice as a reply.
+// choice as a reply. A tool call's arguments are the text the API sent,
+// unchanged (valid JSON or not): the tool, and for ask_user_question the
+// core, judges them.
 func (m *Model) Complete(ctx context.Context, messages []agent.Message, tools []agent.ToolSpec) (agent.Reply, error) {
 	params, err := m.params(messages, tools)
 	if err != nil {

@@ -17,6 +17,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/model/openai"
 )
 
@@ -140,11 +142,14 @@ func newModel(t *testing.T, s *server, mutate ...func(*openai.Config)) *openai.M
 	return m
 }
 
-var askSpec = agent.ToolSpec{
-	Name:        "ask_user_question",
-	Description: "Ask the person one question.",
-	Parameters:  json.RawMessage(`{"type":"object","properties":{"question":{"type":"string","maxLength":4000}},"required":["question"],"additionalProperties":false}`),
-}
+// askSpec is the ask tool as the core describes it (op schema).
+var askSpec = func() agent.ToolSpec {
+	spec, err := engine.Client{Core: engine.Native{}}.Schema(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	return spec
+}()
 
 func TestPlainReply(t *testing.T) {
 	s := newServer(t, reply(200, plainReply))
@@ -158,19 +163,48 @@ func TestPlainReply(t *testing.T) {
 
 	require.Equal(t, 1, s.requests())
 	assert.Equal(t, "Bearer sk-test", s.headers[0].Get("Authorization"))
+	tools, _ := json.Marshal(s.bodies[0]["tools"])
+	delete(s.bodies[0], "tools")
 	body, _ := json.Marshal(s.bodies[0])
 	assert.JSONEq(t, `{
 	  "model": "test-model",
 	  "messages": [
 	    {"role": "system", "content": "be brief"},
 	    {"role": "user", "content": "hi"}
-	  ],
-	  "tools": [{"type": "function", "function": {
-	    "name": "ask_user_question",
-	    "description": "Ask the person one question.",
-	    "parameters": {"type":"object","properties":{"question":{"type":"string","maxLength":4000}},"required":["question"],"additionalProperties":false}
-	  }}]
+	  ]
 	}`, string(body))
+
+	// The tools parameter the server receives is the core's tool: its
+	// name, its description, and its schema as op schema wrote it.
+	var got []struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	}
+	require.NoError(t, json.Unmarshal(tools, &got))
+	require.Len(t, got, 1)
+	assert.Equal(t, "function", got[0].Type)
+	assert.Equal(t, "ask_user_question", got[0].Function.Name)
+	assert.Equal(t, askSpec.Description, got[0].Function.Description)
+	assert.JSONEq(t, string(core.Schema().Parameters), string(got[0].Function.Parameters))
+	// One top-level object schema (what function calling accepts) that
+	// offers both a single question and a batch.
+	var params struct {
+		Type       string                     `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+		OneOf      any                        `json:"oneOf"`
+		AnyOf      any                        `json:"anyOf"`
+	}
+	require.NoError(t, json.Unmarshal(got[0].Function.Parameters, &params))
+	assert.Equal(t, "object", params.Type)
+	assert.Contains(t, params.Properties, "multiSelect")
+	assert.Contains(t, params.Properties, "questions")
+	assert.Contains(t, params.Properties, "question")
+	assert.Nil(t, params.OneOf)
+	assert.Nil(t, params.AnyOf)
 }
 
 func TestToolCallRoundTrip(t *testing.T) {
@@ -183,7 +217,7 @@ func TestToolCallRoundTrip(t *testing.T) {
 	require.Len(t, r.ToolCalls, 1)
 	assert.Equal(t, "call_0_8f6c2d1e", r.ToolCalls[0].ID)
 	assert.Equal(t, "ask_user_question", r.ToolCalls[0].Name)
-	assert.JSONEq(t, `{"question":"Which database?","options":[{"label":"Postgres","value":"pg"}]}`, string(r.ToolCalls[0].Arguments))
+	assert.Equal(t, `{"question":"Which database?","options":[{"label":"Postgres","value":"pg"}]}`, string(r.ToolCalls[0].Arguments))
 
 	history = append(history,
 		agent.Message{Role: agent.RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls},
@@ -254,6 +288,37 @@ func TestRetriesAreBounded(t *testing.T) {
 
 func hang(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 
+// hangReached hangs like hang and closes reached when the request arrived.
+func hangReached(reached chan struct{}) http.HandlerFunc {
+	var once sync.Once
+	return func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { close(reached) })
+		hang(w, r)
+	}
+}
+
+// The arguments a model sent come back as the text the API carried,
+// unchanged: spacing, escapes, invalid JSON and all.
+func TestArgumentsAreTheTextTheAPISent(t *testing.T) {
+	for _, args := range []string{
+		`{ "question" : "Which?\u003c" , "options": ["a"] }`,
+		`{"question": "bro`,
+		`{"question":"Q?","options":["a","b"]},"junk":1`,
+		``,
+	} {
+		encoded, err := json.Marshal(args)
+		require.NoError(t, err)
+		body := `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls",` +
+			`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"ask_user_question","arguments":` +
+			string(encoded) + `}}]}}]}`
+		s := newServer(t, reply(200, body))
+		r, err := newModel(t, s).Complete(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, nil)
+		require.NoError(t, err)
+		require.Len(t, r.ToolCalls, 1)
+		assert.Equal(t, args, string(r.ToolCalls[0].Arguments))
+	}
+}
+
 func TestRequestTimeout(t *testing.T) {
 	s := newServer(t, hang)
 	m := newModel(t, s, func(c *openai.Config) {
@@ -270,13 +335,12 @@ func TestRequestTimeout(t *testing.T) {
 }
 
 func TestContextCancellation(t *testing.T) {
-	s := newServer(t, hang)
+	reached := make(chan struct{})
+	s := newServer(t, hangReached(reached))
 	m := newModel(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for s.requests() == 0 {
-			time.Sleep(time.Millisecond)
-		}
+		<-reached
 		cancel()
 	}()
 	_, err := m.Complete(ctx, []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, nil)
@@ -303,7 +367,7 @@ func TestDrivesTheAgentLoop(t *testing.T) {
 	echo := toolFunc{spec: askSpec, run: func(_ context.Context, c agent.Call) (json.RawMessage, error) {
 		return json.RawMessage(`{"answer":"pg"}`), nil
 	}}
-	reg, err := agent.NewRegistry(echo)
+	reg, err := agent.NewRegistry(engine.Client{Core: engine.Native{}}, echo)
 	require.NoError(t, err)
 	a := &agent.Agent{Model: newModel(t, s), Tools: reg}
 	require.NoError(t, a.Run(context.Background(), "go"))

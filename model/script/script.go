@@ -13,15 +13,25 @@
 // each replaying the script from its own first line. Past the last line it
 // ends the turn with the notice Finished.
 //
-// In content, {{answer}} becomes the answer of the latest ask_user_question
-// result in the conversation, or that result's error code when it failed
-// (e.g. ASK_DECLINED). With no such result yet the placeholder stays as is.
+// In content, {{answer}} becomes what the latest ask_user_question result
+// in the conversation answered, as text:
 //
-// Arguments may be a JSON object (or any JSON value), or a JSON string
-// holding the arguments text as OpenAI sends it; a string is passed on
-// verbatim, even when it is not valid JSON, so a script can exercise the
-// core's INVALID_REQUEST. A missing id becomes "call_<line>_<n>"; missing
-// arguments become {}. Blank lines are skipped; unknown fields are errors.
+//	{"answer":"pg",...}                      pg
+//	{"answers":["auth","Chat"],...}          auth, Chat        (multi-select: joined by ", ")
+//	{"answers":[{"question":..,"answer":"pg"},
+//	            {"question":..,"answers":["auth","Chat"]}]}
+//	                                         pg; auth, Chat    (a batch: each question's answer, joined by "; ")
+//
+// or that result's error code when it failed (e.g. ASK_DECLINED). With no
+// such result yet the placeholder stays as is.
+//
+// Arguments reach the tool as text, unchanged, as a real model's do: a JSON
+// string is the arguments text itself (as OpenAI sends it), passed on
+// verbatim even when it is not valid JSON, so a script can exercise the
+// core's INVALID_REQUEST; any other JSON value (an object, usually) is
+// passed on as its JSON text, exactly as the line spells it. Missing or
+// null arguments are no text at all. A missing id becomes
+// "call_<line>_<n>". Blank lines are skipped; unknown fields are errors.
 package script
 
 import (
@@ -142,20 +152,20 @@ func parseLine(text []byte, n int) (agent.Reply, error) {
 		if c.Name == "" {
 			return agent.Reply{}, fmt.Errorf("tool call %d has no name", i+1)
 		}
-		call := agent.ToolCall{ID: c.ID, Name: c.Name, Arguments: json.RawMessage(`{}`)}
+		call := agent.ToolCall{ID: c.ID, Name: c.Name, Arguments: json.RawMessage{}}
 		if call.ID == "" {
 			call.ID = fmt.Sprintf("call_%d_%d", n, i+1)
 		}
-		if len(c.Arguments) > 0 && !bytes.Equal(c.Arguments, []byte("null")) {
-			if c.Arguments[0] == '"' {
-				var s string
-				if err := json.Unmarshal(c.Arguments, &s); err != nil {
-					return agent.Reply{}, fmt.Errorf("tool call %d: arguments: %w", i+1, err)
-				}
-				call.Arguments = json.RawMessage(s)
-			} else {
-				call.Arguments = append(json.RawMessage(nil), c.Arguments...)
+		switch {
+		case len(c.Arguments) == 0 || bytes.Equal(c.Arguments, []byte("null")):
+		case c.Arguments[0] == '"':
+			var s string
+			if err := json.Unmarshal(c.Arguments, &s); err != nil {
+				return agent.Reply{}, fmt.Errorf("tool call %d: arguments: %w", i+1, err)
 			}
+			call.Arguments = json.RawMessage(s)
+		default:
+			call.Arguments = append(json.RawMessage(nil), c.Arguments...)
 		}
 		reply.ToolCalls = append(reply.ToolCalls, call)
 	}
@@ -196,29 +206,55 @@ func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []agen
 	return reply, nil
 }
 
-// LatestAnswer is what {{answer}} stands for in messages: the "answer" of
-// the latest ask_user_question result, or its error "code" when it failed.
-// ok is false when there is no such result.
+// LatestAnswer is what {{answer}} stands for in messages: the answer of the
+// latest ask_user_question result as text (see the package doc for
+// multi-select and batch answers), or its error "code" when it failed. ok
+// is false when there is no such result.
 func LatestAnswer(messages []agent.Message) (string, bool) {
 	for i := len(messages) - 1; i >= 0; i-- {
 		msg := messages[i]
 		if msg.Role != agent.RoleTool || msg.ToolName != agent.AskToolName {
 			continue
 		}
-		var obj struct {
-			Answer *string `json:"answer"`
-			Code   string  `json:"code"`
-		}
-		_ = json.Unmarshal([]byte(msg.Content), &obj)
-		switch {
-		case msg.IsError && obj.Code != "":
+		if msg.IsError {
+			var obj struct {
+				Code string `json:"code"`
+			}
+			if json.Unmarshal([]byte(msg.Content), &obj) != nil || obj.Code == "" {
+				return "ERROR", true
+			}
 			return obj.Code, true
-		case msg.IsError:
-			return "ERROR", true
-		case obj.Answer != nil:
-			return *obj.Answer, true
 		}
-		return "", true
+		var a answer
+		_ = json.Unmarshal([]byte(msg.Content), &a)
+		return a.text(), true
 	}
 	return "", false
+}
+
+// answer is the part of the core's answer object {{answer}} reads: one
+// question's {"answer"} or {"answers":[...]} (multi-select), or a batch's
+// {"answers":[{...},...]}.
+type answer struct {
+	Answer  *string           `json:"answer"`
+	Answers []json.RawMessage `json:"answers"`
+}
+
+func (a answer) text() string {
+	if a.Answer != nil {
+		return *a.Answer
+	}
+	parts := make([]string, len(a.Answers))
+	if len(a.Answers) > 0 && bytes.HasPrefix(a.Answers[0], []byte("{")) {
+		for i, raw := range a.Answers { // a batch: each question's answer
+			var q answer
+			_ = json.Unmarshal(raw, &q)
+			parts[i] = q.text()
+		}
+		return strings.Join(parts, "; ")
+	}
+	for i, raw := range a.Answers { // a multi-select question's values
+		_ = json.Unmarshal(raw, &parts[i])
+	}
+	return strings.Join(parts, ", ")
 }

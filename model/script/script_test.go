@@ -57,7 +57,7 @@ func TestParseAndReplayByConversationPosition(t *testing.T) {
 	assert.Equal(t, "two", r.Content)
 	require.Len(t, r.ToolCalls, 1)
 	assert.Equal(t, "t1", r.ToolCalls[0].ID)
-	assert.JSONEq(t, `{"question":"q?"}`, string(r.ToolCalls[0].Arguments))
+	assert.Equal(t, `{"question":"q?"}`, string(r.ToolCalls[0].Arguments))
 
 	r, err = m.Complete(ctx, assistant(2), nil)
 	require.NoError(t, err)
@@ -66,7 +66,7 @@ func TestParseAndReplayByConversationPosition(t *testing.T) {
 	assert.Equal(t, `{"question": "raw"}`, string(r.ToolCalls[0].Arguments), "a string is the arguments text, as OpenAI sends it")
 	assert.Equal(t, "call_4_1", r.ToolCalls[0].ID, "a missing id names the line and the call")
 	assert.Equal(t, "call_4_2", r.ToolCalls[1].ID)
-	assert.Equal(t, `{}`, string(r.ToolCalls[1].Arguments))
+	assert.Empty(t, r.ToolCalls[1].Arguments, "missing arguments are no text at all")
 
 	// Past the last line: a short notice and the turn ends.
 	for _, n := range []int{3, 4, 10} {
@@ -98,6 +98,26 @@ func TestInvalidArgumentsTextIsKeptForTheCore(t *testing.T) {
 	r, err := m.Complete(ctx, nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, `{"question": `, string(r.ToolCalls[0].Arguments))
+}
+
+// Arguments reach the tool as text, unchanged: a JSON string is the text
+// itself, any other value its JSON text exactly as the line spells it
+// (spacing, key order, escapes), null or missing no text.
+func TestArgumentsAreTheTextTheLineHolds(t *testing.T) {
+	for line, want := range map[string]string{
+		`{"tool_calls":[{"name":"a","arguments":{ "question" : "Q?\u003c" ,"x":1 }}]}`: `{ "question" : "Q?\u003c" ,"x":1 }`,
+		`{"tool_calls":[{"name":"a","arguments":"{\"question\":\"Q?\"},\"junk\":1"}]}`: `{"question":"Q?"},"junk":1`,
+		`{"tool_calls":[{"name":"a","arguments":"not json at all"}]}`:                  `not json at all`,
+		`{"tool_calls":[{"name":"a","arguments":["q"]}]}`:                              `["q"]`,
+		`{"tool_calls":[{"name":"a","arguments":42}]}`:                                 `42`,
+		`{"tool_calls":[{"name":"a","arguments":""}]}`:                                 ``,
+		`{"tool_calls":[{"name":"a","arguments":null}]}`:                               ``,
+		`{"tool_calls":[{"name":"a"}]}`:                                                ``,
+	} {
+		r, err := parse(t, line).Complete(ctx, nil, nil)
+		require.NoError(t, err)
+		assert.Equal(t, want, string(r.ToolCalls[0].Arguments), line)
+	}
 }
 
 func TestParseErrorsNameTheLine(t *testing.T) {
@@ -155,6 +175,15 @@ func TestAnswerSubstitution(t *testing.T) {
 	assert.Equal(t, "You said ASK_DECLINED; again: ASK_DECLINED.",
 		say(toolMsg(`{"answer":"first"}`, false), toolMsg(`{"name":"UserInteractionError","code":"ASK_DECLINED","message":"no"}`, true)),
 		"the latest result wins; an error gives its code")
+	assert.Equal(t, "You said auth, Chat; again: auth, Chat.",
+		say(toolMsg(`{"answers":["auth","Chat"],"selected":[{"index":0,"label":"Auth","value":"auth"}]}`, false)),
+		"a multi-select answer: its answers joined by a comma")
+	assert.Equal(t, "You said pg; auth, Chat; Aurora; again: pg; auth, Chat; Aurora.",
+		say(toolMsg(`{"answers":[{"question":"Which database?","answer":"pg","selected":{"index":1,"label":"Postgres","value":"pg"}},`+
+			`{"question":"Which features?","answers":["auth","Chat"],"selected":[{"index":0,"label":"Auth","value":"auth"}]},`+
+			`{"question":"Name?","answer":"Aurora"}]}`, false)),
+		"a batch: each question's answer, joined by a semicolon")
+	assert.Equal(t, "You said ERROR; again: ERROR.", say(toolMsg(`not json`, true)))
 	assert.Equal(t, "You said free text; again: free text.",
 		say(toolMsg(`{"answer":"free text"}`, false),
 			agent.Message{Role: agent.RoleTool, ToolName: "other", Content: `{"answer":"not this"}`}),
@@ -179,48 +208,64 @@ func TestTwoConversationsReplayIndependently(t *testing.T) {
 
 var client = engine.Client{Core: engine.Native{}}
 
-func TestDemoAsksAGoodQuestion(t *testing.T) {
+// TestDemoAsksAGoodBatch: the demo's first call is a batch of two
+// questions the core accepts, the second one multi-select, each with a
+// header, free text allowed, and 3-4 described options, some recommended.
+func TestDemoAsksAGoodBatch(t *testing.T) {
 	m := script.Demo()
-	require.GreaterOrEqual(t, m.Len(), 2)
+	require.GreaterOrEqual(t, m.Len(), 3)
 	r, err := m.Complete(ctx, assistant(0), nil)
 	require.NoError(t, err)
 	assert.NotEmpty(t, r.Content, "it greets")
 	require.Len(t, r.ToolCalls, 1)
 	assert.Equal(t, agent.AskToolName, r.ToolCalls[0].Name)
 
-	req, _, err := client.Normalize(ctx, r.ToolCalls[0].Arguments)
+	call, err := client.NormalizeArguments(ctx, string(r.ToolCalls[0].Arguments))
 	require.NoError(t, err, "the core accepts the demo's request")
-	assert.NotEmpty(t, req.Header)
-	assert.True(t, req.AllowCustom)
-	require.GreaterOrEqual(t, len(req.Options), 3)
-	require.LessOrEqual(t, len(req.Options), 4)
-	recommended := 0
-	for _, o := range req.Options {
-		assert.NotEmpty(t, o.Description)
-		if o.Recommended {
-			recommended++
+	require.True(t, call.Batch)
+	require.Len(t, call.Questions, 2)
+	assert.False(t, call.Questions[0].MultiSelect)
+	assert.True(t, call.Questions[1].MultiSelect, "the second question is multi-select")
+	for i, q := range call.Questions {
+		assert.NotEmpty(t, q.Header, "question %d", i)
+		assert.True(t, q.AllowCustom, "question %d", i)
+		require.GreaterOrEqual(t, len(q.Options), 3, "question %d", i)
+		require.LessOrEqual(t, len(q.Options), 4, "question %d", i)
+		recommended := 0
+		for _, o := range q.Options {
+			assert.NotEmpty(t, o.Description)
+			if o.Recommended {
+				recommended++
+			}
 		}
+		assert.GreaterOrEqual(t, recommended, 1, "question %d", i)
 	}
-	assert.Equal(t, 1, recommended)
 }
 
 // TestDemoRunsOfflineEndToEnd plays the demo through the real loop, ask tool
-// and core, with a provider that types answers.
+// and core, with a provider that types a line per question.
 func TestDemoRunsOfflineEndToEnd(t *testing.T) {
 	spec, err := client.Schema(ctx)
 	require.NoError(t, err)
 	svc := interaction.NewService(client)
-	reg, err := agent.NewRegistry(agent.NewAskTool(svc, spec))
+	reg, err := agent.NewRegistry(client, agent.NewAskTool(svc, spec))
 	require.NoError(t, err)
-	typed := []string{"", "billing-api"} // Enter: the recommended option
+	// Enter: the recommended language; then two features and one of mine;
+	// then the name.
+	typed := []string{"", "1, database, Tracing", "billing-api"}
 	var shown []string
 	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		p, err := client.Present(ctx, q.Raw)
-		require.NoError(t, err)
-		shown = append(shown, p.Text)
-		line := typed[0]
-		typed = typed[1:]
-		return client.Resolve(ctx, q.Raw, line)
+		inputs := make([]engine.Input, len(q.Questions))
+		for i := range q.Questions {
+			p, err := client.Present(ctx, q.Raw, i)
+			if err != nil { // the provider runs aside: no require here
+				return engine.Result{}, err
+			}
+			shown = append(shown, p.Text)
+			inputs[i] = engine.Input{Line: typed[0]}
+			typed = typed[1:]
+		}
+		return client.ResolveAll(ctx, q.Raw, inputs)
 	}))
 	require.NoError(t, err)
 	defer dispose()
@@ -228,13 +273,29 @@ func TestDemoRunsOfflineEndToEnd(t *testing.T) {
 	var texts []string
 	a := &agent.Agent{ID: "demo", Model: script.Demo(), Tools: reg, Hooks: agent.Hooks{OnText: func(s string) { texts = append(texts, s) }}}
 	require.NoError(t, a.Run(ctx, "hello"))
-	require.Len(t, shown, 2)
-	assert.Contains(t, shown[0], "Go")
+	require.Len(t, shown, 3)
+	assert.True(t, strings.HasPrefix(shown[0], "Question 1 of 2\n"), shown[0])
 	assert.Contains(t, shown[0], "TypeScript")
+	assert.True(t, strings.HasPrefix(shown[1], "Question 2 of 2\n"), shown[1])
+	assert.Contains(t, shown[1], "HTTP API")
 	require.Len(t, texts, 3)
-	assert.Contains(t, texts[1], "go", "the recommended option's value")
-	assert.NotContains(t, texts[1], "{{answer}}")
+	assert.Contains(t, texts[1], "says: go; http, database, Tracing.", "{{answer}} of a batch with a multi-select question")
 	assert.Contains(t, texts[2], "billing-api")
+
+	// What the model received for the batch: the core's answer, whole.
+	var results []string
+	for _, msg := range a.History {
+		if msg.Role == agent.RoleTool {
+			require.False(t, msg.IsError, msg.Content)
+			results = append(results, msg.Content)
+		}
+	}
+	require.Len(t, results, 2)
+	assert.Equal(t, `{"answers":[{"question":"Which language should the new service be written in?","answer":"go",`+
+		`"selected":{"index":0,"label":"Go","value":"go"}},{"question":"Which features should the first version have?",`+
+		`"answers":["http","database","Tracing"],"selected":[{"index":0,"label":"HTTP API","value":"http"},`+
+		`{"index":2,"label":"Database","value":"database"}]}]}`, results[0])
+	assert.Equal(t, `{"answer":"billing-api"}`, results[1])
 
 	require.NoError(t, a.Run(ctx, "more?"))
 	assert.Equal(t, script.Finished, texts[len(texts)-1])
@@ -243,7 +304,7 @@ func TestDemoRunsOfflineEndToEnd(t *testing.T) {
 func TestDemoWithoutProviderReportsTheErrorCode(t *testing.T) {
 	spec, err := client.Schema(ctx)
 	require.NoError(t, err)
-	reg, err := agent.NewRegistry(agent.NewAskTool(interaction.NewService(client), spec))
+	reg, err := agent.NewRegistry(client, agent.NewAskTool(interaction.NewService(client), spec))
 	require.NoError(t, err)
 	var texts []string
 	a := &agent.Agent{Model: script.Demo(), Tools: reg, Hooks: agent.Hooks{OnText: func(s string) { texts = append(texts, s) }}}
