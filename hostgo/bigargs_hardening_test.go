@@ -21,9 +21,10 @@ func hugeToolArguments(n int) []byte {
 }
 
 // TestHugeInputNeverEntersTheGuest: 100 MB of tool arguments are rejected
-// by the host with the core's own INVALID_REQUEST bytes; the guest is not
-// called (no instance created, its memory does not grow) and the host
-// allocates next to nothing for it.
+// with the core's own INVALID_REQUEST bytes, which the guest writes from
+// the length alone (askcore_oversized): not a byte of the input is copied
+// in (the guest's input buffer and memory do not grow, no instance is
+// created or discarded) and the host allocates next to nothing for it.
 func TestHugeInputNeverEntersTheGuest(t *testing.T) {
 	ctx := context.Background()
 	e, err := New(ctx, WithCompilationCacheDir(testCacheDir), WithTieredStart(false), WithPoolSize(1))
@@ -61,7 +62,13 @@ func TestHugeInputNeverEntersTheGuest(t *testing.T) {
 	}
 	after := e.Stats()
 	if after.Instantiated != before.Instantiated || after.Discarded != before.Discarded || after.MaxPages != before.MaxPages {
-		t.Errorf("the guest was involved: before %+v, after %+v", before, after)
+		t.Errorf("the input reached the guest: before %+v, after %+v", before, after)
+	}
+	e.mu.Lock()
+	inCap := e.idle[0].inCap
+	e.mu.Unlock()
+	if inCap > len(small) {
+		t.Errorf("the guest was asked for a %d-byte input buffer", inCap)
 	}
 	// The engine still serves ordinary calls.
 	out, err := e.Handle(ctx, small)

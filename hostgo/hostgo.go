@@ -17,7 +17,8 @@
 //     fills the cache), then new calls move to compiled instances;
 //   - the guest gets a real monotonic clock (its garbage collector needs one),
 //     no filesystem, no environment, no arguments, a memory page limit, and
-//     inputs no larger than the core's own limit;
+//     inputs no larger than the core's own limit (a longer one is not copied
+//     in: the guest answers it from its length, askcore_oversized);
 //   - a cancelled ctx ends Handle at once (see Handle).
 //
 // The reasons for each choice are in RATIONALE.md; the guest ABI in
@@ -33,8 +34,8 @@ import (
 	"github.com/askcore/askcore/core"
 )
 
-// MaxInputBytes is the largest input the host copies into the guest, by
-// default: the core's own limit, which the guest also enforces.
+// MaxInputBytes is the largest input the host copies into the guest: the
+// core's own limit, which the guest also enforces (askcore_max_input).
 const MaxInputBytes = core.MaxInputBytes
 
 // ErrClosed is returned by Handle on a closed Engine.
@@ -179,18 +180,23 @@ func (e *Engine) start(ctx context.Context) error {
 // core's input limits bound it) and gives its instance back; with
 // WithInterruptibleCalls wazero stops it and the instance is discarded.
 //
-// An input longer than the input cap (by default the core's own limit,
-// core.MaxInputBytes) is never copied into the guest: the host answers it
-// with core.Handle itself, whose first check rejects an oversized input on
-// its length alone, so the rejection envelope is the core's own bytes. (A
-// cap lowered with WithMaxInputBytes sends inputs between the two limits to
-// core.Handle too: the same bytes, computed natively.)
+// An input longer than MaxInputBytes (the core's own limit) is never copied
+// into the guest: the guest writes the core's answer to an input of that
+// length (askcore_oversized, the path a JS host takes too), which depends
+// on the length alone. So every byte Handle returns comes from the module,
+// as the engine choice says (see RATIONALE.md).
 func (e *Engine) Handle(ctx context.Context, input []byte) ([]byte, error) {
+	call := func(ctx context.Context, in *instance) ([]byte, error) { return in.call(ctx, input) }
+	if n := len(input); n > MaxInputBytes {
+		call = func(_ context.Context, in *instance) ([]byte, error) { return in.callOversized(n) }
+	}
+	return e.do(ctx, call)
+}
+
+// do runs call on an instance of the pool.
+func (e *Engine) do(ctx context.Context, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
 	if e.isClosed() {
 		return nil, ErrClosed
-	}
-	if len(input) > e.cfg.maxInput {
-		return core.Handle(input), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -209,7 +215,7 @@ func (e *Engine) Handle(ctx context.Context, input []byte) ([]byte, error) {
 	}
 	if ctx.Done() == nil || e.cfg.interruptible {
 		// Either ctx cannot end, or wazero stops the guest when it does.
-		out, err := e.run(ctx, in, input)
+		out, err := e.run(ctx, in, call)
 		return out, e.hostError(ctx, err)
 	}
 	// The guest cannot be stopped mid-call: run it aside and stop waiting
@@ -218,7 +224,7 @@ func (e *Engine) Handle(ctx context.Context, input []byte) ([]byte, error) {
 	// for that.
 	done := make(chan result, 1)
 	go func() {
-		out, err := e.run(context.Background(), in, input)
+		out, err := e.run(context.Background(), in, call)
 		done <- result{out, err}
 	}()
 	select {
@@ -235,8 +241,8 @@ type result struct {
 }
 
 // run makes one call on in, then gives in and its slot back.
-func (e *Engine) run(ctx context.Context, in *instance, input []byte) ([]byte, error) {
-	out, err := in.call(ctx, input)
+func (e *Engine) run(ctx context.Context, in *instance, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
+	out, err := call(ctx, in)
 	e.release(in, err)
 	<-e.slots
 	return out, err

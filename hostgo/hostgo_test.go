@@ -34,25 +34,42 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// TestInputCap checks both sides of the input cap: an input at the cap runs
-// in the guest, a longer one is answered on the host, and both are the bytes
+// TestInputCap checks both sides of the input cap on both engines: an
+// input at the cap runs in the guest, a longer one is answered by the guest
+// from its length alone (askcore_oversized), and both are the bytes
 // core.Handle returns.
 func TestInputCap(t *testing.T) {
-	e := sharedEngine(t, "compiler")
-	for _, n := range []int{MaxInputBytes, MaxInputBytes + 1, 8 * MaxInputBytes} {
-		in := oversized(n)
-		out, err := e.Handle(context.Background(), in)
-		same(t, fmt.Sprintf("%d-byte input", n), in, core.Handle(in), out, err)
+	for _, kind := range []string{"compiler", "interpreter"} {
+		e := sharedEngine(t, kind)
+		for _, n := range []int{MaxInputBytes, MaxInputBytes + 1, 8 * MaxInputBytes} {
+			in := oversized(n)
+			out, err := e.Handle(context.Background(), in)
+			same(t, fmt.Sprintf("%s: %d-byte input", kind, n), in, core.Handle(in), out, err)
+		}
 	}
-	// A lower cap on the host changes nothing a caller can see.
-	small, err := New(context.Background(), WithCompilationCacheDir(testCacheDir), WithTieredStart(false), WithMaxInputBytes(64))
+}
+
+// The oversized answer takes the length as an i64: lengths past what an
+// i32 holds stay exact. (No such input is built: the export reads none.)
+func TestOversizedLengthsPastFourGiB(t *testing.T) {
+	ctx := context.Background()
+	e, err := New(ctx, WithCompilationCacheDir(testCacheDir), WithTieredStart(false), WithPoolSize(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer small.Close(context.Background())
-	for _, in := range [][]byte{benchdata.Ops[0].Input, []byte(`{"op":"schema"}`)} {
-		out, err := small.Handle(context.Background(), in)
-		same(t, "64-byte cap", in, core.Handle(in), out, err)
+	defer e.Close(ctx)
+	in, err := e.acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.close()
+	for _, n := range []int{MaxInputBytes + 1, 1<<31 + 5, 5 << 32} {
+		out, err := in.callOversized(n)
+		want := core.OversizedEnvelope(n)
+		same(t, fmt.Sprintf("askcore_oversized(%d)", n), nil, want, out, err)
+		if !strings.Contains(string(out), fmt.Sprintf("the input is %d bytes", n)) {
+			t.Errorf("%d: %s", n, out)
+		}
 	}
 }
 

@@ -14,14 +14,15 @@ import (
 
 // instance is one instantiated module. It serves one call at a time.
 type instance struct {
-	tier   *tier
-	mod    api.Module
-	mem    api.Memory
-	input  api.Function
-	handle api.Function
-	output api.Function
-	stack  [1]uint64
-	stderr *headWriter
+	tier      *tier
+	mod       api.Module
+	mem       api.Memory
+	input     api.Function
+	handle    api.Function
+	oversized api.Function
+	output    api.Function
+	stack     [1]uint64
+	stderr    *headWriter
 
 	// The guest's input buffer only grows and never moves while it is big
 	// enough (ABI.md), so its address is asked for again only when an input
@@ -42,16 +43,17 @@ func (t *tier) instantiate(ctx context.Context) (*instance, error) {
 		return nil, fmt.Errorf("hostgo: instantiate askcore.wasm: %w%s", err, stderr.suffix())
 	}
 	in := &instance{
-		tier:   t,
-		mod:    mod,
-		mem:    mod.Memory(),
-		input:  mod.ExportedFunction("askcore_input"),
-		handle: mod.ExportedFunction("askcore_handle"),
-		output: mod.ExportedFunction("askcore_output"),
-		stderr: stderr,
+		tier:      t,
+		mod:       mod,
+		mem:       mod.Memory(),
+		input:     mod.ExportedFunction("askcore_input"),
+		handle:    mod.ExportedFunction("askcore_handle"),
+		oversized: mod.ExportedFunction("askcore_oversized"),
+		output:    mod.ExportedFunction("askcore_output"),
+		stderr:    stderr,
 	}
 	version := mod.ExportedFunction("askcore_abi_version")
-	if in.mem == nil || in.input == nil || in.handle == nil || in.output == nil || version == nil {
+	if in.mem == nil || in.input == nil || in.handle == nil || in.oversized == nil || in.output == nil || version == nil {
 		in.close()
 		return nil, errors.New("hostgo: askcore.wasm lacks the askcore ABI exports")
 	}
@@ -89,7 +91,23 @@ func (in *instance) call(ctx context.Context, input []byte) ([]byte, error) {
 	if err := in.handle.CallWithStack(ctx, in.stack[:]); err != nil {
 		return nil, in.fault("askcore_handle", err)
 	}
-	m := api.DecodeU32(in.stack[0])
+	return in.readOutput(api.DecodeU32(in.stack[0]))
+}
+
+// callOversized has the guest write its answer to an input of n bytes,
+// over the input cap, that is not copied in (askcore_oversized): the
+// envelope depends on the length alone. It is short and bounded, so it
+// takes no ctx.
+func (in *instance) callOversized(n int) ([]byte, error) {
+	in.stack[0] = api.EncodeI64(int64(n))
+	if err := in.oversized.CallWithStack(context.Background(), in.stack[:]); err != nil {
+		return nil, in.fault("askcore_oversized", err)
+	}
+	return in.readOutput(api.DecodeU32(in.stack[0]))
+}
+
+// readOutput copies out the m-byte output of the last call.
+func (in *instance) readOutput(m uint32) ([]byte, error) {
 	if err := in.output.CallWithStack(context.Background(), in.stack[:]); err != nil {
 		return nil, in.fault("askcore_output", err)
 	}

@@ -42,7 +42,6 @@ type config struct {
 	cacheDir      string
 	memoryPages   uint32
 	recyclePages  uint32
-	maxInput      int
 	interpreter   bool
 	tiered        bool
 	warmWait      time.Duration
@@ -55,7 +54,6 @@ func defaultConfig() config {
 		cache:        cacheDir,
 		memoryPages:  DefaultMemoryLimitPages,
 		recyclePages: DefaultRecyclePages,
-		maxInput:     MaxInputBytes,
 		tiered:       true,
 		warmWait:     DefaultWarmWait,
 	}
@@ -116,18 +114,6 @@ func WithRecyclePages(pages uint32) Option {
 	return func(c *config) {
 		if pages > 0 {
 			c.recyclePages = pages
-		}
-	}
-}
-
-// WithMaxInputBytes lowers the largest input copied into the guest (default
-// and maximum MaxInputBytes, the core's own limit, which the guest enforces
-// too). Longer inputs never enter the guest; Handle answers them natively
-// with core.Handle, so the bytes are the same (see Handle and RATIONALE.md).
-func WithMaxInputBytes(n int) Option {
-	return func(c *config) {
-		if n >= 0 {
-			c.maxInput = min(n, MaxInputBytes)
 		}
 	}
 }
