@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -16,10 +17,9 @@ import (
 
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/interaction"
 )
-
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // lockedBuffer is an io.Writer tests can read while the provider writes.
 type lockedBuffer struct {
@@ -39,6 +39,8 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+var native = engine.Client{Core: engine.Native{}}
+
 // harness is a provider registered with a service, typed at through a pipe.
 type harness struct {
 	t       *testing.T
@@ -51,17 +53,33 @@ type harness struct {
 	dispose func()
 }
 
+type harnessOpts struct {
+	color, echoed bool
+	client        engine.Client // zero: native
+}
+
 func newHarness(t *testing.T, color bool) *harness {
 	t.Helper()
+	return newHarnessWith(t, harnessOpts{color: color})
+}
+
+func newHarnessWith(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	if o.client.Core == nil {
+		o.client = native
+	}
+	// Runs last: the reader, the provider and every ask are gone.
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 	pr, pw := io.Pipe()
 	h := &harness{
 		t:      t,
-		client: engine.Client{Core: engine.Native{}},
+		client: o.client,
 		pw:     pw,
 		lines:  NewLines(pr),
 		out:    &lockedBuffer{},
 	}
-	h.prov = NewProvider(Config{Client: h.client, Lines: h.lines, Out: h.out, Style: Style{Color: color}})
+	h.prov = NewProvider(Config{Client: h.client, Lines: h.lines, Out: h.out, Style: Style{Color: o.color}, Echoed: o.echoed})
 	h.svc = interaction.NewService(h.client)
 	dispose, err := h.svc.Register(h.prov)
 	require.NoError(t, err)
@@ -81,11 +99,11 @@ type askResult struct {
 	err error
 }
 
-// ask starts an Ask in the background.
-func (h *harness) ask(ctx context.Context, request string) <-chan askResult {
+// ask starts an Ask of the model's arguments text in the background.
+func (h *harness) ask(ctx context.Context, arguments string) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
-		res, err := h.svc.Ask(ctx, json.RawMessage(request), interaction.AskOptions{})
+		res, err := h.svc.Ask(ctx, arguments, interaction.AskOptions{})
 		ch <- askResult{res, err}
 	}()
 	return ch
@@ -100,7 +118,7 @@ func (h *harness) send(line string) {
 // waitFor polls until cond holds on the output.
 func (h *harness) waitFor(what string, cond func(out string) bool) string {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		out := h.out.String()
 		if cond(out) {
@@ -137,10 +155,28 @@ func result(t *testing.T, ch <-chan askResult) askResult {
 	select {
 	case r := <-ch:
 		return r
-	case <-time.After(10 * time.Second):
+	case <-time.After(20 * time.Second):
 		t.Fatal("the ask did not return")
 		return askResult{}
 	}
+}
+
+// answered requires an answer and returns its bytes.
+func answered(t *testing.T, ch <-chan askResult) string {
+	t.Helper()
+	r := result(t, ch)
+	require.NoError(t, r.err)
+	return string(r.res.Raw)
+}
+
+// requireFailure requires the core's error for situation f, byte for byte.
+func requireFailure(t *testing.T, err error, f core.Failure) *core.HarnessError {
+	t.Helper()
+	var he *core.HarnessError
+	require.ErrorAs(t, err, &he)
+	want := native.Fail(context.Background(), f)
+	require.Equal(t, string(want.Raw), string(he.JSON()))
+	return he
 }
 
 func requireCode(t *testing.T, err error, code core.Code) *core.HarnessError {
@@ -151,14 +187,46 @@ func requireCode(t *testing.T, err error, code core.Code) *core.HarnessError {
 	return he
 }
 
+// call normalizes arguments as the service does.
+func call(t *testing.T, arguments string) engine.Call {
+	t.Helper()
+	c, err := native.NormalizeArguments(context.Background(), arguments)
+	require.NoError(t, err)
+	return c
+}
+
+// presentText is the core's text for question i, as the provider prints it.
+func presentText(t *testing.T, arguments string, i int) string {
+	t.Helper()
+	p, err := native.Present(context.Background(), call(t, arguments).Raw, i)
+	require.NoError(t, err)
+	return strings.TrimRight(p.Text, "\n")
+}
+
+// reprompt is the core's INVALID_ANSWER message for line on question i.
+func reprompt(t *testing.T, arguments string, i int, line string) string {
+	t.Helper()
+	_, err := native.Resolve(context.Background(), call(t, arguments).Raw, i, engine.Input{Line: line})
+	return requireCode(t, err, core.CodeInvalidAnswer).Message
+}
+
 const dbRequest = `{"header":"Database","question":"Which database?","options":[
  {"label":"SQLite","value":"sqlite","description":"One file, no server."},
  {"label":"PostgreSQL","value":"postgres","description":"Reliable; needs a server.","recommended":true},
  {"label":"MySQL","value":"mysql"}],"allowCustom":true}`
 
+const (
+	multiRequest = `{"question":"Which features?","options":[{"label":"Auth","value":"auth","recommended":true},` +
+		`{"label":"Billing","value":"billing"},{"label":"Search","value":"search"}],"multiSelect":true,"allowCustom":true}`
+	multiStrict = `{"question":"Which checks?","options":[{"label":"Lint","value":"lint"},{"label":"Tests","value":"tests"},` +
+		`{"label":"Fuzz","value":"fuzz"}],"multiSelect":true}`
+	openRequest  = `{"question":"What should the release be called?"}`
+	batchRequest = `{"questions":[` + dbRequest + `,` + multiRequest + `,` + openRequest + `]}`
+)
+
 func TestShowsCoreTextRecommendedFirstWithDescriptions(t *testing.T) {
 	h := newHarness(t, false)
-	pres, err := h.client.Present(context.Background(), json.RawMessage(dbRequest))
+	pres, err := h.client.Present(context.Background(), call(t, dbRequest).Raw, 0)
 	require.NoError(t, err)
 	require.Equal(t, []int{1, 0, 2}, pres.Order)
 
@@ -166,6 +234,7 @@ func TestShowsCoreTextRecommendedFirstWithDescriptions(t *testing.T) {
 	out := h.waitPrompts(1)
 	// The core's text, verbatim: no rule is reimplemented here.
 	assert.Contains(t, out, strings.TrimRight(pres.Text, "\n")+"\n? ")
+	assert.NotContains(t, out, "Question 1 of", "a single question is not numbered")
 	pg, sq, my := strings.Index(out, "PostgreSQL"), strings.Index(out, "SQLite"), strings.Index(out, "MySQL")
 	assert.True(t, pg < sq && sq < my, "recommended first, then the request's order:\n%s", out)
 	lines := strings.Split(out, "\n")
@@ -178,24 +247,18 @@ func TestShowsCoreTextRecommendedFirstWithDescriptions(t *testing.T) {
 	}
 
 	h.send("") // empty line: the recommended option
-	r := result(t, ch)
-	require.NoError(t, r.err)
-	assert.Equal(t, "postgres", r.res.Answer.Answer)
-	require.NotNil(t, r.res.Answer.Selected)
-	assert.Equal(t, 1, r.res.Answer.Selected.Index)
-	assert.JSONEq(t, `{"answer":"postgres","selected":{"index":1,"label":"PostgreSQL","value":"postgres"}}`, string(r.res.Raw))
-	assert.Contains(t, h.out.String(), "→ PostgreSQL\n")
+	assert.Equal(t, `{"answer":"postgres","selected":{"index":1,"label":"PostgreSQL","value":"postgres"}}`, answered(t, ch))
+	// The v1 block, exactly: rule, the core's text, the prompt, the
+	// prompt line ended (a pipe does not echo), the summary.
+	assert.Equal(t, "\n? "+strings.Repeat("─", 46)+"\n"+strings.TrimRight(pres.Text, "\n")+"\n? \n→ PostgreSQL\n", h.out.String())
 }
 
 func TestAnswers(t *testing.T) {
-	cases := []struct {
-		name, line, answer string
-		index              int // -1: free text
-	}{
-		{"number", "2", "sqlite", 0},
-		{"label", "mysql", "mysql", 2},
-		{"value", "POSTGRES", "postgres", 1},
-		{"free text", "CockroachDB", "CockroachDB", -1},
+	cases := []struct{ name, line, answer, echo string }{
+		{"number", "2", `{"answer":"sqlite","selected":{"index":0,"label":"SQLite","value":"sqlite"}}`, "SQLite"},
+		{"label", "mysql", `{"answer":"mysql","selected":{"index":2,"label":"MySQL","value":"mysql"}}`, "MySQL"},
+		{"value", "POSTGRES", `{"answer":"postgres","selected":{"index":1,"label":"PostgreSQL","value":"postgres"}}`, "PostgreSQL"},
+		{"free text", "CockroachDB <distributed> & fast", `{"answer":"CockroachDB <distributed> & fast"}`, "CockroachDB <distributed> & fast"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -203,15 +266,8 @@ func TestAnswers(t *testing.T) {
 			ch := h.ask(context.Background(), dbRequest)
 			h.waitPrompts(1)
 			h.send(c.line)
-			r := result(t, ch)
-			require.NoError(t, r.err)
-			assert.Equal(t, c.answer, r.res.Answer.Answer)
-			if c.index < 0 {
-				assert.Nil(t, r.res.Answer.Selected)
-			} else {
-				require.NotNil(t, r.res.Answer.Selected)
-				assert.Equal(t, c.index, r.res.Answer.Selected.Index)
-			}
+			assert.Equal(t, c.answer, answered(t, ch)) // the core's bytes: no \u003c
+			assert.True(t, strings.HasSuffix(h.out.String(), "\n→ "+c.echo+"\n"), h.out.String())
 		})
 	}
 }
@@ -219,23 +275,25 @@ func TestAnswers(t *testing.T) {
 func TestReasksWithTheCoresMessage(t *testing.T) {
 	h := newHarness(t, false)
 	const req = `{"question":"Pick one","options":[{"label":"Red"},{"label":"Blue"}]}`
-	_, invalid := h.client.Resolve(context.Background(), json.RawMessage(req), "green")
-	he := requireCode(t, invalid, core.CodeInvalidAnswer)
-	_, invalidEmpty := h.client.Resolve(context.Background(), json.RawMessage(req), "")
-	heEmpty := requireCode(t, invalidEmpty, core.CodeInvalidAnswer)
-
 	ch := h.ask(context.Background(), req)
 	h.waitPrompts(1)
 	h.send("green")
 	out := h.waitPrompts(2)
-	assert.Contains(t, out, "\n"+he.Message+"\n? ")
+	assert.Contains(t, out, "\n? \n"+reprompt(t, req, 0, "green")+"\n? ")
 	h.send("") // no recommended option: asked again too
 	out = h.waitPrompts(3)
-	assert.Contains(t, out, "\n"+heEmpty.Message+"\n? ")
+	assert.Contains(t, out, "\n"+reprompt(t, req, 0, "")+"\n? ")
 	h.send("blue")
-	r := result(t, ch)
-	require.NoError(t, r.err)
-	assert.Equal(t, "Blue", r.res.Answer.Answer)
+	assert.Equal(t, `{"answer":"Blue","selected":{"index":1,"label":"Blue","value":"Blue"}}`, answered(t, ch))
+	assert.Equal(t, 1, strings.Count(h.out.String(), "Pick one"), "the question is not shown again, only the message")
+}
+
+func TestCanonicallyEquivalentLineMatchesTheLabel(t *testing.T) {
+	h := newHarness(t, false)
+	ch := h.ask(context.Background(), `{"question":"Who?","options":["Ľubica","Marta"]}`)
+	h.waitPrompts(1)
+	h.send("L\u030cubica") // L + combining caron: the same name
+	assert.Equal(t, `{"answer":"Ľubica","selected":{"index":0,"label":"Ľubica","value":"Ľubica"}}`, answered(t, ch))
 }
 
 func TestOptionlessIsFreeFormEvenWithAllowCustomFalse(t *testing.T) {
@@ -245,11 +303,128 @@ func TestOptionlessIsFreeFormEvenWithAllowCustomFalse(t *testing.T) {
 	h.send("   ") // blank: asked again
 	h.waitPrompts(2)
 	h.send("ledger")
-	r := result(t, ch)
-	require.NoError(t, r.err)
-	assert.Equal(t, "ledger", r.res.Answer.Answer)
-	assert.Nil(t, r.res.Answer.Selected)
-	assert.JSONEq(t, `{"answer":"ledger"}`, string(r.res.Raw))
+	assert.Equal(t, `{"answer":"ledger"}`, answered(t, ch))
+}
+
+func TestMultiSelectLine(t *testing.T) {
+	t.Run("choices and free text", func(t *testing.T) {
+		h := newHarness(t, false)
+		ch := h.ask(context.Background(), multiRequest)
+		out := h.waitPrompts(1)
+		assert.Contains(t, out, presentText(t, multiRequest, 0)+"\n? ")
+		h.send("3, Slack, billing")
+		assert.Equal(t, `{"answers":["billing","search","Slack"],"selected":[{"index":1,"label":"Billing","value":"billing"},`+
+			`{"index":2,"label":"Search","value":"search"}]}`, answered(t, ch))
+		assert.Contains(t, h.out.String(), "\n→ Billing, Search, Slack\n")
+	})
+	t.Run("empty line: every recommended option", func(t *testing.T) {
+		h := newHarness(t, false)
+		ch := h.ask(context.Background(), multiRequest)
+		h.waitPrompts(1)
+		h.send("")
+		assert.Equal(t, `{"answers":["auth"],"selected":[{"index":0,"label":"Auth","value":"auth"}]}`, answered(t, ch))
+	})
+	t.Run("a part that is no option, without free text: asked again", func(t *testing.T) {
+		h := newHarness(t, false)
+		ch := h.ask(context.Background(), multiStrict)
+		h.waitPrompts(1)
+		h.send("1, Slack")
+		out := h.waitPrompts(2)
+		msg := reprompt(t, multiStrict, 0, "1, Slack")
+		assert.Contains(t, msg, `"Slack"`, "the core names the part")
+		assert.Contains(t, out, "\n"+msg+"\n? ")
+		h.send("tests,3")
+		assert.Equal(t, `{"answers":["tests","fuzz"],"selected":[{"index":1,"label":"Tests","value":"tests"},`+
+			`{"index":2,"label":"Fuzz","value":"fuzz"}]}`, answered(t, ch))
+	})
+}
+
+// TestBatchLineByLine answers a batch one question at a time, on both
+// engines: each question appears only once the one before it resolved, an
+// invalid line re-asks that question alone, and the answer is the core's
+// answer to the whole call.
+func TestBatchLineByLine(t *testing.T) {
+	wasm, err := hostgo.New(context.Background(), hostgo.WithInterpreter())
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, wasm.Close(context.Background())) })
+	for name, client := range map[string]engine.Client{"native": native, "wasm": {Core: wasm}} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarnessWith(t, harnessOpts{client: client})
+			ch := h.ask(context.Background(), batchRequest)
+
+			out := h.waitPrompts(1)
+			q1 := presentText(t, batchRequest, 0)
+			require.True(t, strings.HasPrefix(q1, "Question 1 of 3\n"), q1)
+			assert.Contains(t, out, "\n? "+strings.Repeat("─", 46)+"\n"+q1+"\n? ")
+			assert.NotContains(t, out, "Question 2 of 3")
+
+			h.send("nope? no: free text is allowed here") // q1 allows free text: a valid answer
+			out = h.waitPrompts(2)
+			assert.Contains(t, out, "\n→ nope? no: free text is allowed here\n")
+			assert.Contains(t, out, presentText(t, batchRequest, 1)+"\n? ")
+
+			h.send("2, Slack")
+			out = h.waitPrompts(3)
+			assert.Contains(t, out, "\n→ Billing, Slack\n")
+			assert.Contains(t, out, presentText(t, batchRequest, 2)+"\n? ")
+
+			h.send("") // optionless: asked again
+			out = h.waitPrompts(4)
+			assert.Contains(t, out, "\n"+reprompt(t, batchRequest, 2, "")+"\n? ")
+			assert.Equal(t, 1, strings.Count(out, "Question 3 of 3"))
+			h.send("Aurora")
+
+			want, err := native.ResolveAll(context.Background(), call(t, batchRequest).Raw,
+				[]engine.Input{{Line: "nope? no: free text is allowed here"}, {Line: "2, Slack"}, {Line: "Aurora"}})
+			require.NoError(t, err)
+			assert.Equal(t, string(want.Raw), answered(t, ch))
+			assert.Equal(t, `{"answers":[{"question":"Which database?","answer":"nope? no: free text is allowed here"},`+
+				`{"question":"Which features?","answers":["billing","Slack"],"selected":[{"index":1,"label":"Billing","value":"billing"}]},`+
+				`{"question":"What should the release be called?","answer":"Aurora"}]}`, string(want.Raw))
+			assert.True(t, strings.HasSuffix(h.out.String(), "\n→ Aurora\n"))
+		})
+	}
+}
+
+func TestEOFInsideABatchFailsTheWholeBatch(t *testing.T) {
+	h := newHarness(t, false)
+	ch := h.ask(context.Background(), batchRequest)
+	h.waitPrompts(1)
+	h.send("1")
+	h.waitFor("question 2", func(out string) bool { return strings.Contains(out, "Question 2 of 3") && strings.HasSuffix(out, "? ") })
+	require.NoError(t, h.pw.Close())
+	requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationEOF})
+	out := h.out.String()
+	assert.True(t, strings.HasSuffix(out, "? \n(input ended: question aborted)\n"), out)
+	assert.NotContains(t, out, "Question 3 of 3")
+}
+
+func TestInterruptInsideABatchFailsItAndTheNextCallGoesOn(t *testing.T) {
+	h := newHarness(t, false)
+	batch := h.ask(context.Background(), batchRequest)
+	h.waitPrompts(1)
+	next := h.ask(context.Background(), `{"question":"Next?"}`)
+	h.waitFor("a queued call", func(string) bool { return h.prov.q.waiting() == 1 })
+	h.send("1")
+	h.waitFor("question 2", func(out string) bool { return strings.Contains(out, "Question 2 of 3") && strings.HasSuffix(out, "? ") })
+	assert.NotContains(t, h.out.String(), "Next?", "a batch keeps the turn for all its questions")
+	require.True(t, h.prov.Interrupt())
+	requireFailure(t, result(t, batch).err, core.Failure{Situation: core.SituationInterrupted})
+
+	h.waitFor("the queued call", func(out string) bool { return strings.Contains(out, "Next?") && strings.HasSuffix(out, "? ") })
+	h.send("still here")
+	assert.Equal(t, `{"answer":"still here"}`, answered(t, next))
+	assert.NotContains(t, h.out.String(), "Question 3 of 3")
+}
+
+func TestEchoedInputIsNotEndedAgain(t *testing.T) {
+	h := newHarnessWith(t, harnessOpts{echoed: true})
+	ch := h.ask(context.Background(), `{"question":"Name?"}`)
+	h.waitPrompts(1)
+	h.send("Ada")
+	answered(t, ch)
+	// The terminal echoed "Ada\n" itself: the summary follows the prompt.
+	assert.True(t, strings.HasSuffix(h.out.String(), "\n? → Ada\n"), "%q", h.out.String())
 }
 
 func TestQuestionsAreQueued(t *testing.T) {
@@ -257,6 +432,7 @@ func TestQuestionsAreQueued(t *testing.T) {
 	first := h.ask(context.Background(), `{"question":"First?"}`)
 	h.waitPrompts(1)
 	second := h.ask(context.Background(), `{"question":"Second?"}`)
+	h.waitFor("a queued question", func(string) bool { return h.prov.q.waiting() == 1 })
 	thirdCtx, cancelThird := context.WithCancel(context.Background())
 	third := h.ask(thirdCtx, `{"question":"Third?"}`)
 	h.waitFor("two queued questions", func(string) bool { return h.prov.q.waiting() == 2 })
@@ -264,93 +440,107 @@ func TestQuestionsAreQueued(t *testing.T) {
 
 	// A queued question that gives up leaves the queue without a line.
 	cancelThird()
-	requireCode(t, result(t, third).err, core.CodeAskAborted)
+	requireFailure(t, result(t, third).err, core.Failure{Situation: core.SituationAborted})
 
 	h.send("one")
-	r := result(t, first)
-	require.NoError(t, r.err)
-	assert.Equal(t, "one", r.res.Answer.Answer)
+	assert.Equal(t, `{"answer":"one"}`, answered(t, first))
 
 	out := h.waitPrompts(2)
 	assert.Contains(t, out, "Second?")
 	assert.NotContains(t, out, "Third?")
 	h.send("two")
-	r = result(t, second)
-	require.NoError(t, r.err)
-	assert.Equal(t, "two", r.res.Answer.Answer)
+	assert.Equal(t, `{"answer":"two"}`, answered(t, second))
+	assert.Less(t, strings.Index(h.out.String(), "First?"), strings.Index(h.out.String(), "Second?"), "arrival order")
 }
 
 func TestEOFAbortsPendingAndQueuedQuestions(t *testing.T) {
 	h := newHarness(t, false)
 	first := h.ask(context.Background(), dbRequest)
 	h.waitPrompts(1)
-	second := h.ask(context.Background(), `{"question":"Second?"}`)
+	second := h.ask(context.Background(), batchRequest)
 	h.waitFor("a queued question", func(string) bool { return h.prov.q.waiting() == 1 })
 	require.NoError(t, h.pw.Close())
 
-	he := requireCode(t, result(t, first).err, core.CodeAskAborted)
+	eof := core.Failure{Situation: core.SituationEOF}
+	he := requireFailure(t, result(t, first).err, eof)
 	assert.Contains(t, he.Message, "EOF")
-	requireCode(t, result(t, second).err, core.CodeAskAborted)
+	requireFailure(t, result(t, second).err, eof)
 	// And every later question, at once.
-	requireCode(t, result(t, h.ask(context.Background(), dbRequest)).err, core.CodeAskAborted)
+	requireFailure(t, result(t, h.ask(context.Background(), dbRequest)).err, eof)
 	assert.Contains(t, h.out.String(), "(input ended: question aborted)")
+}
+
+func TestReadFailureAndClosedInput(t *testing.T) {
+	t.Run("read error", func(t *testing.T) {
+		h := newHarness(t, false)
+		ch := h.ask(context.Background(), dbRequest)
+		h.waitPrompts(1)
+		require.NoError(t, h.pw.CloseWithError(errors.New("disk on fire")))
+		he := requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationReadFailed, Detail: "disk on fire"})
+		assert.Contains(t, he.Message, "disk on fire")
+	})
+	t.Run("Lines closed", func(t *testing.T) {
+		h := newHarness(t, false)
+		ch := h.ask(context.Background(), dbRequest)
+		h.waitPrompts(1)
+		h.lines.Close()
+		requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationInputClosed})
+	})
 }
 
 func TestAbortedQuestionDoesNotSwallowTheNextLine(t *testing.T) {
 	h := newHarness(t, false)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	first := h.ask(ctx, `{"question":"First?"}`)
 	h.waitPrompts(1)
-	cancel()
-	requireCode(t, result(t, first).err, core.CodeAskAborted)
+	cancel(errors.New("the user pressed stop"))
+	requireFailure(t, result(t, first).err, core.Failure{Situation: core.SituationAborted, Detail: "the user pressed stop"})
 
 	second := h.ask(context.Background(), `{"question":"Second?"}`)
 	h.waitPrompts(2)
 	h.send("for the second")
-	r := result(t, second)
-	require.NoError(t, r.err)
-	assert.Equal(t, "for the second", r.res.Answer.Answer)
+	assert.Equal(t, `{"answer":"for the second"}`, answered(t, second))
 }
 
 func TestDisposeAndCloseAbort(t *testing.T) {
+	withdrawn := core.Failure{Situation: core.SituationWithdrawn}
 	t.Run("dispose", func(t *testing.T) {
 		h := newHarness(t, false)
 		ch := h.ask(context.Background(), dbRequest)
 		h.waitPrompts(1)
 		h.dispose()
-		he := requireCode(t, result(t, ch).err, core.CodeAskAborted)
-		assert.Contains(t, he.Message, "withdrawn")
+		requireFailure(t, result(t, ch).err, withdrawn)
 	})
 	t.Run("close", func(t *testing.T) {
 		h := newHarness(t, false)
-		first := h.ask(context.Background(), dbRequest)
+		first := h.ask(context.Background(), batchRequest)
 		h.waitPrompts(1)
 		second := h.ask(context.Background(), dbRequest)
 		h.waitFor("a queued question", func(string) bool { return h.prov.q.waiting() == 1 })
 		h.prov.Close()
-		requireCode(t, result(t, first).err, core.CodeAskAborted)
-		requireCode(t, result(t, second).err, core.CodeAskAborted)
-		requireCode(t, result(t, h.ask(context.Background(), dbRequest)).err, core.CodeAskAborted)
+		requireFailure(t, result(t, first).err, withdrawn)
+		requireFailure(t, result(t, second).err, withdrawn)
+		requireFailure(t, result(t, h.ask(context.Background(), dbRequest)).err, withdrawn)
 	})
 }
 
 func TestInterruptAbortsOnlyTheQuestionOnScreen(t *testing.T) {
 	h := newHarness(t, false)
 	assert.False(t, h.prov.Interrupt(), "no question: nothing to interrupt")
+	assert.False(t, h.prov.Asking())
 	first := h.ask(context.Background(), `{"question":"First?"}`)
 	h.waitPrompts(1)
 	second := h.ask(context.Background(), `{"question":"Second?"}`)
 	h.waitFor("a queued question", func(string) bool { return h.prov.q.waiting() == 1 })
 	require.True(t, h.prov.Asking())
 	require.True(t, h.prov.Interrupt())
-	he := requireCode(t, result(t, first).err, core.CodeAskAborted)
+	he := requireFailure(t, result(t, first).err, core.Failure{Situation: core.SituationInterrupted})
 	assert.Contains(t, he.Message, "Ctrl-C")
+	assert.Contains(t, h.out.String(), "? \n(question aborted)\n")
 
 	h.waitPrompts(2)
 	h.send("still here")
-	r := result(t, second)
-	require.NoError(t, r.err)
-	assert.Equal(t, "still here", r.res.Answer.Answer)
+	assert.Equal(t, `{"answer":"still here"}`, answered(t, second))
 }
 
 // hostile holds everything that could drive a terminal.
@@ -364,7 +554,7 @@ func hostileText(s string) string {
 }
 
 func TestNothingTheModelWritesDrivesTheTerminal(t *testing.T) {
-	req, err := json.Marshal(map[string]any{
+	question := map[string]any{
 		"header":   hostileText("Head"),
 		"question": hostileText("Question?"),
 		"options": []map[string]any{
@@ -372,23 +562,33 @@ func TestNothingTheModelWritesDrivesTheTerminal(t *testing.T) {
 			{"label": hostileText("Two"), "desc": hostileText("second")},
 		},
 		"allowCustom": true,
-	})
+	}
+	single, err := json.Marshal(question)
+	require.NoError(t, err)
+	question["multiSelect"] = true
+	question["question"] = hostileText("Another question?")
+	batch, err := json.Marshal(map[string]any{"questions": []any{json.RawMessage(single), question}})
 	require.NoError(t, err)
 	for _, color := range []bool{false, true} {
-		h := newHarness(t, color)
-		ch := h.ask(context.Background(), string(req))
-		h.waitPrompts(1)
-		h.send("bad\x1b[2Janswer\rX") // typed text is echoed back (→ line) sanitized too
-		r := result(t, ch)
-		require.NoError(t, r.err)
+		for _, req := range []string{string(single), string(batch)} {
+			h := newHarness(t, color)
+			ch := h.ask(context.Background(), req)
+			h.waitPrompts(1)
+			h.send("bad\x1b[2Janswer\rX") // typed text is echoed back (→ line) sanitized too
+			if strings.Contains(req, "questions") {
+				h.waitPrompts(2)
+				h.send("1, own\x1b]0;t\x07 text\u202e")
+			}
+			answered(t, ch)
 
-		raw := h.out.String()
-		require.Contains(t, raw, "Question?")
-		if color {
-			raw = stripSGR(raw) // our own decorations
-		}
-		for _, bad := range append(hostile, "\x1b", "\u202c") {
-			assert.NotContains(t, raw, bad, "color=%v: %q reached the terminal:\n%q", color, bad, raw)
+			raw := h.out.String()
+			require.Contains(t, raw, "Question?")
+			if color {
+				raw = stripSGR(raw) // our own decorations
+			}
+			for _, bad := range append(hostile, "\x1b", "\u202c") {
+				assert.NotContains(t, raw, bad, "color=%v: %q reached the terminal:\n%q", color, bad, raw)
+			}
 		}
 	}
 }

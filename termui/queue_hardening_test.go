@@ -38,7 +38,7 @@ func TestManyQueuedQuestions(t *testing.T) {
 	for i, ch := range results {
 		r := result(t, ch)
 		require.NoError(t, r.err, "question %d", i)
-		assert.Equal(t, fmt.Sprintf("answer %d", i), r.res.Answer.Answer, "question %d got another question's line", i)
+		assert.Equal(t, fmt.Sprintf(`{"answer":"answer %d"}`, i), string(r.res.Raw), "question %d got another question's line", i)
 	}
 
 	more := make([]<-chan askResult, 100)
@@ -48,6 +48,6 @@ func TestManyQueuedQuestions(t *testing.T) {
 	h.waitFor("100 more queued", func(string) bool { return h.prov.q.waiting() == len(more)-1 })
 	require.NoError(t, h.pw.Close())
 	for _, ch := range more {
-		requireCode(t, result(t, ch).err, core.CodeAskAborted)
+		requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationEOF})
 	}
 }

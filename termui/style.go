@@ -1,29 +1,21 @@
 package termui
 
 import (
-	"io"
 	"os"
 	"strings"
-	"sync"
 
 	"golang.org/x/term"
 )
 
 // Style decides how our own decorations look. Colour is off unless asked
-// for: ColorFor turns it on only for a terminal, and never when NO_COLOR is
-// set (https://no-color.org) or TERM is "dumb". Text from the model or the
-// core is never styled by escape codes of its own: only these decorations
-// add SGR sequences, around text that was sanitized first.
+// for: the front door sets Color from the core's terminal op
+// (engine.Client.Terminal), which allows it only for a terminal, and never
+// when NO_COLOR is set (https://no-color.org) or TERM is "dumb". Text from
+// the model or the core is never styled by escape codes of its own: only
+// these decorations add SGR sequences, around text that was sanitized
+// first.
 type Style struct {
 	Color bool
-}
-
-// ColorFor reports whether decorations written to f may use colour.
-func ColorFor(f *os.File, getenv func(string) string) bool {
-	if f == nil || getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
-		return false
-	}
-	return term.IsTerminal(int(f.Fd()))
 }
 
 // IsTerminal reports whether f is a terminal.
@@ -64,23 +56,3 @@ func (s Style) Error(text string) string { return s.wrap(sgrBold+sgrRed, text) }
 func (s Style) Rule() string {
 	return s.Question("? " + strings.Repeat("─", 46))
 }
-
-// SyncWriter serializes writes so that a block (a question, a model reply)
-// is never interleaved with another. Write each block with one call.
-type SyncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-// NewSyncWriter wraps w.
-func NewSyncWriter(w io.Writer) *SyncWriter { return &SyncWriter{w: w} }
-
-// Write writes p under the lock.
-func (w *SyncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.w.Write(p)
-}
-
-// WriteString writes s under the lock.
-func (w *SyncWriter) WriteString(s string) (int, error) { return w.Write([]byte(s)) }

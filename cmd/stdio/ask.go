@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 
 	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/interaction"
 	"github.com/askcore/askcore/internal/frontdoor"
 	"github.com/askcore/askcore/termui"
@@ -21,20 +21,25 @@ const (
 	askExitInvalidRequest = 2 // INVALID_REQUEST (also bad flags or arguments)
 	askExitAborted        = 3 // ASK_ABORTED: end of input, Ctrl-C, SIGTERM
 	askExitTimeout        = 4 // ASK_TIMEOUT: --timeout elapsed
+	askExitDeclined       = 5 // ASK_DECLINED: the person declined (Esc in the keyboard picker)
 )
 
-// maxRequestBytes bounds a request read from stdin. The core enforces its
-// own, smaller, documented limits; this only stops an endless stream.
+// maxRequestBytes bounds how much of stdin is read as the request. The
+// core judges the text, with its own smaller limit (core.MaxInputBytes);
+// this only stops an endless stream.
 const maxRequestBytes = 4 << 20
 
-const askUsage = `usage: askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D]
+const askUsage = `usage: askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D] [--plain]
 
-Asks a person one question and prints the answer as JSON.
+Asks a person a question (or a batch of questions) and prints the answer
+as JSON.
 
-The request is an ask_user_question request:
+The request is ask_user_question's arguments, as a model writes them:
   {"header":"...","question":"...","options":[{"label":"...","value":"...",
-   "description":"...","recommended":true}],"allowCustom":false}
-taken from --request, or else read from stdin (all of it).
+   "description":"...","recommended":true}],"allowCustom":false,
+   "multiSelect":false}
+or a batch {"questions":[{...},{...}]}, asked one question after another.
+It is taken from --request, or else read from stdin (all of it).
 
 Where the answer comes from:
   --request JSON      answer lines are read from stdin (a terminal or a pipe);
@@ -45,13 +50,17 @@ Where the answer comes from:
                       prompt is shown too; with no terminal the ask fails
                       with ASK_FAILED (use --request and pipe the answer).
 
-Type a number, a label or value, your own text when the question allows
-it, or an empty line for the recommended option. An answer that does not
-fit is explained and asked again. Ctrl-C or end of input gives up.
+Line mode (pipes, TERM=dumb, --plain or ASKCORE_PLAIN=1): type a number, a
+label or value, your own text when the question allows it, or an empty
+line for the recommended option; for a multi-select question, several of
+them separated by commas. An answer that does not fit is explained and
+asked again. Ctrl-C or end of input gives up (the whole batch).
 
 Output on stdout, one line:
   the answer  {"answer":"...","selected":{"index":0,"label":"...","value":"..."}}
-              ("selected" only when an option was chosen)
+              ("selected" only when an option was chosen); multi-select:
+              {"answers":["..."],"selected":[{...}]}; a batch:
+              {"answers":[{"question":"...",<that question's answer>}...]}
   an error    {"name":"UserInteractionError","code":"...","message":"..."}
 
 Exit status:
@@ -61,6 +70,7 @@ Exit status:
   2  INVALID_REQUEST (the request is malformed or ambiguous; bad flags)
   3  ASK_ABORTED (end of input before an answer, Ctrl-C, SIGTERM)
   4  ASK_TIMEOUT (--timeout elapsed; nothing was chosen)
+  5  ASK_DECLINED (the person declined: Esc in the keyboard picker)
 
 Flags:
 `
@@ -72,6 +82,7 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	var settings frontdoor.Settings
 	settings.AddEngineFlag(fs)
 	timeout := fs.Duration("timeout", 0, "give up after this `duration` (e.g. 2m) with ASK_TIMEOUT; 0: wait for ever")
+	plain := fs.Bool("plain", false, plainUsage)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), askUsage)
 		fs.PrintDefaults()
@@ -82,11 +93,10 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 			fs.Usage()
 			return askExitOK
 		}
-		return askFail(s, core.NewError(core.CodeInvalidRequest, err.Error()+` (see "askcore-stdio ask --help")`))
+		return askUsageFail(s, err.Error()+` (see "askcore-stdio ask --help")`)
 	}
 	if fs.NArg() > 0 {
-		return askFail(s, core.NewError(core.CodeInvalidRequest,
-			fmt.Sprintf("unexpected argument %q: pass the request with --request JSON or on stdin", fs.Arg(0))))
+		return askUsageFail(s, fmt.Sprintf("unexpected argument %q: pass the request with --request JSON or on stdin", fs.Arg(0)))
 	}
 	requestSet := false
 	fs.Visit(func(f *flag.Flag) { requestSet = requestSet || f.Name == "request" })
@@ -103,11 +113,17 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 		}
 	}()
 
-	// The request.
-	var raw []byte
-	if requestSet {
-		raw = []byte(*request)
-	} else {
+	// The engine starts first, so that it warms up while the request is
+	// read. Without one, the same rules run natively to report it.
+	client, closeEngine, err := settings.Open(ctx)
+	if err != nil {
+		return askFail(ctx, s, engine.Client{Core: engine.Native{}}, err)
+	}
+	defer closeEngine(context.WithoutCancel(ctx))
+
+	// The request: the model-style arguments text, which the core parses.
+	arguments := *request
+	if !requestSet {
 		// Read in the background so that Ctrl-C works while a person types
 		// the request on a terminal (the reader then ends with the process).
 		type readResult struct {
@@ -119,104 +135,111 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 			b, err := io.ReadAll(io.LimitReader(s.stdin, maxRequestBytes+1))
 			got <- readResult{b, err}
 		}()
-		var b []byte
 		select {
 		case r := <-got:
-			b = r.b
-			switch {
-			case r.err != nil:
-				return askFail(s, core.NewError(core.CodeAskFailed, "reading the request from stdin: "+r.err.Error()))
-			case len(b) > maxRequestBytes:
-				return askFail(s, core.NewError(core.CodeInvalidRequest,
-					fmt.Sprintf("the request on stdin is larger than %d bytes", maxRequestBytes)))
+			if r.err != nil {
+				return askFail(ctx, s, client, client.Fail(ctx, core.Failure{
+					Situation: core.SituationRequestReadFailed, Detail: r.err.Error()}))
 			}
+			arguments = string(r.b)
 		case <-ctx.Done():
-			return askFail(s, core.NewError(core.CodeAskAborted,
-				"the question was aborted while reading the request: "+context.Cause(ctx).Error()))
+			return askFail(ctx, s, client, client.Fail(ctx, core.Failure{
+				Situation: core.SituationAborted, Detail: context.Cause(ctx).Error()}))
 		}
-		raw = b
 	}
-
-	client, closeEngine, err := settings.Open(ctx)
-	if err != nil {
-		return askFail(s, core.NewError(core.CodeAskFailed, "starting the core: "+err.Error()))
-	}
-	defer closeEngine(context.WithoutCancel(ctx))
 
 	// A bad request is reported as such, whether or not a person could
 	// have been asked.
-	if _, _, err := client.Normalize(ctx, raw); err != nil {
-		return askFail(s, err)
+	if _, err := client.NormalizeArguments(ctx, arguments); err != nil {
+		return askFail(ctx, s, client, err)
 	}
 
 	// Where the answer comes from and where the prompt goes.
 	var (
-		in     io.Reader
-		out    io.Writer
-		echoed bool
-		color  bool
+		in               io.Reader
+		out              io.Writer
+		inTTY, promptTTY bool
 	)
 	switch {
 	case !requestSet:
 		tty, err := s.openTTY()
 		if err != nil {
-			return askFail(s, core.NewError(core.CodeAskFailed,
-				"the request came on stdin and there is no terminal (/dev/tty) to read the answer from: "+
-					"pass the request with --request JSON and the answer on stdin"))
+			return askFail(ctx, s, client, client.Fail(ctx, core.Failure{Situation: core.SituationNoTerminal}))
 		}
 		defer tty.Close()
-		in, out, echoed, color = tty, tty, true, colorOK(true, s.getenv)
+		in, out, inTTY, promptTTY = tty, tty, true, true
 	case s.stdinTTY:
-		in, echoed = s.stdin, true
+		in, inTTY = s.stdin, true
 		if tty, err := s.openTTY(); err == nil {
 			defer tty.Close()
-			out, color = tty, colorOK(true, s.getenv)
+			out, promptTTY = tty, true
 		} else {
-			out, color = s.stderr, colorOK(s.stderrTTY, s.getenv)
+			out, promptTTY = s.stderr, s.stderrTTY
 		}
 	default:
-		in, out, color = s.stdin, s.stderr, colorOK(s.stderrTTY, s.getenv)
+		in, out, promptTTY = s.stdin, s.stderr, s.stderrTTY
+	}
+	mode, err := client.Terminal(ctx, s.terminal(*plain, inTTY, promptTTY, promptTTY))
+	if err != nil {
+		return askFail(ctx, s, client, err)
 	}
 
 	lines := termui.NewLines(in)
 	defer lines.Close()
 	prov := termui.NewProvider(termui.Config{
 		Client: client, Lines: lines, Out: termui.NewSyncWriter(out),
-		Style: termui.Style{Color: color}, Echoed: echoed,
+		Style: termui.Style{Color: mode.Color}, Echoed: inTTY,
+		Picker: mode.Picker,
 	})
 	defer prov.Close()
 	svc := interaction.NewService(client)
 	dispose, err := svc.Register(prov)
 	if err != nil {
-		return askFail(s, err)
+		return askFail(ctx, s, client, err)
 	}
 	defer dispose()
 
-	res, err := svc.Ask(ctx, raw, interaction.AskOptions{
+	// An abort by a signal is reported by the service with its reason
+	// ("interrupted (Ctrl-C)", "terminated (SIGTERM)").
+	res, err := svc.Ask(ctx, arguments, interaction.AskOptions{
 		From:    interaction.Identity{AgentID: "askcore-stdio-ask"},
 		Timeout: *timeout,
 	})
 	if err != nil {
-		if _, ok := exitForSignal(context.Cause(ctx)); ok {
-			// The service says ASK_ABORTED; say why.
-			err = core.NewError(core.CodeAskAborted, "the question was aborted: "+context.Cause(ctx).Error())
-		}
-		return askFail(s, err)
+		return askFail(ctx, s, client, err)
 	}
 	fmt.Fprintf(s.stdout, "%s\n", res.Raw)
 	return askExitOK
 }
 
-// askFail writes err as {"name","code","message"} on stdout and returns the
-// exit status for its code.
-func askFail(s sys, err error) int {
+// askFail writes the core's error object for err on stdout, as the core
+// wrote it, and returns the exit status for its code. An error that is not
+// the core's (the engine failed to start or faulted) is the core's
+// engine_fault situation; its own text goes to stderr, for people.
+func askFail(ctx context.Context, s sys, client engine.Client, err error) int {
 	var he *core.HarnessError
 	if !errors.As(err, &he) {
-		he = core.NewError(core.CodeAskFailed, err.Error())
+		diag, serr := client.Sanitize(context.WithoutCancel(ctx), "askcore-stdio: "+err.Error())
+		if serr == nil {
+			fmt.Fprintln(s.stderr, diag)
+		}
+		he = client.Fail(ctx, core.Failure{Situation: core.SituationEngineFault})
 	}
-	b, _ := json.Marshal(he)
-	fmt.Fprintf(s.stdout, "%s\n", b)
+	return writeError(s, he)
+}
+
+// writeError writes he on stdout and returns the exit status for its code.
+func writeError(s sys, he *core.HarnessError) int {
+	fmt.Fprintf(s.stdout, "%s\n", he.JSON())
 	return askExitCode(he.Code)
+}
+
+// askUsageFail reports bad flags or arguments: the core's usage situation
+// (INVALID_REQUEST). The command line is read before --engine is known, so
+// the core runs natively for it.
+func askUsageFail(s sys, detail string) int {
+	return writeError(s, engine.Client{Core: engine.Native{}}.Fail(context.Background(),
+		core.Failure{Situation: core.SituationUsage, Detail: detail}))
 }
 
 func askExitCode(code core.Code) int {
@@ -227,6 +250,8 @@ func askExitCode(code core.Code) int {
 		return askExitAborted
 	case core.CodeAskTimeout:
 		return askExitTimeout
+	case core.CodeAskDeclined:
+		return askExitDeclined
 	default:
 		return askExitFailed
 	}

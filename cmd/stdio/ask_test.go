@@ -1,14 +1,23 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/hostgo"
 )
 
 const askRequest = `{"header":"Deploy","question":"Deploy to which environment?","options":[
@@ -42,7 +51,7 @@ func TestAskAnswers(t *testing.T) {
 			assert.Contains(t, stderr, "[Deploy] Deploy to which environment?")
 			assert.Contains(t, stderr, "1. Production (recommended)")
 			if strings.HasPrefix(c.input, "nope") {
-				assert.Contains(t, stderr, "\n"+reprompt(t, json.RawMessage(askRequest), "nope")+"\n? ")
+				assert.Contains(t, stderr, "\n"+reprompt(t, askRequest, 0, "nope")+"\n? ")
 			}
 		})
 	}
@@ -62,16 +71,25 @@ func TestAskFailures(t *testing.T) {
 		args   []string
 		code   string
 		exit   int
+		want   string // the exact stdout, when the error is a situation
 	}{
-		{"malformed request", "", false, []string{"--request", `{"question":`}, "INVALID_REQUEST", askExitInvalidRequest},
-		{"ambiguous request", "", false, []string{"--request", `{"question":"?","options":[{"label":"A"},{"label":"a"}]}`}, "INVALID_REQUEST", askExitInvalidRequest},
-		{"unknown flag", "", false, []string{"--nope"}, "INVALID_REQUEST", askExitInvalidRequest},
-		{"stray argument", "", false, []string{"stray"}, "INVALID_REQUEST", askExitInvalidRequest},
-		{"EOF before an answer", "", false, []string{"--request", askRequest}, "ASK_ABORTED", askExitAborted},
-		{"EOF after invalid answers", "nope\nstill no\n", false, []string{"--request", askRequest}, "ASK_ABORTED", askExitAborted},
-		{"request on stdin, no terminal", askRequest, true, nil, "ASK_FAILED", askExitFailed},
-		{"bad request on stdin, no terminal", "not json", true, nil, "INVALID_REQUEST", askExitInvalidRequest},
-		{"unknown engine", "", false, []string{"--engine", "quantum", "--request", askRequest}, "ASK_FAILED", askExitFailed},
+		{"malformed request", "", false, []string{"--request", `{"question":`}, "INVALID_REQUEST", askExitInvalidRequest, ""},
+		{"ambiguous request", "", false, []string{"--request", `{"question":"?","options":[{"label":"A"},{"label":"a"}]}`}, "INVALID_REQUEST", askExitInvalidRequest, ""},
+		{"unknown flag", "", false, []string{"--nope"}, "INVALID_REQUEST", askExitInvalidRequest,
+			failure(core.Failure{Situation: core.SituationUsage, Detail: `flag provided but not defined: -nope (see "askcore-stdio ask --help")`})},
+		{"stray argument", "", false, []string{"stray"}, "INVALID_REQUEST", askExitInvalidRequest,
+			failure(core.Failure{Situation: core.SituationUsage, Detail: `unexpected argument "stray": pass the request with --request JSON or on stdin`})},
+		{"EOF before an answer", "", false, []string{"--request", askRequest}, "ASK_ABORTED", askExitAborted,
+			failure(core.Failure{Situation: core.SituationEOF})},
+		{"EOF after invalid answers", "nope\nstill no\n", false, []string{"--request", askRequest}, "ASK_ABORTED", askExitAborted,
+			failure(core.Failure{Situation: core.SituationEOF})},
+		{"request on stdin, no terminal", askRequest, true, nil, "ASK_FAILED", askExitFailed,
+			failure(core.Failure{Situation: core.SituationNoTerminal})},
+		{"bad request on stdin, no terminal", "not json", true, nil, "INVALID_REQUEST", askExitInvalidRequest, ""},
+		{"request on stdin over the core's limit", `{"question":"` + strings.Repeat("x", core.MaxInputBytes) + `"}`, true, nil,
+			"INVALID_REQUEST", askExitInvalidRequest, ""},
+		{"unknown engine", "", false, []string{"--engine", "quantum", "--request", askRequest}, "ASK_FAILED", askExitFailed,
+			failure(core.Failure{Situation: core.SituationEngineFault})},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -81,32 +99,105 @@ func TestAskFailures(t *testing.T) {
 			exit := p.wait()
 			assert.Equal(t, c.code, errorObject(t, p.stdout.String()), "stderr: %s", p.stderr)
 			assert.Equal(t, c.exit, exit)
+			if c.want != "" {
+				assert.Equal(t, c.want, p.stdout.String())
+			}
 		})
+	}
+}
+
+// TestAskRequestReadFails: stdin fails while the request is read: the
+// core's request_read_failed, with the error.
+func TestAskRequestReadFails(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"ask", "--engine", "native"}, sys{
+		stdin: iotest.ErrReader(errors.New("input/output error")), stdout: &stdout, stderr: &stderr,
+		getenv: func(string) string { return "" }, signals: make(chan os.Signal),
+	})
+	assert.Equal(t, askExitFailed, code)
+	assert.Equal(t, failure(core.Failure{Situation: core.SituationRequestReadFailed, Detail: "input/output error"}), stdout.String())
+	assert.Empty(t, stderr.String())
+}
+
+// TestAskRequestErrorsAreTheCoresBytes: the request reaches the core as
+// text, and its verdict is printed as the core wrote it, on every engine:
+// an offset inside the arguments for invalid JSON, "<A>" quoted as it is.
+func TestAskRequestErrorsAreTheCoresBytes(t *testing.T) {
+	for _, args := range []string{`{"question":"Q?","options":["<a>","<A>"]}`, `{"question": "Q?",}`, `  `} {
+		_, err := native.NormalizeArguments(context.Background(), args)
+		var he *core.HarnessError
+		require.ErrorAs(t, err, &he)
+		for _, eng := range []string{"native", "wasm"} {
+			stdout, _, code := runWith(t, baseEnv(), "", "ask", "--engine", eng, "--request", args)
+			assert.Equal(t, askExitInvalidRequest, code)
+			assert.Equal(t, string(he.Raw)+"\n", stdout, "%s on %s", args, eng)
+			assert.NotContains(t, stdout, `\u003c`)
+		}
 	}
 }
 
 func TestAskTimeoutAndInterrupt(t *testing.T) {
 	p := start(t, baseEnv(), false, "ask", "--engine", "native", "--timeout", "300ms", "--request", askRequest)
 	assert.Equal(t, askExitTimeout, p.wait())
-	assert.Equal(t, "ASK_TIMEOUT", errorObject(t, p.stdout.String()))
+	assert.Equal(t, failure(core.Failure{Situation: core.SituationTimeout, Millis: 300}), p.stdout.String())
 
 	p = start(t, baseEnv(), false, "ask", "--engine", "native", "--request", askRequest)
 	p.waitErr("the prompt", "? ")
 	require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
 	assert.Equal(t, askExitAborted, p.wait())
-	assert.Equal(t, "ASK_ABORTED", errorObject(t, p.stdout.String()))
+	assert.Equal(t, failure(core.Failure{Situation: core.SituationAborted, Detail: "interrupted (Ctrl-C)"}), p.stdout.String())
 
-	p = start(t, baseEnv(), false, "ask", "--engine", "native", "--request", askRequest)
-	p.waitErr("the prompt", "? ")
+	p = start(t, baseEnv(), false, "ask", "--engine", "wasm", "--request", batchArgs)
+	p.send("1\n")
+	p.waitErr("the second question", "? ")
+	p.waitErrContains("the second question", "Question 2 of 3")
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, askExitAborted, p.wait())
-	assert.Equal(t, "ASK_ABORTED", errorObject(t, p.stdout.String()))
+	assert.Equal(t, failure(core.Failure{Situation: core.SituationAborted, Detail: "terminated (SIGTERM)"}), p.stdout.String())
+}
+
+// TestAskExitStatusByCode pins the exit status of every code ask can
+// print; ASK_DECLINED (Esc in the keyboard picker) has its own.
+func TestAskExitStatusByCode(t *testing.T) {
+	for code, exit := range map[core.Code]int{
+		core.CodeInvalidRequest: askExitInvalidRequest,
+		core.CodeAskAborted:     askExitAborted,
+		core.CodeAskTimeout:     askExitTimeout,
+		core.CodeAskDeclined:    askExitDeclined,
+		core.CodeAskFailed:      askExitFailed,
+		core.CodeNoProvider:     askExitFailed,
+		core.CodeAskCancelled:   askExitFailed,
+	} {
+		assert.Equal(t, exit, askExitCode(code), code)
+	}
+	assert.Equal(t, 5, askExitDeclined)
+
+	// A declined ask, as the picker will report it: the core's bytes on
+	// stdout, exit 5.
+	for _, eng := range []engine.Client{native, wasmClient(t)} {
+		var stdout bytes.Buffer
+		he := eng.Fail(context.Background(), core.Failure{Situation: core.SituationDeclined})
+		exit := askFail(context.Background(), sys{stdout: &stdout, stderr: io.Discard}, eng, he)
+		assert.Equal(t, askExitDeclined, exit)
+		assert.Equal(t, failure(core.Failure{Situation: core.SituationDeclined}), stdout.String())
+		assert.Equal(t, "ASK_DECLINED", errorObject(t, stdout.String()))
+	}
 }
 
 func TestAskHelp(t *testing.T) {
 	stdout, _, code := runWith(t, baseEnv(), "", "ask", "--help")
 	assert.Equal(t, 0, code)
-	for _, want := range []string{"Exit status", "INVALID_REQUEST", "ASK_ABORTED", "ASK_FAILED", "ASK_TIMEOUT", "/dev/tty", "--request"} {
+	for _, want := range []string{"Exit status", "INVALID_REQUEST", "ASK_ABORTED", "ASK_FAILED", "ASK_TIMEOUT",
+		"5  ASK_DECLINED", "/dev/tty", "--request", "--plain", "ASKCORE_PLAIN", "multiSelect", `{"questions":`} {
 		assert.Contains(t, stdout, want)
 	}
+}
+
+// wasmClient is a client of the WebAssembly core, closed with the test.
+func wasmClient(t *testing.T) engine.Client {
+	t.Helper()
+	e, err := hostgo.New(context.Background(), hostgo.WithInterpreter())
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, e.Close(context.Background())) })
+	return engine.Client{Core: e}
 }

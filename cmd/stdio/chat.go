@@ -12,6 +12,7 @@ import (
 
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/internal/frontdoor"
 	"github.com/askcore/askcore/termui"
 )
@@ -20,15 +21,17 @@ import (
 // the built-in demo, so that a first run greets and asks on its own.
 const demoKickoff = "Hello!"
 
-const chatUsage = `usage: askcore-stdio [--script FILE] [--engine wasm|native]
-       askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D]
+const chatUsage = `usage: askcore-stdio [--script FILE] [--engine wasm|native] [--plain]
+       askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D] [--plain]
 
 A terminal agent whose model can ask you questions (ask_user_question).
 Each line you type is a prompt for the model; while a question is shown,
 the next line is its answer: a number, a label or value, your own text
-when the question allows it, or an empty line for the recommended option.
-Ctrl-C during a question dismisses it (the model is told ASK_ABORTED);
-Ctrl-C elsewhere, or end of input (Ctrl-D), quits.
+when the question allows it, or an empty line for the recommended option;
+for a multi-select question, several of them separated by commas. A batch
+asks its questions one after another. Ctrl-C during a question dismisses
+it (the model is told ASK_ABORTED); Ctrl-C elsewhere, or end of input
+(Ctrl-D), quits.
 
 Model (first that applies):
   --script FILE       a scripted model (JSON Lines, one model reply a line)
@@ -38,7 +41,8 @@ Model (first that applies):
   (none)              the built-in demo, offline
 
 Output: model text and questions on stdout, errors on stderr. Colours only
-on a terminal, and never when NO_COLOR is set.
+on a terminal, and never when NO_COLOR is set or TERM=dumb. --plain (or
+ASKCORE_PLAIN=1) keeps the line mode on a terminal: the screen-reader mode.
 
 Exit status: 0 at end of input; 1 start-up failure or a model error in some
 turn; 2 usage; 130 Ctrl-C outside a question; 143 SIGTERM.
@@ -52,6 +56,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	fs.SetOutput(s.stderr)
 	var settings frontdoor.Settings
 	settings.AddFlags(fs)
+	plain := fs.Bool("plain", false, plainUsage)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), chatUsage)
 		fs.PrintDefaults()
@@ -65,30 +70,50 @@ func runChat(ctx context.Context, args []string, s sys) int {
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
-		printErr(s.stderr, "unexpected argument %q (the only subcommand is \"ask\")", fs.Arg(0))
+		fmt.Fprintf(s.stderr, "askcore-stdio: unexpected argument %q (the only subcommand is \"ask\")\n", fs.Arg(0))
 		return exitUsage
 	}
 
 	rt, err := frontdoor.Build(ctx, settings, s.getenv)
 	if err != nil {
-		printErr(s.stderr, "%s", core.SanitizeText(err.Error()))
+		// No engine runs: the same rules, natively, make the error safe.
+		show := shower{ctx, engine.Client{Core: engine.Native{}}}
+		fmt.Fprintln(s.stderr, show.text("askcore-stdio: "+err.Error()))
 		return exitError
 	}
 	defer rt.Close(context.WithoutCancel(ctx))
 	client := rt.Client
+	show := shower{ctx, client}
 
+	// What the terminal gets is the core's decision.
+	mode, err := client.Terminal(ctx, s.terminal(*plain, s.stdinTTY, s.stderrTTY, s.stdoutTTY))
+	var errMode core.TerminalMode
+	if err == nil {
+		errMode, err = client.Terminal(ctx, s.terminal(*plain, s.stdinTTY, s.stderrTTY, s.stderrTTY))
+	}
+	if err != nil {
+		fmt.Fprintln(s.stderr, show.text("askcore-stdio: "+err.Error()))
+		return exitError
+	}
+	return chat(ctx, s, rt, show, mode, errMode.Color)
+}
+
+// chat is the conversation: each stdin line a prompt, questions through the
+// terminal provider in the mode the core chose.
+func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode core.TerminalMode, errColor bool) int {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
 	out := termui.NewSyncWriter(s.stdout)
 	errOut := termui.NewSyncWriter(s.stderr)
-	style := termui.Style{Color: colorOK(s.stdoutTTY, s.getenv)}
-	errStyle := termui.Style{Color: colorOK(s.stderrTTY, s.getenv)}
+	style := termui.Style{Color: mode.Color}
+	errStyle := termui.Style{Color: errColor}
 
 	lines := termui.NewLines(s.stdin)
 	defer lines.Close()
 	prov := termui.NewProvider(termui.Config{
-		Client: client, Lines: lines, Out: out, Style: style, Echoed: s.stdinTTY,
+		Client: rt.Client, Lines: lines, Out: out, Style: style, Echoed: s.stdinTTY,
+		Picker: mode.Picker,
 	})
 	defer prov.Close()
 
@@ -112,26 +137,26 @@ func runChat(ctx context.Context, args []string, s sys) int {
 
 	dispose, err := rt.Interaction.Register(prov)
 	if err != nil {
-		printErr(s.stderr, "%v", err)
+		errOut.WriteString(show.text("askcore-stdio: "+err.Error()) + "\n")
 		return exitError
 	}
 	defer dispose()
 	ag := rt.NewAgent("stdio", "", agent.Hooks{
 		OnText: func(text string) {
-			out.WriteString(core.SanitizeText(strings.TrimRight(text, "\n")) + "\n")
+			out.WriteString(show.text(text) + "\n")
 		},
 		OnToolResult: func(call agent.ToolCall, _ json.RawMessage, err error) {
 			if err == nil {
 				return
 			}
 			he := agent.AsHarnessError(err)
-			errOut.WriteString(errStyle.Dim(core.SanitizeText(fmt.Sprintf(
+			errOut.WriteString(errStyle.Dim(show.text(fmt.Sprintf(
 				"askcore-stdio: %s: %s: %s", call.Name, he.Code, he.Message))) + "\n")
 		},
 	})
 
 	if s.stdinTTY {
-		out.WriteString(banner(style, rt.ModelInfo))
+		out.WriteString(banner(style, show.text(rt.ModelInfo)))
 	}
 
 	failed := false
@@ -148,7 +173,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 			return exitInterrupted, true
 		default:
 			failed = true
-			errOut.WriteString(errStyle.Error(core.SanitizeText("askcore-stdio: model error: "+err.Error())) + "\n")
+			errOut.WriteString(errStyle.Error(show.text("askcore-stdio: model error: "+err.Error())) + "\n")
 			return 0, false
 		}
 	}
@@ -175,7 +200,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 				out.WriteString("\n")
 			}
 			if !errors.Is(err, io.EOF) {
-				printErr(s.stderr, "reading stdin: %v", err)
+				errOut.WriteString(show.text("askcore-stdio: reading stdin: "+err.Error()) + "\n")
 				return exitError
 			}
 			if failed {
@@ -192,17 +217,26 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	}
 }
 
+// shower makes text safe to show with the core's sanitize op, on the
+// engine the front door runs (--engine).
+type shower struct {
+	ctx    context.Context
+	client engine.Client
+}
+
+// text is s sanitized by the core. The text is never shown unsanitized:
+// when the engine cannot answer, a notice stands in for it.
+func (sh shower) text(s string) string {
+	safe, err := sh.client.Sanitize(context.WithoutCancel(sh.ctx), s)
+	if err != nil {
+		return "(text not shown: the askcore engine failed)"
+	}
+	return safe
+}
+
+// banner greets on a terminal; modelInfo was sanitized.
 func banner(st termui.Style, modelInfo string) string {
-	return st.Question("askcore-stdio") + st.Dim(" · "+core.SanitizeText(modelInfo)+"\n"+
+	return st.Question("askcore-stdio") + st.Dim(" · "+modelInfo+"\n"+
 		"Type a message and press Enter. Answer a question with its number, label or your own text.\n"+
 		"Ctrl-C dismisses a question; Ctrl-D quits.") + "\n\n"
 }
-
-func engineName(name string) string {
-	if name == "" {
-		return "wasm"
-	}
-	return name
-}
-
-func isTerminal(f *os.File) bool { return termui.IsTerminal(f) }

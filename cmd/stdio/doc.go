@@ -1,10 +1,10 @@
 // Command askcore-stdio is the terminal front door of askcore: an agent
 // whose model can ask you questions through the ask_user_question tool, and
-// a one-question subcommand any program can shell out to.
+// a subcommand any program can shell out to.
 //
 // # The terminal agent
 //
-//	askcore-stdio [--script FILE] [--engine wasm|native]
+//	askcore-stdio [--script FILE] [--engine wasm|native] [--plain]
 //
 // Each line read from stdin is a user prompt; while a question is pending,
 // the next line is its answer. The model is chosen as contract.md section 6
@@ -15,16 +15,30 @@
 //
 //	go run ./cmd/stdio
 //
-// greets, asks a real question and goes on with your answer, offline.
+// greets, asks a batch of two questions (the second multi-select) and goes
+// on with your answers, offline.
+//
+// # Line mode
 //
 // A question shows the core's present text as it is: the header and
 // question, the options numbered in display order (recommended first), each
 // description on the next line, and a hint. Every typed line is resolved by
 // the core: a number, a label or value (any case), your own text when the
 // question allows it (an optionless question always does), or an empty line
-// for the first recommended option. A line that does not fit prints the
-// core's message and asks again. Simultaneous questions wait in a queue, so
-// one prompt at a time owns stdin.
+// for the recommended option(s); for a multi-select question, several of
+// them separated by commas. A line that does not fit prints the core's
+// message and asks again; a line that does is echoed as "→ " and the core's
+// summary of it. A batch asks its questions one after another (the core's
+// text starts with "Question i of n") and is answered, or fails, whole.
+// Simultaneous calls wait in a queue, so one prompt at a time owns stdin.
+//
+// The core's terminal op decides from the TTY facts, TERM, NO_COLOR,
+// ASKCORE_PLAIN and --plain whether questions are answered with the keyboard
+// picker of contract section 9 or in this line mode (pipes, TERM=dumb,
+// --plain and ASKCORE_PLAIN=1 always get the line mode, which is also the
+// screen-reader mode), and whether colour is used. The decision is passed
+// to termui.Config.Picker; the picker is not plugged in yet, so every
+// question is asked in line mode for now.
 //
 // Terminal and pipe behave the same: a single goroutine owns stdin and
 // hands each line to whoever waits for one (the prompt loop or the question
@@ -37,40 +51,42 @@
 // aborts a pending question with ASK_ABORTED, lets the turn finish, and
 // exits 0 (1 if a model error was reported on stderr during the run).
 //
-// The terminal stays in line (cooked) mode: golang.org/x/term is used only
-// to tell a terminal from a pipe. Raw mode would mean re-implementing line
-// editing (backspace, Ctrl-U, Ctrl-W, pasting) and restoring the terminal
-// on every exit path; line mode gives all of that for free, Ctrl-C still
-// arrives as SIGINT, which the program catches, and Ctrl-D is end of input.
+// In line mode the terminal stays cooked: the terminal's own line editing
+// (backspace, Ctrl-U, Ctrl-W, pasting) works, Ctrl-C arrives as SIGINT,
+// which the program catches, and Ctrl-D is end of input.
 //
 // Nothing the model writes can drive the terminal: the core strips control
 // sequences (ESC/CSI/OSC, C1 controls, BEL, backspace, carriage returns,
 // bidi overrides and isolates) from everything it returns, and the model's
-// own reply text passes through core.SanitizeText (the same rule, exposed
-// to other hosts as the core's "sanitize" op) before it is printed. Model errors are printed on
-// stderr, sanitized the same way.
+// own reply text, tool names and errors pass through the core's sanitize op
+// on the engine chosen with --engine before they are printed (model errors
+// on stderr).
 //
-// # One question from a shell
+// # Questions from a shell
 //
-//	askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D]
+//	askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D] [--plain]
 //
-// Asks one question and prints the core's answer object on stdout, e.g.
+// Asks one question (or a batch) and prints the core's answer object on
+// stdout, e.g.
 // {"answer":"prod","selected":{"index":1,"label":"Production","value":"prod"}},
-// exit status 0. The request comes from --request, or else from stdin (all
-// of it). With --request, answer lines are read from stdin; the prompt goes
-// to the terminal (/dev/tty) when stdin is one, else to stderr. With the
+// exit status 0. The request is ask_user_question's arguments as text: it
+// comes from --request, or else from stdin (all of it), and the core parses
+// it. With --request, answer lines are read from stdin; the prompt goes to
+// the terminal (/dev/tty) when stdin is one, else to stderr. With the
 // request on stdin, stdin is used up, so the answer is read from the
 // controlling terminal (/dev/tty), where the prompt goes too; without one
-// the ask fails with ASK_FAILED.
+// the ask fails with the core's no_terminal error (ASK_FAILED).
 //
-// On failure the error object {"name","code","message"} is printed on
-// stdout and the exit status says which code it is:
+// On failure the core's error object {"name","code","message"} is printed
+// on stdout, byte for byte as the core wrote it, and the exit status says
+// which code it is:
 //
 //	0  answered
 //	1  ASK_FAILED (no terminal to read the answer from, the engine failed) and any other error
 //	2  INVALID_REQUEST (the request is malformed or ambiguous; bad flags)
 //	3  ASK_ABORTED (end of input before an answer, Ctrl-C, SIGTERM)
 //	4  ASK_TIMEOUT (--timeout elapsed; nothing was chosen)
+//	5  ASK_DECLINED (the person declined: Esc in the keyboard picker)
 //
 // # Exit status of the terminal agent
 //

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/termui"
 )
 
 // Exit statuses of the terminal agent (the ask subcommand has its own, see
@@ -27,12 +29,9 @@ type sys struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 
-	stdinTTY   bool // stdin is a terminal (line mode: it echoes what is typed)
-	stdoutTTY  bool
-	stderrTTY  bool
-	stdinFile  *os.File // for ask: the terminal to prompt on, when stdin is one
-	stdoutFile *os.File
-	stderrFile *os.File
+	stdinTTY  bool // stdin is a terminal (line mode: it echoes what is typed)
+	stdoutTTY bool
+	stderrTTY bool
 
 	// openTTY opens the controlling terminal (/dev/tty) for reading and
 	// writing.
@@ -48,16 +47,13 @@ func main() {
 	// only; elsewhere the program ends cleanly (never mid-write).
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	s := sys{
-		stdin:      os.Stdin,
-		stdout:     os.Stdout,
-		stderr:     os.Stderr,
-		getenv:     os.Getenv,
-		stdinTTY:   isTerminal(os.Stdin),
-		stdoutTTY:  isTerminal(os.Stdout),
-		stderrTTY:  isTerminal(os.Stderr),
-		stdinFile:  os.Stdin,
-		stdoutFile: os.Stdout,
-		stderrFile: os.Stderr,
+		stdin:     os.Stdin,
+		stdout:    os.Stdout,
+		stderr:    os.Stderr,
+		getenv:    os.Getenv,
+		stdinTTY:  termui.IsTerminal(os.Stdin),
+		stdoutTTY: termui.IsTerminal(os.Stdout),
+		stderrTTY: termui.IsTerminal(os.Stderr),
 		openTTY: func() (*os.File, error) {
 			return os.OpenFile("/dev/tty", os.O_RDWR, 0)
 		},
@@ -76,9 +72,27 @@ func run(ctx context.Context, args []string, s sys) int {
 	return runChat(ctx, args, s)
 }
 
-// colorOK is the NO_COLOR / TERM=dumb rule for a writer that is a terminal.
-func colorOK(isTTY bool, getenv func(string) string) bool {
-	return isTTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+// envPlain asks for the line mode, like --plain (any value but "" and
+// "0"; the core's terminal op reads it).
+const envPlain = "ASKCORE_PLAIN"
+
+// plainUsage documents --plain for both commands.
+const plainUsage = "line mode: answer by typing lines, never with the keyboard picker (also ASKCORE_PLAIN=1; the screen-reader mode)"
+
+// terminal gathers what the core's terminal op decides from: whether the
+// answer's input, the prompt's writer and the writer to decorate are
+// terminals, TERM, NO_COLOR, ASKCORE_PLAIN and --plain. The decision (the
+// keyboard picker or the line mode, colour or none) is the core's alone.
+func (s sys) terminal(plainFlag, inTTY, promptTTY, outTTY bool) core.Terminal {
+	return core.Terminal{
+		StdinTTY:  inTTY,
+		StderrTTY: promptTTY,
+		OutTTY:    outTTY,
+		Term:      s.getenv("TERM"),
+		NoColor:   s.getenv("NO_COLOR"),
+		Plain:     s.getenv(envPlain),
+		PlainFlag: plainFlag,
+	}
 }
 
 // signalError is the cancellation cause for a received signal.
@@ -103,8 +117,4 @@ func exitForSignal(err error) (int, bool) {
 		return exitTerminated, true
 	}
 	return exitInterrupted, true
-}
-
-func printErr(w io.Writer, format string, a ...any) {
-	fmt.Fprintf(w, "askcore-stdio: "+format+"\n", a...)
 }

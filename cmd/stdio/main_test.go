@@ -266,7 +266,7 @@ func TestScriptedThroughPipe(t *testing.T) {
 				assert.Contains(t, stdout, want)
 			}
 			assert.Regexp(t, `(?s)1\. Blue \(recommended\)\n\s+Calm\.\n\s+2\. Red\n\s+Warm\.`, stdout)
-			assert.Contains(t, stdout, "\n"+reprompt(t, colors(false), "magenta")+"\n? ") // the core's re-prompt
+			assert.Contains(t, stdout, "\n"+reprompt(t, colors(false), 0, "magenta")+"\n? ") // the core's re-prompt
 			assert.Contains(t, stdout, "(input ended: question aborted)")
 			assert.Contains(t, stderr, "ASK_ABORTED")
 			assert.Contains(t, stdout, "Let me ask.")
@@ -293,18 +293,24 @@ func TestTurnsAndScriptEnd(t *testing.T) {
 	assert.Empty(t, stderr)
 }
 
+// TestDemoRunsWithoutKeys plays the built-in demo offline, on both
+// engines. It starts the first turn itself: a batch of two questions (the
+// first line is Enter: the recommended language; the second picks two
+// features and adds one of the person's own), then a free-form follow-up.
 func TestDemoRunsWithoutKeys(t *testing.T) {
-	// The demo starts the first turn itself: the first line already
-	// answers its first question (Enter: the recommended option), the
-	// second answers the free-form follow-up.
-	stdout, stderr, code := runWith(t, baseEnv(), "\nledger-service\n")
-	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "demo")
-	assert.Contains(t, stdout, "(recommended)")
-	assert.GreaterOrEqual(t, strings.Count(stdout, "\n? ─"), 2, "the demo asks twice:\n%s", stdout)
-	assert.GreaterOrEqual(t, strings.Count(stdout, "ledger-service"), 2, "the answer reaches the model:\n%s", stdout)
-	assert.NotContains(t, stdout, "ASK_ABORTED")
-	assert.Empty(t, stderr)
+	for _, eng := range []string{"native", "wasm"} {
+		t.Run(eng, func(t *testing.T) {
+			stdout, stderr, code := runWith(t, baseEnv(), "\n1, database, Tracing\nledger-service\n", "--engine", eng)
+			require.Equal(t, 0, code, stderr)
+			assert.Contains(t, stdout, "demo")
+			assert.Regexp(t, `(?s)\n\? ─+\nQuestion 1 of 2\n\[Language\] .*\n  1\. Go \(recommended\)\n.*\n\? \n→ Go\n`+
+				`\n\? ─+\nQuestion 2 of 2\n\[Features\] .*Enter picks 1, 2 \(HTTP API, Metrics\)\.\n\? \n→ HTTP API, Database, Tracing\n`+
+				`The tool result I received says: go; http, database, Tracing\. .*\n\n\? ─+\n\[Name\] What should the service be called\?\n.*\? \n→ ledger-service\n`+
+				`Noted: ledger-service\. That is the whole demo\.`, stdout)
+			assert.NotContains(t, stdout, "ASK_ABORTED")
+			assert.Empty(t, stderr)
+		})
+	}
 }
 
 func TestModelErrorsGoToStderr(t *testing.T) {
@@ -422,14 +428,42 @@ func (p *proc) waitErr(what, suffix string) {
 	}
 }
 
-// reprompt is the core's INVALID_ANSWER message for line.
-func reprompt(t *testing.T, request any, line string) string {
+// waitErrContains waits until stderr contains text.
+func (p *proc) waitErrContains(what, text string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(p.stderr.String(), text) {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("timed out waiting for %s\nstderr:\n%s", what, p.stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// native runs the rules in this process: the tests ask it what the core
+// says (re-prompts, failures) instead of restating its texts.
+var native = engine.Client{Core: engine.Native{}}
+
+// reprompt is the core's INVALID_ANSWER message for line on question index
+// of request (a value to encode, or arguments text).
+func reprompt(t *testing.T, request any, index int, line string) string {
 	t.Helper()
-	raw, err := json.Marshal(request)
+	args, ok := request.(string)
+	if !ok {
+		raw, err := json.Marshal(request)
+		require.NoError(t, err)
+		args = string(raw)
+	}
+	call, err := native.NormalizeArguments(context.Background(), args)
 	require.NoError(t, err)
-	_, err = engine.Client{Core: engine.Native{}}.Resolve(context.Background(), raw, line)
+	_, err = native.Resolve(context.Background(), call.Raw, index, engine.Input{Line: line})
 	var he *core.HarnessError
 	require.ErrorAs(t, err, &he)
 	require.Equal(t, core.CodeInvalidAnswer, he.Code)
 	return he.Message
+}
+
+// failure is the core's error object for a situation, as ask prints it.
+func failure(f core.Failure) string {
+	return string(native.Fail(context.Background(), f).Raw) + "\n"
 }

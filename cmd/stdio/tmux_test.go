@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/core"
 )
 
 // tmuxServer runs sessions on a private tmux server: a real pseudo-terminal
@@ -68,6 +70,15 @@ func (s *tmuxServer) keys(name string, keys ...string) {
 	s.run(append([]string{"send-keys", "-t", name}, keys...)...)
 }
 
+// line types text as it is, then Enter.
+func (s *tmuxServer) line(name, text string) {
+	s.t.Helper()
+	if text != "" {
+		s.run("send-keys", "-t", name, "-l", text)
+	}
+	s.run("send-keys", "-t", name, "Enter")
+}
+
 // screen is the pane's text; with escapes it keeps colours as SGR
 // sequences.
 func (s *tmuxServer) screen(name string, escapes bool) string {
@@ -110,7 +121,9 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // TestTerminal types answers into the binary through a real terminal and
 // reads the screen: the banner, a question set apart in colour, an answer
 // by number, Ctrl-C dismissing a question (the model is told ASK_ABORTED,
-// the conversation goes on), NO_COLOR, Ctrl-C and Ctrl-D at the prompt.
+// the conversation goes on), NO_COLOR and TERM=dumb, Ctrl-C and Ctrl-D at
+// the prompt. Each session asks for the line mode (--plain, ASKCORE_PLAIN
+// or TERM=dumb): on a plain terminal the core chooses the keyboard picker.
 func TestTerminal(t *testing.T) {
 	server := newTmux(t)
 	script := writeScript(t,
@@ -122,7 +135,7 @@ func TestTerminal(t *testing.T) {
 
 	t.Run("answers, Ctrl-C in a question, Ctrl-D", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("chat", chat)
+		tm.session("chat", chat+" --plain")
 		tm.waitFor("chat", "askcore-stdio", "Ctrl-D quits", "\n>")
 		tm.keys("chat", "hello", "Enter")
 		scr := tm.waitFor("chat", "Let me ask.", "1. Blue (recommended)", "Enter picks 1 (Blue).")
@@ -146,24 +159,80 @@ func TestTerminal(t *testing.T) {
 		tm.waitFor("chat", "[exit 0]")
 	})
 
-	t.Run("NO_COLOR", func(t *testing.T) {
-		tm := server.with(t)
-		tm.session("plain", "NO_COLOR=1 "+chat)
-		tm.waitFor("plain", "Ctrl-D quits", "\n>")
-		tm.keys("plain", "hello", "Enter")
-		tm.waitFor("plain", "Enter picks 1 (Blue).")
-		assert.NotContains(t, tm.screen("plain", true), "\x1b[", "NO_COLOR: no colour")
-		tm.keys("plain", "", "Enter")
-		tm.waitFor("plain", "A1=blue")
-	})
+	for _, c := range []struct{ name, env string }{
+		{"NO_COLOR", "NO_COLOR=1 ASKCORE_PLAIN=1 "},
+		{"TERM=dumb", "TERM=dumb "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tm := server.with(t)
+			name := strings.ReplaceAll(c.name, "=", "-")
+			tm.session(name, c.env+chat)
+			tm.waitFor(name, "Ctrl-D quits", "\n>")
+			tm.keys(name, "hello", "Enter")
+			tm.waitFor(name, "Enter picks 1 (Blue).")
+			assert.NotContains(t, tm.screen(name, true), "\x1b[", "%s: no colour", c.name)
+			tm.keys(name, "", "Enter")
+			tm.waitFor(name, "A1=blue")
+		})
+	}
 
 	t.Run("Ctrl-C at the prompt exits", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("quit", chat)
+		tm.session("quit", chat+" --plain")
 		tm.waitFor("quit", "Ctrl-D quits", "\n>")
 		tm.keys("quit", "C-c")
 		tm.waitFor("quit", "[exit 130]")
 	})
+}
+
+// TestTerminalBatch: a model asks a batch with a multi-select question; the
+// person answers it line by line on a terminal (line mode), and the model
+// receives the core's answer to the whole batch. Chat and ask, on both
+// engines.
+func TestTerminalBatch(t *testing.T) {
+	server := newTmux(t)
+	want := resolveAll(t, batchArgs, "", "1, fuzz", "Aurora")
+	answer := func(tm *tmuxServer, name string) {
+		tm.waitFor(name, "Question 1 of 3", "Enter picks 1 (Blue).")
+		tm.line(name, "")
+		tm.waitFor(name, "→ Blue", "Question 2 of 3")
+		tm.line(name, "1, nope")
+		msg := reprompt(t, batchArgs, 1, "1, nope")
+		tm.waitFor(name, msg[:min(len(msg), 40)]) // the core's message; short enough not to wrap
+		tm.line(name, "1, fuzz")
+		tm.waitFor(name, "→ Lint, Fuzz", "Question 3 of 3")
+		tm.line(name, "Aurora")
+	}
+	for _, eng := range []string{"native", "wasm"} {
+		t.Run("chat/"+eng, func(t *testing.T) {
+			tm := server.with(t)
+			model := newFakeModel(t, batchArgs)
+			name := "chat-" + eng
+			tm.session(name, fmt.Sprintf("OPENAI_API_KEY=sk-test OPENAI_BASE_URL=%s OPENAI_MODEL=fake %s --plain --engine %s",
+				shellQuote(model.URL), bin, eng))
+			tm.waitFor(name, "Ctrl-D quits", "\n>")
+			tm.line(name, "plan the release")
+			answer(tm, name)
+			scr := tm.waitFor(name, "→ Aurora", "Thanks.")
+			assert.Contains(t, scr, "? 1, fuzz\n", "the terminal echoed the line")
+			assert.Equal(t, want, model.received())
+			tm.keys(name, "C-d")
+			tm.waitFor(name, "[exit 0]")
+		})
+		t.Run("ask/"+eng, func(t *testing.T) {
+			tm := server.with(t)
+			dir := t.TempDir()
+			req, out := filepath.Join(dir, "req.json"), filepath.Join(dir, "out.json")
+			require.NoError(t, os.WriteFile(req, []byte(batchArgs), 0o600))
+			name := "ask-" + eng
+			tm.session(name, fmt.Sprintf(`ASKCORE_PLAIN=1 %s ask --engine %s --request "$(cat %s)" > %s`, bin, eng, shellQuote(req), shellQuote(out)))
+			answer(tm, name)
+			tm.waitFor(name, "[exit 0]")
+			b, err := os.ReadFile(out)
+			require.NoError(t, err)
+			assert.Equal(t, want+"\n", string(b))
+		})
+	}
 }
 
 // TestTerminalAsk runs "askcore-stdio ask" on a terminal: with --request
@@ -176,7 +245,7 @@ func TestTerminalAsk(t *testing.T) {
 	require.NoError(t, os.WriteFile(req, []byte(askRequest), 0o600))
 
 	out1 := filepath.Join(dir, "out1.json")
-	tm.session("flag", fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > %s`, bin, shellQuote(req), shellQuote(out1)))
+	tm.session("flag", fmt.Sprintf(`%s ask --plain --engine native --request "$(cat %s)" > %s`, bin, shellQuote(req), shellQuote(out1)))
 	tm.waitFor("flag", "1. Production (recommended)")
 	tm.keys("flag", "2", "Enter")
 	tm.waitFor("flag", "[exit 0]")
@@ -185,7 +254,7 @@ func TestTerminalAsk(t *testing.T) {
 	assert.Equal(t, `{"answer":"staging","selected":{"index":0,"label":"Staging","value":"staging"}}`+"\n", string(b))
 
 	out2 := filepath.Join(dir, "out2.json")
-	tm.session("pipe", fmt.Sprintf(`cat %s | %s ask --engine native > %s 2>/dev/null`, shellQuote(req), bin, shellQuote(out2)))
+	tm.session("pipe", fmt.Sprintf(`cat %s | ASKCORE_PLAIN=1 %s ask --engine native > %s 2>/dev/null`, shellQuote(req), bin, shellQuote(out2)))
 	tm.waitFor("pipe", "1. Production (recommended)")
 	tm.keys("pipe", "", "Enter")
 	tm.waitFor("pipe", "[exit 0]")
@@ -194,11 +263,13 @@ func TestTerminalAsk(t *testing.T) {
 	assert.Equal(t, `{"answer":"prod","selected":{"index":1,"label":"Production","value":"prod"}}`+"\n", string(b))
 
 	out3 := filepath.Join(dir, "out3.json")
-	tm.session("abort", fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > %s`, bin, shellQuote(req), shellQuote(out3)))
+	tm.session("abort", fmt.Sprintf(`%s ask --plain --engine native --request "$(cat %s)" > %s`, bin, shellQuote(req), shellQuote(out3)))
 	tm.waitFor("abort", "1. Production (recommended)")
 	tm.keys("abort", "C-c")
 	tm.waitFor("abort", "[exit 3]")
 	b, err = os.ReadFile(out3)
 	require.NoError(t, err)
-	assert.Contains(t, string(b), `"code":"ASK_ABORTED"`)
+	// Ctrl-C on a terminal signals the whole job: ask gives up with the
+	// signal as the reason.
+	assert.Equal(t, failure(core.Failure{Situation: core.SituationAborted, Detail: "interrupted (Ctrl-C)"}), string(b))
 }
