@@ -1,26 +1,35 @@
-// @askcore/askcore/readline: a terminal provider for Node.
-import type { Core, Provider, Question, Answer } from './index.js';
+// @askcore/askcore/readline: a terminal provider for Node, in line mode.
+import type { Core, Provider, Question, Call, CallLike, Answer } from './index.js';
 
 export interface ReadlineProviderOptions {
   /** Default process.stdin. */
   input?: NodeJS.ReadableStream;
   /** Default process.stdout. */
   output?: NodeJS.WritableStream;
-  /** Written after the question and after each re-ask. Default "> ". */
+  /** Written after each question and after each re-ask. Default "> ". */
   prompt?: string;
 }
 
 /**
- * Shows the core's `present` text, resolves each typed line through the core
- * (re-asking with the core's message on INVALID_ANSWER), one question at a
- * time; rejects pending questions with ASK_ABORTED on abort, close() and EOF.
+ * Line mode (contract sections 4 and 7): each question of a call in turn
+ * shows the core's `present` text and takes one line, resolved through the
+ * core's `resolve` (re-asked with the core's INVALID_ANSWER message) and
+ * echoed with the core's `summary`; once every question has its line the
+ * call's answer comes from `resolve` with every line. One call owns the input
+ * at a time; the others queue. Pending calls are rejected with the core's
+ * errors (op "fail"): "eof" at the end of the input (a batch fails whole),
+ * "input_closed" on close(), "interrupted" on interrupt(), "read_failed" on a
+ * read error, "aborted" on abort.
  */
 export declare class ReadlineProvider implements Provider {
   constructor(core: Core, options?: ReadlineProviderOptions);
-  ask(question: Pick<Question, 'raw'> | Pick<Question, 'request'> | Question, options?: { signal?: AbortSignal }): Promise<Answer>;
-  /** Stops reading the input and rejects every pending question with ASK_ABORTED. */
+  /** `question`: what UserInteraction hands a provider, a core.normalizeRaw result, {raw} or {request}. */
+  ask(question: Question | Call | { raw: string } | { request: CallLike }, options?: { signal?: AbortSignal }): Promise<Answer>;
+  /** Stops reading the input and rejects every pending call with the core's "input_closed". */
   close(): void;
-  /** Questions asked and not yet answered, the one on screen included. */
+  /** Rejects the call on screen with the core's "interrupted" (Ctrl-C); queued calls keep their place. Reports whether there was one. */
+  interrupt(): boolean;
+  /** Calls asked and not yet answered, the one on screen included. */
   readonly pending: number;
 }
 

@@ -1,17 +1,22 @@
-// A terminal provider for Node: shows the core's `present` text, reads one
-// line, and resolves it through the core's `resolve` (re-asking with the
-// core's message on INVALID_ANSWER). Simultaneous questions wait in a queue so
-// one prompt owns the input at a time. Pending questions are rejected with
-// ASK_ABORTED on abort, on close() and at the end of the input.
+// A terminal provider for Node, in line mode (contract sections 4 and 7):
+// for each question of a call in turn it shows the core's `present` text,
+// reads one line and resolves it through the core's `resolve` (re-asking
+// with the core's INVALID_ANSWER message), echoes what was chosen (the
+// core's `summary`), and once every question has its line, returns the
+// call's answer (`resolve` with every line). Simultaneous calls wait in a
+// queue so one prompt owns the input at a time. Pending calls are rejected
+// on abort, close(), interrupt(), a read error and at the end of the input
+// (a batch fails whole), always with the core's error (op `fail`).
 
 import { createInterface } from 'node:readline';
 import { Codes, UserInteractionError } from './lib/errors.js';
 import { abortedError } from './lib/interaction.js';
 
 /**
- * @typedef {{ request?: unknown, raw?: string }} ReadlineQuestion
+ * @typedef {{ request?: unknown, raw?: string, questions?: unknown[], batch?: boolean }} ReadlineQuestion
  * @typedef {{ question: ReadlineQuestion, signal?: AbortSignal, done: boolean,
  *   resolve: (v: any) => void, reject: (e: unknown) => void }} Job
+ * @typedef {{ situation: string, detail?: string }} Failure
  */
 
 export class ReadlineProvider {
@@ -19,12 +24,13 @@ export class ReadlineProvider {
   /** @type {import('node:readline').Interface} */ #rl;
   /** @type {NodeJS.WritableStream} */ #output;
   /** @type {string} */ #prompt;
+  /** The input is a terminal that echoes the typed line, newline included. */ #echoed;
   /** @type {string[]} */ #lines = [];
   /** @type {{resolve: (l: string) => void, reject: (e: unknown) => void} | null} */ #waiter = null;
   /** @type {Job[]} */ #queue = [];
   /** @type {Job | null} */ #current = null;
   #running = false;
-  /** @type {UserInteractionError | null} */ #ended = null;
+  /** Why the input is over (the core's error), once it is. @type {unknown} */ #ended = null;
 
   /**
    * @param {import('./lib/core.js').Core} core
@@ -34,7 +40,9 @@ export class ReadlineProvider {
     this.#core = core;
     this.#output = options.output ?? process.stdout;
     this.#prompt = options.prompt ?? '> ';
-    this.#rl = createInterface({ input: options.input ?? process.stdin, terminal: false, crlfDelay: Infinity });
+    const input = options.input ?? process.stdin;
+    this.#echoed = /** @type {any} */ (input).isTTY === true;
+    this.#rl = createInterface({ input, terminal: false, crlfDelay: Infinity });
     this.#rl.on('line', (line) => {
       const w = this.#waiter;
       if (w) {
@@ -44,21 +52,26 @@ export class ReadlineProvider {
         this.#lines.push(line); // typed (or piped) ahead of the prompt
       }
     });
-    this.#rl.on('close', () => this.#end('the input ended (EOF)'));
+    // Lines read before the end still answer what is asked; then every
+    // question fails with the core's "eof" (or "read_failed").
+    this.#rl.on('close', () => this.#end({ situation: 'eof' }, false));
+    this.#rl.on('error', (err) => this.#end({ situation: 'read_failed', detail: err instanceof Error ? err.message : String(err) }, false));
   }
 
   /**
-   * Asks one question; resolves to the core's answer object.
+   * Asks one call (a question or a batch); resolves to the core's answer
+   * object. `question` is what UserInteraction hands a provider, or the
+   * result of core.normalizeRaw.
    * @param {ReadlineQuestion} question
    * @param {{signal?: AbortSignal}} [options]
    */
   ask(question, options = {}) {
     const { signal } = options;
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(abortedError(signal));
+      if (signal?.aborted) return reject(this.#aborted(signal));
       /** @type {Job} */
       const job = { question, signal, done: false, resolve, reject };
-      const onAbort = () => this.#settle(job, abortedError(signal), true);
+      const onAbort = () => this.#settle(job, this.#aborted(signal), true);
       signal?.addEventListener('abort', onAbort, { once: true });
       job.resolve = (v) => {
         signal?.removeEventListener('abort', onAbort);
@@ -73,10 +86,21 @@ export class ReadlineProvider {
     });
   }
 
-  /** Stops reading the input and rejects every pending question with ASK_ABORTED. */
+  /** Stops reading the input and rejects every pending question with the core's "input_closed". */
   close() {
-    this.#end('the provider was closed');
+    this.#end({ situation: 'input_closed' }, true);
     this.#rl.close();
+  }
+
+  /**
+   * Rejects the question on screen with the core's "interrupted" (Ctrl-C);
+   * queued questions keep their place. Reports whether there was one.
+   */
+  interrupt() {
+    const job = this.#current;
+    if (!job || job.done) return false;
+    this.#settle(job, this.#failure({ situation: 'interrupted' }), true);
+    return true;
   }
 
   /** Number of questions asked and not yet answered (the one on screen included). */
@@ -84,15 +108,42 @@ export class ReadlineProvider {
     return this.#queue.filter((j) => !j.done).length + (this.#current && !this.#current.done ? 1 : 0);
   }
 
-  /** @param {string} why */
-  #end(why) {
+  /**
+   * The core's error for an aborted signal (a host fault when the engine is
+   * gone: never thrown from an abort listener).
+   * @param {AbortSignal} signal
+   */
+  #aborted(signal) {
+    try {
+      return abortedError(this.#core, signal);
+    } catch (err) {
+      return err;
+    }
+  }
+
+  /**
+   * The core's error for a situation (a host fault when the engine is gone).
+   * @param {Failure} f
+   */
+  #failure(f) {
+    try {
+      return this.#core.fail(f);
+    } catch (err) {
+      return err;
+    }
+  }
+
+  /**
+   * @param {Failure} f
+   * @param {boolean} discard closed on purpose: nothing buffered is answered any more
+   */
+  #end(f, discard) {
     if (this.#ended) return;
-    this.#ended = new UserInteractionError(Codes.ASK_ABORTED, 'the question was aborted: ' + why);
+    this.#ended = this.#failure(f);
     const w = this.#waiter;
     this.#waiter = null;
     w?.reject(this.#ended);
-    if (why !== 'the input ended (EOF)') {
-      // closed on purpose: nothing buffered is answered any more
+    if (discard) {
       this.#lines.length = 0;
       for (const job of this.#queue) this.#settle(job, this.#ended, false);
       this.#queue.length = 0;
@@ -102,13 +153,13 @@ export class ReadlineProvider {
   /**
    * @param {Job} job
    * @param {unknown} err
-   * @param {boolean} fromSignal
+   * @param {boolean} freeInput
    */
-  #settle(job, err, fromSignal) {
+  #settle(job, err, freeInput) {
     if (job.done) return;
     job.done = true;
     job.reject(err);
-    if (fromSignal && job === this.#current) {
+    if (freeInput && job === this.#current) {
       const w = this.#waiter;
       this.#waiter = null;
       w?.reject(err); // frees the input for the next question
@@ -142,35 +193,69 @@ export class ReadlineProvider {
     }
   }
 
-  /** @param {Job} job */
-  async #run(job) {
-    const raw = job.question.raw ?? JSON.stringify(job.question.request);
-    if (this.#ended && this.#lines.length === 0) throw this.#ended;
-    const { text } = this.#core.present(raw);
-    this.#write(text.endsWith('\n') ? text : text + '\n');
-    this.#write(this.#prompt);
-    for (;;) {
-      const line = await this.#nextLine();
-      if (job.done) {
-        this.#lines.unshift(line); // aborted meanwhile: the line belongs to the next question
-        throw job.signal?.reason ?? this.#ended;
-      }
-      try {
-        return this.#core.resolve(raw, line);
-      } catch (err) {
-        if (!(err instanceof UserInteractionError) || err.code !== Codes.INVALID_ANSWER) throw err;
-        this.#write(err.message + '\n' + this.#prompt);
-      }
-    }
+  /**
+   * The call as the core reads it: a Question (or a normalizeRaw result)
+   * goes back as the core's bytes; otherwise it is normalized here.
+   * @param {ReadlineQuestion} q
+   */
+  #call(q) {
+    if (q && typeof q.raw === 'string' && Array.isArray(q.questions) && typeof q.batch === 'boolean') return q;
+    if (q && typeof q.raw === 'string') return this.#core.normalizeRaw(q.raw);
+    return this.#core.normalizeRaw(q?.request ?? q);
   }
 
-  /** @returns {Promise<string>} */
-  #nextLine() {
-    if (this.#lines.length > 0) return Promise.resolve(/** @type {string} */ (this.#lines.shift()));
-    if (this.#ended) return Promise.reject(this.#ended);
-    return new Promise((resolve, reject) => {
-      this.#waiter = { resolve, reject };
-    });
+  /** @param {Job} job */
+  async #run(job) {
+    if (this.#ended && this.#lines.length === 0) throw this.#ended;
+    const call = this.#call(job.question);
+    const n = Array.isArray(call.questions) ? call.questions.length : 1;
+    /** @type {string[]} */
+    const lines = [];
+    for (let i = 0; i < n; i++) {
+      const { text } = this.#core.present(call, i);
+      this.#write(text.endsWith('\n') ? text : text + '\n');
+      this.#write(this.#prompt);
+      for (;;) {
+        const line = await this.#nextLine(job);
+        if (!this.#echoed) this.#write('\n'); // a pipe: end the prompt line ourselves
+        let answer;
+        try {
+          answer = this.#core.resolve(call, line, i);
+        } catch (err) {
+          if (!(err instanceof UserInteractionError) || err.code !== Codes.INVALID_ANSWER) throw err;
+          this.#write(err.message + '\n' + this.#prompt);
+          continue;
+        }
+        this.#write('→ ' + this.#core.summary(call, answer, i) + '\n');
+        lines.push(line);
+        break;
+      }
+    }
+    return this.#core.resolveAll(call, lines);
+  }
+
+  /**
+   * The next line for job; rejects when the job ended meanwhile (the line,
+   * if one came, is left for the next question) or the input is over.
+   * @param {Job} job
+   * @returns {Promise<string>}
+   */
+  async #nextLine(job) {
+    /** @type {string} */
+    let line;
+    if (this.#lines.length > 0) {
+      line = /** @type {string} */ (this.#lines.shift());
+    } else {
+      if (this.#ended) throw this.#ended;
+      line = await new Promise((resolve, reject) => {
+        this.#waiter = { resolve, reject };
+      });
+    }
+    if (job.done) {
+      this.#lines.unshift(line); // aborted meanwhile: the line belongs to the next question
+      throw job.signal?.reason ?? this.#ended;
+    }
+    return line;
   }
 
   /** @param {string} s */

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The JS suites (make test-js): type-check the public declarations, then run
-# the Node tests and the headless-Chromium conformance test with node --test.
+# with node --test the Node tests (the conformance corpus, the seam corpus
+# testdata/seam through the JS seam and the readline provider, the helpers,
+# load and fault tests) and the headless-Chromium test (both corpora in a
+# real browser).
 # npm dependencies are installed from hostjs/package-lock.json when missing;
 # no browser is ever downloaded (the Chromium test uses /usr/bin/chromium and
 # skips with a message when it is absent).
@@ -16,6 +19,8 @@ fi
 echo "test-js: tsc --noEmit"
 ./node_modules/.bin/tsc --noEmit -p tsconfig.json     # the declarations, exercised by test/types.ts
 ./node_modules/.bin/tsc --noEmit -p tsconfig.js.json  # the JS sources against their JSDoc
+
+[ -d ../testdata/seam ] || { echo "test-js: testdata/seam is missing" >&2; exit 1; }
 
 echo "test-js: node --test"
 node --test --test-reporter=spec test/*.test.mjs

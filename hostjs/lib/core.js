@@ -1,10 +1,12 @@
 // Loading askcore.wasm and moving bytes in and out of it. Shared by the Node
 // and browser entry points, which differ only in how the bundled module is
-// found. Every rule lives in the Go core: this file builds envelopes, copies
-// bytes and turns ok:false envelopes into UserInteractionError.
+// found. Every rule lives in the Go core: this file builds envelopes (model
+// text always as an encoded JSON string, never pasted), copies bytes, and
+// turns ok:false envelopes into the core's errors, keeping the core's own
+// JSON text of answers (RAW) and errors (`raw`).
 
 import { createWasi } from './wasi.js';
-import { HarnessError, HostFaultError, UserInteractionError, Codes } from './errors.js';
+import { HarnessError, HostFaultError, errorFromCore } from './errors.js';
 
 export const ABI_VERSION = 1;
 
@@ -15,6 +17,7 @@ export const ABI_VERSION = 1;
 export const RAW = Symbol.for('askcore.raw');
 
 const OK_PREFIX = '{"ok":true,"result":';
+const ERROR_PREFIX = '{"ok":false,"error":';
 
 /**
  * The JSON text to hand a model for an answer: the core's own bytes when
@@ -93,7 +96,8 @@ export async function instantiate(module, options = {}) {
 /**
  * @typedef {{ onStderr?: (line: string) => void, maxMemoryBytes?: number, platform?: import('./wasi.js').Platform }} LoadOptions
  * @typedef {{ askcore_abi_version(): number, askcore_input(n: number): number, askcore_handle(n: number): number,
- *   askcore_output(): number, askcore_max_input?: () => number, memory: WebAssembly.Memory, _initialize(): void }} Exports
+ *   askcore_output(): number, askcore_max_input?: () => number, askcore_oversized?: (n: bigint) => number,
+ *   memory: WebAssembly.Memory, _initialize(): void }} Exports
  */
 
 /**
@@ -202,18 +206,27 @@ export class Core {
    */
   #callBytes(ex, bytes) {
     const n = bytes.length;
-    const p = n <= this.#maxInput ? ex.askcore_input(n) : 0;
-    if (p === 0 && n !== 0) {
-      // The core's own answer to an oversized input, which depends only on the
-      // length (wasm/ABI.md, "Limits"): built here so nothing is copied in.
-      return encoder.encode(
-        '{"ok":false,"error":{"name":"UserInteractionError","code":"INVALID_REQUEST","message":"the input is ' +
-          n + ' bytes; at most ' + this.#maxInput +
-          ' are allowed: shorten the question, the options or their descriptions"}}',
-      );
-    }
+    if (n > this.#maxInput) return this.#oversized(ex, n);
+    const p = ex.askcore_input(n);
+    if (p === 0 && n !== 0) throw new HostFaultError(`askcore.wasm refused an input buffer of ${n} bytes`);
     if (n !== 0) this.#mem().set(bytes, p);
     return this.#run(ex, n);
+  }
+
+  /**
+   * The core's own answer to an input of n bytes over the limit, which
+   * depends on the length alone (wasm/ABI.md, "Limits"): written by the guest
+   * (askcore_oversized), so nothing is copied in.
+   * @param {Exports} ex
+   * @param {number} n
+   */
+  #oversized(ex, n) {
+    if (typeof ex.askcore_oversized !== 'function') {
+      throw new HostFaultError(`the input is ${n} bytes, over askcore_max_input, and this askcore.wasm has no askcore_oversized export`);
+    }
+    const m = ex.askcore_oversized(BigInt(n));
+    const q = ex.askcore_output();
+    return this.#mem().subarray(q, q + m);
   }
 
   /**
@@ -255,124 +268,308 @@ export class Core {
   }
 
   /**
-   * @param {string} envelope
-   * @returns {any}
-   */
-  #result(envelope) {
-    const out = this.handle(envelope);
-    const v = JSON.parse(out);
-    if (v && v.ok === true) return v.result;
-    if (v && v.ok === false) throw UserInteractionError.fromJSON(v.error);
-    throw new HarnessError(Codes.ASK_FAILED, 'askcore.wasm returned no envelope');
-  }
-
-  /**
-   * Like #result, and also returns the result's JSON text exactly as the
-   * core wrote it.
+   * Runs one envelope: the result's value and its JSON text exactly as the
+   * core wrote it; an ok:false envelope is thrown as the core's error (its
+   * `raw` is the error object's text).
    * @param {string} envelope
    * @returns {{value: any, raw: string}}
    */
-  #resultRaw(envelope) {
+  #exec(envelope) {
     const out = this.handle(envelope);
-    if (out.startsWith(OK_PREFIX) && out.endsWith('}')) {
-      const raw = out.slice(OK_PREFIX.length, -1);
-      return { value: JSON.parse(raw), raw };
+    const ok = out.startsWith(OK_PREFIX);
+    if ((ok || out.startsWith(ERROR_PREFIX)) && out.endsWith('}')) {
+      const raw = out.slice(ok ? OK_PREFIX.length : ERROR_PREFIX.length, -1);
+      let value;
+      try {
+        value = JSON.parse(raw);
+      } catch (err) {
+        throw this.#fault(err);
+      }
+      if (ok) return { value, raw };
+      throw errorFromCore(value, raw);
     }
-    const v = this.#parseError(out);
-    return { value: v, raw: JSON.stringify(v) };
-  }
-
-  /** @param {string} out */
-  #parseError(out) {
-    const v = JSON.parse(out);
-    if (v && v.ok === true) return v.result;
-    if (v && v.ok === false) throw UserInteractionError.fromJSON(v.error);
-    throw new HarnessError(Codes.ASK_FAILED, 'askcore.wasm returned no envelope');
+    throw this.#fault(new Error('askcore.wasm returned no envelope'));
   }
 
   /**
+   * Like #exec, for ops whose result is an answer or a normalized call: the
+   * value carries its raw text (RAW) and is remembered, so passing it back to
+   * the core passes the core's own bytes.
    * @param {string} envelope
    */
-  #answer(envelope) {
-    const { value, raw } = this.#resultRaw(envelope);
-    if (value && typeof value === 'object') Object.defineProperty(value, RAW, { value: raw });
+  #remembered(envelope) {
+    const { value, raw } = this.#exec(envelope);
+    if (value && typeof value === 'object') {
+      Object.defineProperty(value, RAW, { value: raw });
+      remember(value, raw);
+    }
     return value;
   }
 
   /**
-   * Normalizes a request; returns the normalized request and its JSON text
-   * exactly as the core wrote it (pass `raw` back to the core unchanged).
-   * @param {unknown} request
-   * @returns {{request: any, raw: string}}
+   * Normalizes a call: the model's arguments as text (a string goes to the
+   * core as "arguments", which it parses itself), an object (a request or a
+   * batch a JS caller built), or a call the core normalized already.
+   * @param {unknown} call
    */
-  normalizeRaw(request) {
-    const { value, raw } = this.#resultRaw('{"op":"normalize","request":' + json(request) + '}');
-    return { request: value, raw };
+  normalize(call) {
+    return this.#remembered('{"op":"normalize",' + callField(call) + '}');
   }
 
-  /** @param {unknown} request */
-  normalize(request) {
-    return this.#result('{"op":"normalize","request":' + json(request) + '}');
+  /**
+   * Normalizes a call; returns it as engine.Call does in Go: `raw`, the
+   * normalized call as the core wrote it (pass it, or this object, back to
+   * the core unchanged), `questions` (one unless `batch`), and `request`,
+   * the normalized call decoded (one question, or {questions}).
+   * @param {unknown} call
+   * @returns {{request: any, raw: string, questions: any[], batch: boolean}}
+   */
+  normalizeRaw(call) {
+    return callFromResult(this.#exec('{"op":"normalize",' + callField(call) + '}'));
   }
 
   schema() {
-    return this.#result('{"op":"schema"}');
-  }
-
-  /** @param {unknown} request */
-  present(request) {
-    return this.#result('{"op":"present","request":' + json(request) + '}');
+    return this.#exec('{"op":"schema"}').value;
   }
 
   /**
-   * @param {unknown} request
-   * @param {string} input
+   * What a terminal shows for question `index` (default 0) of a call.
+   * @param {unknown} call
+   * @param {number} [index]
    */
-  resolve(request, input) {
-    return this.#answer('{"op":"resolve","request":' + json(request) + ',"input":' + JSON.stringify(String(input)) + '}');
-  }
-
-  /** @param {unknown} request */
-  elicitation(request) {
-    return this.#result('{"op":"elicitation","request":' + json(request) + '}');
+  present(call, index) {
+    return this.#exec('{"op":"present",' + callField(call) + indexField(index) + '}').value;
   }
 
   /**
-   * @param {unknown} request
+   * Answers question `index` of a call (required for a batch; default 0
+   * otherwise) from one input: a typed line, or a keyboard picker's pick
+   * {options, text}. Throws INVALID_ANSWER with a message fit for the
+   * re-prompt.
+   * @param {unknown} call
+   * @param {string | {options?: number[], text?: string}} input
+   * @param {number} [index]
+   */
+  resolve(call, input, index) {
+    return this.#remembered('{"op":"resolve",' + callField(call) + indexField(index) + ',"input":' + inputJSON(input) + '}');
+  }
+
+  /**
+   * Answers a whole call from one input per question (typed lines or picks):
+   * the answer the model receives ({"answers":[...]} for a batch).
+   * @param {unknown} call
+   * @param {Array<string | {options?: number[], text?: string}>} inputs
+   */
+  resolveAll(call, inputs) {
+    if (!Array.isArray(inputs)) throw new TypeError('resolveAll(call, inputs): inputs is an array, one input per question');
+    return this.#remembered('{"op":"resolve",' + callField(call) + ',"inputs":[' + inputs.map(inputJSON).join(',') + ']}');
+  }
+
+  /**
+   * What a keyboard picker shows for a call (op "picker").
+   * @param {unknown} call
+   */
+  picker(call) {
+    return this.#exec('{"op":"picker",' + callField(call) + '}').value;
+  }
+
+  /**
+   * One line per question saying what an answer chose (op "summary"), for
+   * echo lines and tool cards. With `index`, `answer` is that question's own
+   * answer (as resolve with index returned it).
+   * @param {unknown} call
+   * @param {unknown} answer an answer the core returned (its own bytes go back), or an object
+   * @param {number} [index]
+   * @returns {string}
+   */
+  summary(call, answer, index) {
+    return this.#exec('{"op":"summary",' + callField(call) + indexField(index) + ',"answer":' + valueJSON(answer) + '}').value.text;
+  }
+
+  /**
+   * The form for a call (op "elicitation"), for ACP and MCP clients.
+   * @param {unknown} call
+   */
+  elicitation(call) {
+    return this.#exec('{"op":"elicitation",' + callField(call) + '}').value;
+  }
+
+  /**
+   * The call's answer to a client's form response ({action, content}; any
+   * value, serialized with JSON.stringify).
+   * @param {unknown} call
    * @param {unknown} response
    */
-  elicitationResult(request, response) {
-    return this.#answer('{"op":"elicitation_result","request":' + json(request) + ',"response":' + json(response) + '}');
+  elicitationResult(call, response) {
+    return this.#remembered('{"op":"elicitation_result",' + callField(call) + ',"response":' + valueJSON(response) + '}');
+  }
+
+  /**
+   * The core's error for a situation that ends an ask outside the request
+   * rules (op "fail"): no_provider, aborted (detail), withdrawn, timeout
+   * (ms), no_answer, provider_failed (detail), engine_fault, eof, ... It is
+   * returned, not thrown, with `raw` set. An unknown situation gives the
+   * core's INVALID_REQUEST. A fresh instance is tried once when the engine
+   * faults (the faulty one is discarded).
+   * @param {{situation: string, detail?: string, ms?: number, tool?: string, tools?: string[]}} failure
+   * @returns {HarnessError}
+   */
+  fail(failure) {
+    const env = failEnvelope(failure);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { value, raw } = this.#exec(env);
+        return errorFromCore(value, raw);
+      } catch (err) {
+        if (err instanceof HarnessError) return err;
+        if (!(err instanceof HostFaultError) || attempt > 0) throw err;
+      }
+    }
+  }
+
+  /**
+   * What a terminal front door does (op "terminal"): the host reads the
+   * facts, the core decides. Absent facts are false or empty.
+   * @param {{stdinTTY?: boolean, stderrTTY?: boolean, outTTY?: boolean, term?: string, noColor?: string, plain?: string, plainFlag?: boolean}} [facts]
+   * @returns {{picker: boolean, color: boolean}}
+   */
+  terminal(facts = {}) {
+    const { stdinTTY, stderrTTY, outTTY, term, noColor, plain, plainFlag } = facts;
+    return this.#exec(JSON.stringify({ op: 'terminal', stdinTTY, stderrTTY, outTTY, term, noColor, plain, plainFlag })).value;
   }
 
   /**
    * Any text (a model's reply, an error message) made safe to show, by the
    * core's rule for request fields: no escape sequences, controls or bidi
-   * overrides; line breaks kept.
+   * overrides; line breaks kept. With {as: "title"}: one line, cut, as the
+   * core writes titles.
+   * @param {string} text
+   * @param {{as?: 'text' | 'title'}} [options]
+   * @returns {string}
+   */
+  sanitize(text, options) {
+    const as = options?.as;
+    return this.#exec('{"op":"sanitize","text":' + JSON.stringify(String(text)) + (as === undefined ? '' : ',"as":' + valueJSON(as)) + '}').value.text;
+  }
+
+  /**
+   * Model text made fit for one line of a title: sanitize(text, {as: "title"}).
    * @param {string} text
    * @returns {string}
    */
-  sanitize(text) {
-    return this.#result('{"op":"sanitize","text":' + JSON.stringify(String(text)) + '}').text;
+  sanitizeTitle(text) {
+    return this.sanitize(text, { as: 'title' });
   }
 }
 
 /**
- * A string that is one JSON text (e.g. `raw` from normalizeRaw, or a model's
- * raw tool arguments) goes in as it is, so the core sees the very bytes;
- * anything else is serialized (a string that is not JSON becomes a JSON
- * string, which the core rejects as it should). The core validates either way.
+ * The JSON text the core wrote for objects it returned (normalized calls,
+ * answers, and the Question objects built around them), so that passing
+ * one back passes the core's own bytes, as Go passes json.RawMessage. A
+ * WeakMap, not a property: nothing outside this package can make the host
+ * paste text of its own choosing into an envelope.
+ * @type {WeakMap<object, string>}
+ */
+const coreRaw = new WeakMap();
+
+/**
+ * Records that `obj` stands for `raw`, JSON text the core wrote. Internal to
+ * the package (the interaction seam registers its Question objects).
+ * @template T
+ * @param {T} obj
+ * @param {string} raw
+ * @returns {T}
+ */
+export function remember(obj, raw) {
+  if (obj && typeof obj === 'object') coreRaw.set(obj, raw);
+  return obj;
+}
+
+/**
+ * A normalized call from op normalize's result, shaped as Go's engine.Call.
+ * @param {{value: any, raw: string}} r
+ */
+function callFromResult({ value, raw }) {
+  Object.defineProperty(value, RAW, { value: raw });
+  remember(value, raw);
+  const batch = Array.isArray(value.questions);
+  const call = { request: value, raw, questions: batch ? value.questions : [value], batch };
+  return remember(call, raw);
+}
+
+/**
+ * The envelope field holding the call an op is about. A string is the
+ * model's arguments as text: it goes in as a JSON string under "arguments"
+ * and the core parses it (never pasted). An object the core wrote (or a
+ * Question/normalizeRaw result) goes back as the core's own bytes under
+ * "request"; a copy of one that lost its identity goes by its `raw` text, as
+ * arguments; any other object is serialized with JSON.stringify.
+ * @param {unknown} call
+ */
+function callField(call) {
+  if (typeof call === 'string') return '"arguments":' + JSON.stringify(call);
+  if (call && typeof call === 'object') {
+    const raw = coreRaw.get(call);
+    if (raw !== undefined) return '"request":' + raw;
+    const c = /** @type {any} */ (call);
+    if (typeof c.raw === 'string' && Array.isArray(c.questions) && typeof c.batch === 'boolean') {
+      return '"arguments":' + JSON.stringify(c.raw);
+    }
+  }
+  return '"request":' + valueJSON(call);
+}
+
+/**
+ * A value for the envelope: an object the core wrote goes back as its own
+ * bytes; anything else through JSON.stringify (undefined as null, which the
+ * core reads as absent).
  * @param {unknown} v
  */
-function json(v) {
-  if (typeof v === 'string') {
-    try {
-      JSON.parse(v); // one complete value: it cannot add keys to the envelope
-      return v;
-    } catch {
-      return JSON.stringify(v);
-    }
+function valueJSON(v) {
+  if (v && typeof v === 'object') {
+    const raw = coreRaw.get(v);
+    if (raw !== undefined) return raw;
   }
   const s = JSON.stringify(v);
   return s === undefined ? 'null' : s;
+}
+
+/**
+ * One input to resolve as the core reads it: a typed line (a string), or a
+ * pick {"options":[...],"text":"..."} (as Go's engine.Input writes it).
+ * @param {unknown} input
+ */
+function inputJSON(input) {
+  if (typeof input === 'string') return JSON.stringify(input);
+  if (input === undefined || input === null) return 'null';
+  if (typeof input === 'object') {
+    const p = /** @type {any} */ (input);
+    return JSON.stringify({ options: p.options ?? [], text: p.text ?? '' });
+  }
+  return JSON.stringify(String(input));
+}
+
+/** @param {unknown} index */
+function indexField(index) {
+  if (index === undefined || index === null) return '';
+  if (typeof index === 'number' && !Number.isFinite(index)) throw new TypeError(`index must be a finite number, got ${index}`);
+  return ',"index":' + JSON.stringify(index);
+}
+
+/**
+ * Op "fail" for a failure; absent (or empty) particulars are left out, as
+ * Go's engine.Client.Fail does.
+ * @param {{situation: string, detail?: unknown, ms?: number, tool?: string, tools?: string[]}} f
+ */
+function failEnvelope(f) {
+  if (!f || typeof f !== 'object') throw new TypeError('fail(failure): failure is {situation, detail?, ms?, tool?, tools?}');
+  let env = '{"op":"fail","situation":' + valueJSON(f.situation);
+  if (f.detail !== undefined && f.detail !== null && f.detail !== '') env += ',"detail":' + JSON.stringify(String(f.detail));
+  if (f.ms !== undefined && f.ms !== null && f.ms !== 0) {
+    if (typeof f.ms === 'number' && !Number.isFinite(f.ms)) throw new TypeError(`fail: ms must be a finite number, got ${f.ms}`);
+    env += ',"ms":' + JSON.stringify(f.ms);
+  }
+  if (f.tool !== undefined && f.tool !== null && f.tool !== '') env += ',"tool":' + JSON.stringify(String(f.tool));
+  if (f.tools !== undefined && f.tools !== null) env += ',"tools":' + valueJSON(f.tools);
+  return env + '}';
 }

@@ -1,34 +1,70 @@
-// The JS interaction seam, mirroring Go's interaction package: one provider
-// reaches a person; agents ask through the UserInteraction, which normalizes
-// the model's request through the core first and refuses at once when nobody
-// can ask (NO_PROVIDER: never an empty answer).
+// The JS interaction seam, mirroring Go's interaction.Service: one provider
+// reaches a person; agents ask through the UserInteraction, which has the
+// core parse and normalize the model's arguments first and refuses at once
+// when nobody can ask (NO_PROVIDER: never an empty answer).
+//
+// Every error an ask rejects with is written by the core: the rules' own
+// verdicts, and for the situations around them (no provider, an abort at any
+// stage, a timeout, a disposed or broken provider, an engine fault) the
+// core's op "fail". Go's seam meets the same situations with the same bytes;
+// testdata/seam pins both (test/seam-corpus.test.mjs runs it here).
 
-import { Codes, HarnessError, UserInteractionError } from './errors.js';
-
-const DISPOSED = 'the provider was disposed';
+import { HarnessError, HostFaultError } from './errors.js';
+import { remember } from './core.js';
 
 /**
- * Builds the ASK_ABORTED error for an aborted signal.
+ * The core's ASK_ABORTED error for an aborted signal: with the reason's
+ * message as detail unless the reason is a plain AbortError (what
+ * `controller.abort()` gives). A reason that is already an error the core
+ * wrote (the error an ask rejected with, passed on to its provider as its
+ * signal's reason) is that error; any other reason is quoted, as Go quotes
+ * a ctx's cause.
+ * @param {{fail: (f: object) => HarnessError}} core
  * @param {AbortSignal | undefined} signal
+ * @returns {HarnessError}
  */
-export function abortedError(signal) {
-  let msg = 'the question was aborted';
+export function abortedError(core, signal) {
   const r = signal?.reason;
-  if (r instanceof UserInteractionError && r.code === Codes.ASK_ABORTED) return r;
-  const isPlainAbort = r === undefined || (typeof r === 'object' && r !== null && /** @type {any} */ (r).name === 'AbortError');
-  if (!isPlainAbort) msg += ': ' + (r instanceof Error ? r.message : String(r));
-  return new UserInteractionError(Codes.ASK_ABORTED, msg);
+  if (r instanceof HarnessError && typeof r.raw === 'string') return r;
+  return core.fail({ situation: 'aborted', detail: abortDetail(r) });
 }
 
-/** @param {unknown} err */
-function asHarness(err) {
-  if (err instanceof HarnessError) return err;
-  return new UserInteractionError(Codes.ASK_FAILED, err instanceof Error ? err.message : String(err), { cause: err });
+/** @param {unknown} reason */
+function abortDetail(reason) {
+  if (reason === undefined || reason === null) return undefined;
+  if (typeof reason === 'object' && /** @type {any} */ (reason).name === 'AbortError') return undefined;
+  return reason instanceof Error ? reason.message : String(reason);
 }
 
-/** @param {number} ms */
-function formatMs(ms) {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+/** setTimeout's largest delay (2^31-1 ms, about 24.8 days); longer ones fire at once. */
+const MAX_TIMER_MS = 0x7fffffff;
+
+/**
+ * Calls fn after ms milliseconds, however long (a chain of timers, each
+ * within setTimeout's range); returns a function that cancels it.
+ * @param {() => void} fn
+ * @param {number} ms
+ * @returns {() => void}
+ */
+export function longTimeout(fn, ms) {
+  const clock = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+  const deadline = clock() + ms;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const arm = () => {
+    const left = deadline - clock();
+    if (left <= 0) {
+      timer = undefined;
+      fn();
+      return;
+    }
+    timer = setTimeout(arm, Math.min(Math.ceil(left), MAX_TIMER_MS));
+  };
+  timer = setTimeout(arm, Math.min(Math.ceil(ms), MAX_TIMER_MS));
+  return () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
 }
 
 export class UserInteraction {
@@ -44,7 +80,9 @@ export class UserInteraction {
    * @param {{timeoutMs?: number}} [options]
    */
   constructor(core, options = {}) {
-    if (!core || typeof core.normalizeRaw !== 'function') throw new TypeError('UserInteraction needs a loaded core');
+    if (!core || typeof core.normalizeRaw !== 'function' || typeof core.fail !== 'function') {
+      throw new TypeError('UserInteraction needs a loaded core');
+    }
     this.#core = core;
     this.#timeoutMs = options.timeoutMs ?? 0;
   }
@@ -60,19 +98,15 @@ export class UserInteraction {
   /**
    * Makes `provider` the one that reaches a person. Throws DUPLICATE_PROVIDER
    * while another is registered. The returned function unregisters it and
-   * rejects its pending questions with ASK_ABORTED; calling it again is harmless.
+   * rejects its pending questions with ASK_ABORTED at once; calling it again
+   * is harmless.
    * @param {{ask: Function} | Function} provider
    * @returns {() => void}
    */
   register(provider) {
     const p = typeof provider === 'function' ? { ask: provider } : provider;
     if (!p || typeof p.ask !== 'function') throw new TypeError('register(provider): a provider has an ask(question, {signal}) method');
-    if (this.#active) {
-      throw new UserInteractionError(
-        Codes.DUPLICATE_PROVIDER,
-        'a provider is already registered; dispose it before registering another',
-      );
-    }
+    if (this.#active) throw this.#fail({ situation: 'duplicate_provider' });
     const reg = { provider: p, disposed: false, withdraw: new Set() };
     this.#active = reg;
     return () => {
@@ -83,81 +117,118 @@ export class UserInteraction {
   }
 
   /**
-   * Asks a person through the registered provider. `request` is the model's
-   * raw ask_user_question arguments (an object, or its JSON text).
-   * Rejects with UserInteractionError: ASK_ABORTED (signal aborted, before
-   * the provider is reached if it already was; provider disposed),
-   * INVALID_REQUEST, NO_PROVIDER, ASK_TIMEOUT, whatever the provider threw,
-   * and ASK_FAILED for any other provider failure.
-   * @param {unknown} request
+   * Asks a person through the registered provider. `args` are the model's
+   * ask_user_question arguments: their text as the model wrote it (the core
+   * parses it), or an object a JS caller built. Resolves to the core's answer
+   * (its bytes under RAW: answerText). Rejects with the core's error (its
+   * bytes in `raw`: errorText): ASK_ABORTED (the signal aborted, at any
+   * stage; the provider disposed), INVALID_REQUEST, NO_PROVIDER,
+   * ASK_TIMEOUT, whatever structured error the provider threw, and
+   * ASK_FAILED for a provider that failed or gave no answer, or an engine
+   * fault.
+   * @param {unknown} args
    * @param {{signal?: AbortSignal, from?: object, timeoutMs?: number}} [options]
    */
-  async ask(request, options = {}) {
+  async ask(args, options = {}) {
     const { signal, from = {}, timeoutMs = this.#timeoutMs } = options;
-    if (signal?.aborted) throw abortedError(signal);
-    const { request: normalized, raw } = this.#core.normalizeRaw(request);
-    const reg = this.#active;
-    if (!reg) {
-      throw new UserInteractionError(
-        Codes.NO_PROVIDER,
-        'no one can be asked here: no user-interaction provider is registered; continue without asking or stop and report',
-      );
+    if (signal?.aborted) throw abortedError(this.#core, signal);
+    let call;
+    try {
+      call = this.#core.normalizeRaw(args);
+    } catch (err) {
+      if (err instanceof HarnessError) throw err;
+      if (err instanceof HostFaultError) throw this.#fail({ situation: 'engine_fault' });
+      throw err; // a TypeError from serializing the caller's object (a cycle, a BigInt)
     }
+    const reg = this.#active;
+    if (!reg) throw this.#fail({ situation: 'no_provider' });
 
+    const question = remember({ ...call, from }, call.raw);
     const controller = new AbortController();
     return new Promise((resolve, reject) => {
-      /** @type {ReturnType<typeof setTimeout> | undefined} */
-      let timer;
-      const cleanup = () => {
-        if (timer !== undefined) clearTimeout(timer);
+      let settled = false;
+      /** @type {(() => void) | undefined} */
+      let cancelTimer;
+      const settle = () => {
+        if (settled) return false;
+        settled = true;
+        cancelTimer?.();
         signal?.removeEventListener('abort', onAbort);
         reg.withdraw.delete(onDispose);
+        return true;
       };
-      /** @param {UserInteractionError} err */
-      const fail = (err) => {
-        if (controller.signal.aborted) return;
-        cleanup();
-        controller.abort(err); // tells the provider to give up: err is signal.reason
+      // Ends the ask at once with err, whatever the provider does later (its
+      // late answer is dropped), and tells the provider to give up: err is
+      // its signal's reason.
+      /** @param {() => HarnessError} errFn */
+      const end = (errFn) => {
+        if (settled) return;
+        let err;
+        try {
+          err = errFn();
+        } catch (e) {
+          err = e; // the engine is gone: its host fault, as it is
+        }
+        if (!settle()) return;
+        controller.abort(err);
         reject(err);
       };
-      const onAbort = () => fail(abortedError(signal));
-      const onDispose = () => fail(new UserInteractionError(Codes.ASK_ABORTED, 'the question was withdrawn: ' + DISPOSED));
+      const onAbort = () => end(() => abortedError(this.#core, signal));
+      const onDispose = () => end(() => this.#fail({ situation: 'withdrawn' }));
       signal?.addEventListener('abort', onAbort, { once: true });
       reg.withdraw.add(onDispose);
       if (reg.disposed) return onDispose();
       if (timeoutMs > 0) {
-        timer = setTimeout(
-          () => fail(new UserInteractionError(Codes.ASK_TIMEOUT, `no answer within ${formatMs(timeoutMs)}; nothing was chosen`)),
-          timeoutMs,
-        );
+        // Go reports Duration.Milliseconds(): whole milliseconds.
+        cancelTimer = longTimeout(() => end(() => this.#fail({ situation: 'timeout', ms: Math.floor(timeoutMs) })), timeoutMs);
       }
 
       let pending;
       try {
-        pending = Promise.resolve(reg.provider.ask({ request: normalized, raw, from }, { signal: controller.signal }));
+        pending = Promise.resolve(reg.provider.ask(question, { signal: controller.signal }));
       } catch (err) {
         pending = Promise.reject(err);
       }
       pending.then(
         (answer) => {
-          if (controller.signal.aborted) return;
-          cleanup();
+          if (settled) return;
+          // A provider that gives neither an answer nor an error must not
+          // become an empty answer for the model.
+          if (answer === undefined || answer === null || typeof answer !== 'object') {
+            return end(() => this.#fail({ situation: 'no_answer' }));
+          }
+          settle();
           resolve(answer);
         },
-        (err) => {
-          if (controller.signal.aborted) return;
-          cleanup();
-          reject(asHarness(err));
-        },
+        (err) => end(() => this.#harness(err)),
       );
     });
+  }
+
+  /** @param {{situation: string, detail?: string, ms?: number}} f */
+  #fail(f) {
+    return this.#core.fail(f);
+  }
+
+  /**
+   * The core's structured errors stay as they are; an engine fault becomes
+   * engine_fault and anything else provider_failed (quoting its message),
+   * so the model always receives {name, code, message} as the core wrote it.
+   * @param {unknown} err
+   * @returns {HarnessError}
+   */
+  #harness(err) {
+    if (err instanceof HarnessError) return err;
+    if (err instanceof HostFaultError) return this.#fail({ situation: 'engine_fault' });
+    if (err === undefined || err === null) return this.#fail({ situation: 'no_answer' });
+    return this.#fail({ situation: 'provider_failed', detail: err instanceof Error ? err.message : String(err) });
   }
 }
 
 /**
  * The model-facing ask_user_question tool: name, description and parameters
- * come from the core's schema op; execute normalizes through the core, asks
- * the provider and returns its answer object.
+ * come from the core's schema op; execute has the core parse the model's
+ * arguments, asks the provider and returns the core's answer object.
  * @param {UserInteraction} interaction
  */
 export function askUserQuestionTool(interaction) {
@@ -167,7 +238,7 @@ export function askUserQuestionTool(interaction) {
     description: /** @type {string} */ (schema.description),
     parameters: schema.parameters,
     /**
-     * @param {unknown} args the model's arguments (object or JSON text)
+     * @param {unknown} args the model's arguments: their text as the model wrote it, or an object
      * @param {{signal?: AbortSignal, from?: object, agentId?: string, sessionId?: string, toolCallId?: string, timeoutMs?: number}} [ctx]
      */
     execute(args, ctx = {}) {

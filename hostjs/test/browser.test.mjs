@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
-import { corpus, hostjsDir } from './helpers.mjs';
+import { corpus, hostjsDir, repoDir } from './helpers.mjs';
 
 const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
 const missing = !existsSync(CHROMIUM);
@@ -16,8 +16,25 @@ if (skip) console.log(`# ${skip}`);
 
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm', '.json': 'application/json' };
 
-/** Serves / and /run.js from test/browser, /pkg/* from hostjs, /corpus/* from the corpus. */
-function serve(cases) {
+/** The seam corpus but its terminal cases (Node's readline): [{name, c, want}]. */
+function seamCases() {
+  const dir = join(repoDir, 'testdata', 'seam');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.case.json'))
+    .sort()
+    .map((f) => {
+      const name = f.slice(0, -'.case.json'.length);
+      return { name, c: JSON.parse(readFileSync(join(dir, f), 'utf8')), want: readFileSync(join(dir, name + '.out'), 'utf8') };
+    })
+    .filter(({ c }) => c.provider !== 'terminal');
+}
+
+/**
+ * Serves / and /run.js from test/browser, /seam-runner.js, /pkg/* from
+ * hostjs, /corpus/* from the conformance corpus, /seam/index.json.
+ */
+function serve(cases, seam) {
   const byName = new Map(cases.map((c) => [c.name, c]));
   const browserDir = join(hostjsDir, 'test', 'browser');
   const server = createServer((req, res) => {
@@ -29,6 +46,8 @@ function serve(cases) {
     if (path === '/') return send(200, TYPES['.html'], readFileSync(join(browserDir, 'index.html')));
     if (path === '/favicon.ico') return send(204, 'image/x-icon', '');
     if (path === '/run.js') return send(200, TYPES['.js'], readFileSync(join(browserDir, 'run.js')));
+    if (path === '/seam-runner.js') return send(200, TYPES['.js'], readFileSync(join(hostjsDir, 'test', 'seam-runner.mjs')));
+    if (path === '/seam/index.json') return send(200, TYPES['.json'], JSON.stringify(seam));
     if (path === '/corpus/index.json') return send(200, TYPES['.json'], JSON.stringify(cases.map((c) => c.name)));
     let m;
     if ((m = /^\/corpus\/(.+)\.(in|out)$/.exec(path)) && byName.has(m[1])) {
@@ -47,11 +66,13 @@ function serve(cases) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-test('Chromium: the conformance corpus byte for byte, through the browser entry point', { skip, timeout: 180_000 }, async (t) => {
+test('Chromium: the conformance and seam corpora byte for byte, through the browser entry point', { skip, timeout: 180_000 }, async (t) => {
   const cases = corpus();
   assert.ok(cases.length > 0, 'no conformance corpus');
+  const seam = seamCases();
+  assert.ok(seam.length > 0, 'no seam corpus');
   const { chromium } = await import('playwright-core');
-  const server = await serve(cases);
+  const server = await serve(cases, seam);
   const profile = mkdtempSync(join(tmpdir(), 'askcore-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -71,13 +92,19 @@ test('Chromium: the conformance corpus byte for byte, through the browser entry 
     await page.waitForFunction(() => /** @type {any} */ (window).__askcore?.done, null, { timeout: 120_000 });
     const r = await page.evaluate(() => /** @type {any} */ (window).__askcore);
     assert.equal(r.error, undefined, `page failed: ${r.error}\n${errors.join('\n')}`);
-    t.diagnostic(`chromium ${context.browser()?.version() ?? ''}: load ${r.loadMs.toFixed(1)} ms, ${r.results.length} cases`);
+    t.diagnostic(`chromium ${context.browser()?.version() ?? ''}: load ${r.loadMs.toFixed(1)} ms, ${r.results.length} conformance cases, ${r.seam.length} seam cases`);
 
     assert.equal(r.results.length, cases.length);
     for (const c of r.results) {
       await t.test(`chromium conformance ${c.name}`, () => {
         assert.ok(c.okBytes, `bytes differ\n got: ${c.got}\nwant: ${c.want}`);
         assert.ok(c.okString, 'handle() string differs from the expected bytes decoded');
+      });
+    }
+    assert.equal(r.seam.length, seam.length);
+    for (const c of r.seam) {
+      await t.test(`chromium seam ${c.name}`, () => {
+        assert.ok(c.ok, `tool result differs\n got: ${c.got}\nwant: ${c.want}`);
       });
     }
     await t.test('chromium: load from Response and bytes, module cache, errors, seam', () => {

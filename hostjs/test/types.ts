@@ -1,11 +1,20 @@
 // Compiled by `tsc --noEmit` only: exercises the public declarations.
 import {
   load, Core, UserInteraction, askUserQuestionTool, UserInteractionError, HarnessError, HostFaultError,
-  isUserInteractionError, Codes, RAW, answerText, ABI_VERSION,
-  type Answer, type Request, type Presentation, type Elicitation, type ToolSchema, type Provider, type Question,
+  isUserInteractionError, Codes, RAW, answerText, errorText, ABI_VERSION,
+  type Answer, type SingleAnswer, type MultiAnswer, type BatchAnswer, type QuestionAnswer, type Request, type Batch,
+  type NormalizedCall, type Call, type CallInput, type Presentation, type Elicitation, type ToolSchema, type Provider,
+  type Question, type Pick, type Input, type PickerLayout, type Failure, type Situation, type TerminalMode, type Selected,
 } from '@askcore/askcore';
 import { createReadlineProvider, ReadlineProvider } from '@askcore/askcore/readline';
 import { PassThrough } from 'node:stream';
+
+/** Narrows an answer by its shape. */
+function describe(a: Answer): string {
+  if ('answer' in a) return a.answer + (a.selected ? ` (${a.selected.label})` : '');
+  if ('selected' in a) return a.answers.join(', ') + ` (${a.selected.length} options)`;
+  return a.answers.map((e) => e.question + ': ' + ('answer' in e ? e.answer : e.answers.join(', '))).join('\n');
+}
 
 async function main(): Promise<void> {
   const v: 1 = ABI_VERSION;
@@ -16,45 +25,82 @@ async function main(): Promise<void> {
   await load(fetch('https://example.invalid/askcore.wasm'), { onStderr: (l: string) => void l, maxMemoryBytes: 1 << 26 });
   const out: string = core.handle('{"op":"schema"}');
   const outBytes: Uint8Array = core.handleBytes(new TextEncoder().encode(out));
-  const req: Request = core.normalize({ question: 'Go?', options: [{ label: 'Yes', desc: 'sure' }], allowCustom: false });
-  const { raw }: { raw: string } = core.normalizeRaw('{"question":"Go?"}');
+
+  // The model's argument text goes in as a string; JS objects as objects.
+  const modelText = '{"questions":[{"question":"Go?","options":["Yes","No"]},{"question":"Which?","options":["a","b"],"multiSelect":true}]}';
+  const input: CallInput = { question: 'Go?', options: [{ label: 'Yes', desc: 'sure' }, 'No'], allowCustom: false, multiSelect: false };
+  const normalized: NormalizedCall = core.normalize(input);
+  const req: Request | undefined = 'question' in normalized ? normalized : undefined;
+  const batch: Batch | undefined = 'questions' in normalized ? normalized : undefined;
+  const call: Call = core.normalizeRaw(modelText);
+  const { raw, questions, batch: isBatch }: { raw: string; questions: Request[]; batch: boolean } = call;
+  const multi: true | undefined = questions[1]?.multiSelect;
   const tool: ToolSchema = core.schema();
-  const p: Presentation = core.present(raw);
-  const a: Answer = core.resolve(req, '1');
-  const text: string | undefined = a[RAW];
-  const e: Elicitation = core.elicitation(req);
-  const a2: Answer = core.elicitationResult(req, { action: 'accept', content: { choice: 'Yes' } });
+  const p: Presentation = core.present(call, 1);
+  const pick: Pick = { options: [0, 1], text: 'own' };
+  const inputs: Input[] = ['1', pick];
+  const one: QuestionAnswer = core.resolve(call, '1,2', 1);
+  const all: Answer = core.resolveAll(call, inputs);
+  const text: string | undefined = all[RAW];
+  const sel: Selected[] | undefined = 'selected' in one && Array.isArray(one.selected) ? one.selected : undefined;
+  const layout: PickerLayout = core.picker(modelText);
+  const first: string = layout.questions[0].help + layout.on + layout.off + layout.recommended;
+  const s1: string = core.summary(call, all);
+  const s2: string = core.summary(call, one, 1);
+  const e: Elicitation = core.elicitation(call);
+  const a2: Answer = core.elicitationResult(input, { action: 'accept', content: { choice: 'Yes' } });
   const shown: string = core.sanitize('model text');
+  const title: string = core.sanitize('model text', { as: 'title' }) + core.sanitizeTitle('x');
+  const situation: Situation = 'timeout';
+  const failure: Failure = { situation, ms: 120000 };
+  const timeout: HarnessError = core.fail(failure);
+  const raw2: string | undefined = timeout.raw;
+  const mode: TerminalMode = core.terminal({ stdinTTY: true, stderrTTY: true, term: 'xterm', noColor: '' });
   answerText(a2);
+  answerText(one);
+  errorText(timeout);
 
   const ui = new UserInteraction(core, { timeoutMs: 0 });
-  const provider: Provider = { ask: (q: Question) => core.resolve(q.raw, '') };
+  const provider: Provider = { ask: (q: Question) => core.resolveAll(q, q.questions.map(() => '')) };
   const dispose: () => void = ui.register(provider);
   dispose();
   ui.register(async (q, { signal }) => {
     signal.throwIfAborted();
-    return { answer: q.request.question };
+    const b: boolean = q.batch;
+    const r: string = q.raw;
+    void [b, r];
+    return { answer: q.questions[0].question };
   });
   const t = askUserQuestionTool(ui);
   const name: string = t.name;
-  const answer: Answer = await t.execute({ question: 'x' }, { signal: AbortSignal.timeout(10), toolCallId: 'c1' });
-  await ui.ask('{"question":"x"}', { from: { agentId: 'a' }, timeoutMs: 5 });
+  const answer: Answer = await t.execute(modelText, { signal: AbortSignal.timeout(10), toolCallId: 'c1' });
+  const single = answer as SingleAnswer;
+  const m = answer as MultiAnswer;
+  const ba = answer as BatchAnswer;
+  await ui.ask({ question: 'x' }, { from: { agentId: 'a' }, timeoutMs: 5 });
+  describe(answer);
 
   const rl: ReadlineProvider = createReadlineProvider(core, { input: new PassThrough(), output: new PassThrough(), prompt: '? ' });
   const n: number = rl.pending;
+  const interrupted: boolean = rl.interrupt();
+  await rl.ask(call);
+  await rl.ask({ raw });
   rl.close();
 
   try {
-    core.resolve(req, 'nope');
+    core.resolve(input, 'nope');
   } catch (err) {
     if (isUserInteractionError(err, 'INVALID_ANSWER')) {
       const c: string = err.code;
       const j: { name: string; code: string; message: string } = err.toJSON();
+      const bytes: string = errorText(err);
+      void [c, j, bytes];
     }
     if (err instanceof HarnessError && err.code === Codes.ASK_ABORTED) throw err;
     if (err instanceof HostFaultError) throw err;
   }
   const u = new UserInteractionError('ASK_FAILED', 'x');
-  void [v, out, outBytes, tool, p, text, e, name, answer, n, u];
+  const fromCore: HarnessError = UserInteractionError.fromJSON({ name: 'ToolError', code: 'TOOL_FAILED', message: 'm' }, '{}');
+  void [v, out, outBytes, req, batch, isBatch, multi, tool, p, text, sel, first, s1, s2, e, shown, title, raw2, mode, name, single, m, ba, n, interrupted, u, fromCore];
 }
 void main;

@@ -1,7 +1,12 @@
 // Runs in Chromium: loads the package through its browser entry point (the
 // bundled module is fetched and compiled while streaming), then runs the whole
-// conformance corpus and a few API checks, and leaves the results on window.
-import { load, UserInteraction, UserInteractionError, HarnessError } from '@askcore/askcore';
+// conformance corpus, the seam corpus (every case but the terminal ones,
+// which need Node's readline) and a few API checks, and leaves the results
+// on window.
+import * as api from '@askcore/askcore';
+import { runSeamCase } from '/seam-runner.js';
+
+const { load, UserInteraction, UserInteractionError, HarnessError } = api;
 
 const utf8 = new TextDecoder();
 
@@ -34,6 +39,19 @@ async function main() {
     results.push({ name, ok: okBytes && okString, okBytes, okString, got: okBytes ? undefined : utf8.decode(got), want: okBytes ? undefined : utf8.decode(want) });
   }
 
+  // The seam corpus: the model's argument text through the JS seam, the
+  // tool result byte for byte as Go's seam gives it.
+  const seam = [];
+  for (const { name, c, want } of await (await fetch('/seam/index.json')).json()) {
+    let got;
+    try {
+      got = await runSeamCase(api, core, c);
+    } catch (e) {
+      got = `threw ${String((e && e.stack) || e)}`;
+    }
+    seam.push({ name, ok: got === want, got: got === want ? undefined : got, want: got === want ? undefined : want });
+  }
+
   // The other sources, and the helpers' errors, in a real browser.
   const checks = {};
   const schema = core.handle('{"op":"schema"}');
@@ -56,7 +74,7 @@ async function main() {
   ui.register((q) => core.resolve(q.raw, 'browser answer'));
   checks.seam = (await ui.ask({ question: 'Anyone?', allowCustom: false })).answer === 'browser answer';
 
-  return { loadMs, results, checks };
+  return { loadMs, results, seam, checks };
 }
 
 main().then(
