@@ -2,6 +2,7 @@ package termui
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -15,50 +16,100 @@ const MaxLineBytes = 1 << 20
 // ErrClosed is returned by Lines.Next after Close.
 var ErrClosed = errors.New("termui: line reader closed")
 
-// Lines owns an input stream: one goroutine reads it line by line and hands
-// each line to whoever is waiting in Next (the user-prompt loop or the
-// question that owns the terminal). Nothing else may read the stream.
+// readChunk is how much one read of the stream asks for.
+const readChunk = 4096
+
+// Lines owns an input stream: it is the only reader of it. One goroutine
+// (the pump) reads the stream into a buffer, and only when someone waits
+// for more than the buffer holds; consumers take what they need from the
+// buffer:
 //
-// Lines are read one ahead at most: the reader goroutine holds the next line
-// until someone takes it, so no line is lost between consumers.
+//   - Next takes one line (the user-prompt loop, a line-mode question);
+//   - the keyboard picker takes raw key bytes (see RunPicker), while the
+//     terminal is in raw mode, and leaves every byte it did not use (keys
+//     typed ahead after the last Enter) in the buffer for the next line.
+//
+// So no byte is read twice, none is lost between consumers, and the stream
+// has exactly one reader whoever consumes. Consumers take turns (a question
+// owns the input while it is asked); each call consumes atomically.
+//
+// Reads go one chunk ahead at most: the pump holds what it read until
+// someone takes it.
 type Lines struct {
-	lines chan string
-	eof   chan struct{} // closed once the stream ended; err is then set
-	err   error
-	done  chan struct{} // closed by Close
-	once  sync.Once
-	exit  chan struct{} // closed when the reader goroutine returned
+	r io.Reader
+
+	mu      sync.Mutex
+	buf     []byte        // read from r, not consumed yet
+	err     error         // how the stream ended; set once, with the last bytes
+	changed chan struct{} // closed (and replaced) when buf grows or err is set
+	crlf    bool          // a lone "\r" ends a line too: raw-mode bytes were seen
+	skipLF  bool          // the last line ended at a lone "\r"; a "\n" right after belongs to it
+
+	want chan struct{} // capacity 1: a consumer waits for more than buf holds
+	done chan struct{} // closed by Close
+	once sync.Once
+	exit chan struct{} // closed when the pump returned
 }
 
 // NewLines starts reading r. Lines are split at "\n"; a trailing "\r" is
 // dropped, and so is a final unterminated line's absence of "\n".
 func NewLines(r io.Reader) *Lines {
 	l := &Lines{
-		lines: make(chan string),
-		eof:   make(chan struct{}),
-		done:  make(chan struct{}),
-		exit:  make(chan struct{}),
+		r:       r,
+		changed: make(chan struct{}),
+		want:    make(chan struct{}, 1),
+		done:    make(chan struct{}),
+		exit:    make(chan struct{}),
 	}
-	go l.read(r)
+	go l.pump()
 	return l
 }
 
-func (l *Lines) read(r io.Reader) {
+// pump is the only reader of the stream. It reads when asked to, appends
+// what it got to the buffer, and tells waiting consumers.
+func (l *Lines) pump() {
 	defer close(l.exit)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes)
-	for sc.Scan() {
+	chunk := make([]byte, readChunk)
+	for {
 		select {
-		case l.lines <- sc.Text():
+		case <-l.want:
 		case <-l.done:
 			return
 		}
+		n, err := l.r.Read(chunk)
+		select {
+		case <-l.done:
+			return // Close: what was read in the meantime is dropped
+		default:
+		}
+		l.mu.Lock()
+		l.buf = append(l.buf, chunk[:n]...)
+		if err != nil && l.err == nil {
+			l.err = err
+		}
+		close(l.changed)
+		l.changed = make(chan struct{})
+		l.mu.Unlock()
+		if err != nil {
+			return
+		}
 	}
-	l.err = sc.Err()
-	if l.err == nil {
-		l.err = io.EOF
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// awaitLocked returns a channel that is closed once the buffer holds more
+// than have bytes or the stream ended, and asks the pump for more if
+// needed. l.mu is held.
+func (l *Lines) awaitLocked(have int) <-chan struct{} {
+	if len(l.buf) > have || l.err != nil {
+		return closedChan
 	}
-	close(l.eof)
+	select {
+	case l.want <- struct{}{}:
+	default:
+	}
+	return l.changed
 }
 
 // Next returns the next line. It returns io.EOF (or the read error) once
@@ -74,16 +125,75 @@ func (l *Lines) Next(ctx context.Context) (string, error) {
 		return "", ctx.Err()
 	default:
 	}
-	select {
-	case s := <-l.lines:
-		return s, nil
-	case <-l.eof:
-		return "", l.err
-	case <-ctx.Done():
-		return "", ctx.Err()
-	case <-l.done:
-		return "", ErrClosed
+	for {
+		l.mu.Lock()
+		line, ok, err := l.cutLineLocked()
+		if ok || err != nil {
+			l.mu.Unlock()
+			return line, err
+		}
+		ch := l.awaitLocked(len(l.buf))
+		l.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-l.done:
+			return "", ErrClosed
+		}
 	}
+}
+
+// cutLineLocked takes one line from the buffer: ok when there was one,
+// err when the stream ended with no line left. l.mu is held.
+func (l *Lines) cutLineLocked() (line string, ok bool, err error) {
+	l.dropSkippedLFLocked()
+	b := l.buf
+	i := bytes.IndexByte(b, '\n')
+	if l.crlf {
+		if j := bytes.IndexByte(b, '\r'); j >= 0 && (i < 0 || j+1 < i) {
+			// A lone "\r": Enter typed while the terminal was raw.
+			l.buf = b[j+1:]
+			l.skipLF = true
+			l.dropSkippedLFLocked()
+			return string(b[:j]), true, nil
+		}
+	}
+	if i >= MaxLineBytes || i < 0 && len(b) >= MaxLineBytes {
+		l.buf = nil
+		l.err = bufio.ErrTooLong
+		return "", false, l.err
+	}
+	if i >= 0 {
+		l.buf = b[i+1:]
+		return string(dropCR(b[:i])), true, nil
+	}
+	if l.err != nil {
+		if len(b) > 0 {
+			l.buf = nil
+			return string(dropCR(b)), true, nil
+		}
+		return "", false, l.err
+	}
+	return "", false, nil
+}
+
+// dropSkippedLFLocked drops the "\n" of a "\r\n" whose "\r" ended the last
+// line.
+func (l *Lines) dropSkippedLFLocked() {
+	if l.skipLF && len(l.buf) > 0 {
+		if l.buf[0] == '\n' {
+			l.buf = l.buf[1:]
+		}
+		l.skipLF = false
+	}
+}
+
+func dropCR(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		return b[:len(b)-1]
+	}
+	return b
 }
 
 // Close stops handing out lines. The reader goroutine returns as soon as the
@@ -93,3 +203,63 @@ func (l *Lines) Close() { l.once.Do(func() { close(l.done) }) }
 
 // Done is closed when the reader goroutine has returned.
 func (l *Lines) Done() <-chan struct{} { return l.exit }
+
+// The byte side, for the keyboard picker (same package only).
+
+// peekBytes returns a copy of the unconsumed bytes, and the stream's end
+// (nil while it goes on).
+func (l *Lines) peekBytes() ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.dropSkippedLFLocked()
+	return bytes.Clone(l.buf), l.err
+}
+
+// discard consumes the first n unconsumed bytes (n from peekBytes).
+func (l *Lines) discard(n int) {
+	l.mu.Lock()
+	l.buf = l.buf[min(n, len(l.buf)):]
+	l.mu.Unlock()
+}
+
+// await returns a channel closed once more than have bytes are buffered or
+// the stream ended; the pump is asked to read if needed.
+func (l *Lines) await(have int) <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.awaitLocked(have)
+}
+
+// takeAll removes and returns every unconsumed byte.
+func (l *Lines) takeAll() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.dropSkippedLFLocked()
+	b := l.buf
+	l.buf = nil
+	return b
+}
+
+// unread puts b back in front of the unconsumed bytes.
+func (l *Lines) unread(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	l.mu.Lock()
+	l.buf = append(bytes.Clone(b), l.buf...)
+	close(l.changed)
+	l.changed = make(chan struct{})
+	l.mu.Unlock()
+}
+
+// sawRaw records that the terminal was put in raw mode: from now on a lone
+// "\r" (Enter typed while raw, handed on to a line reader) ends a line too.
+// A stream that never went raw (a pipe) keeps splitting at "\n" only.
+func (l *Lines) sawRaw() {
+	l.mu.Lock()
+	l.crlf = true
+	l.mu.Unlock()
+}
+
+// closed is closed by Close.
+func (l *Lines) closed() <-chan struct{} { return l.done }

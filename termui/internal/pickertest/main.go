@@ -1,0 +1,152 @@
+// Command pickertest runs the termui keyboard picker on the terminal it is
+// started in, for the pseudo-terminal tests (termui/picker_tmux_test.go)
+// and for trying the picker by hand:
+//
+//	go run ./termui/internal/pickertest -layout layout.json -out picks.json
+//
+// It reads a picker layout (the core's picker op result), asks on stdin and
+// draws on stderr (-stdout: on stdout, as the chat does), and writes the
+// picks as JSON to -out. Instead of the core, it checks each Enter itself:
+// a pick with no option and no text, or the text "bad", is rejected with
+// the -reject message. After the picker it leaves "→ " and the chosen labels
+// as the summary line (the core's summary op does this for real).
+//
+// Exit status: 0 answered, 5 declined (Esc), 6 interrupted (Ctrl-C), 1 any
+// other error.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/askcore/askcore/termui"
+)
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	layoutFile := flag.String("layout", "", "the picker layout `JSON file`")
+	outFile := flag.String("out", "", "write the picks here (`file`) as JSON")
+	reject := flag.String("reject", "Choose an option or type an answer.", "the message shown for a pick that is rejected")
+	onStdout := flag.Bool("stdout", false, "draw on stdout instead of stderr")
+	noise := flag.Int("noise", 0, "write this many lines of other output while the picker runs, as a model would in the chat")
+	noiseEvery := flag.Duration("noise-every", 300*time.Millisecond, "time between two -noise lines")
+	thenLine := flag.Bool("then-line", false, "after the picker, read one line from stdin and write it to -out.line")
+	flag.Parse()
+
+	b, err := os.ReadFile(*layoutFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	layout, err := termui.DecodeLayout(b)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+
+	outF := os.Stderr
+	if *onStdout {
+		outF = os.Stdout
+	}
+	out := termui.NewSyncWriter(outF)
+	lines := termui.NewLines(os.Stdin)
+	defer lines.Close()
+	// The core's terminal op decides this for the real front doors.
+	st := termui.Style{Color: termui.IsTerminal(outF) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"}
+	t := termui.NewTerminal(lines, os.Stdin, out, outF, st)
+	p, err := termui.NewPicker(t, layout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if *noise > 0 {
+		go func() {
+			for i := 1; i <= *noise; i++ {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(*noiseEvery):
+				}
+				fmt.Fprintf(out, "model text %d: the quick brown fox\n", i)
+			}
+		}()
+	}
+
+	check := func(_ context.Context, q int, pk termui.Pick) error {
+		if len(pk.Options) == 0 && strings.TrimSpace(pk.Text) == "" || pk.Text == "bad" {
+			return errors.New(*reject)
+		}
+		return nil
+	}
+	picks, err := p.Run(ctx, check)
+	cancel()
+	code := 0
+	switch {
+	case err == nil:
+		p.Done(summary(layout, picks))
+	case errors.Is(err, termui.ErrDeclined):
+		p.Done(layout.Declined)
+		code = 5
+	case errors.Is(err, termui.ErrInterrupted):
+		p.Done(layout.Interrupted)
+		code = 6
+	default:
+		p.Done("")
+		fmt.Fprintln(os.Stderr, "pickertest:", err)
+		code = 1
+	}
+	if *outFile != "" {
+		res := map[string]any{"picks": picks, "firstPaintMicros": p.FirstPaint().Microseconds()}
+		if err != nil {
+			res["error"] = err.Error()
+		}
+		j, _ := json.Marshal(res)
+		if werr := os.WriteFile(*outFile, append(j, '\n'), 0o600); werr != nil {
+			fmt.Fprintln(os.Stderr, werr)
+			return 1
+		}
+	}
+	if *thenLine {
+		fmt.Fprint(out, "line> ")
+		l, lerr := lines.Next(context.Background())
+		if lerr != nil {
+			l = "error: " + lerr.Error()
+		}
+		j, _ := json.Marshal(l)
+		if werr := os.WriteFile(*outFile+".line", append(j, '\n'), 0o600); werr != nil {
+			fmt.Fprintln(os.Stderr, werr)
+			return 1
+		}
+	}
+	return code
+}
+
+// summary is "→ " and what was chosen, one line per question.
+func summary(l termui.Layout, picks []termui.Pick) string {
+	var out []string
+	for i, p := range picks {
+		var parts []string
+		for _, idx := range p.Options {
+			for _, e := range l.Questions[i].Entries {
+				if e.Index == idx {
+					parts = append(parts, e.Label)
+				}
+			}
+		}
+		if p.Text != "" {
+			parts = append(parts, p.Text)
+		}
+		out = append(out, "→ "+strings.Join(parts, ", "))
+	}
+	return strings.Join(out, "\n")
+}

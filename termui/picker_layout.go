@@ -1,0 +1,151 @@
+package termui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Layout is what the core's picker op returns: everything the keyboard
+// picker shows, in display order, already sanitized. The picker adds no
+// words of its own: every text it draws is a field here (its only own
+// marks are glyphs: the cursor ❯, the own-answer mark ✎, ✓ on a confirmed
+// question of a batch, ↑/↓ with a count when the list scrolls, … where text
+// is cut).
+type Layout struct {
+	Questions []LayoutQuestion `json:"questions"`
+
+	// Recommended is the note drawn after a recommended entry that has no
+	// note of its own (e.g. "recommended").
+	Recommended string `json:"recommended,omitempty"`
+	// On and Off prefix a multi-select entry toggled on or off (e.g.
+	// "[x] ", "[ ] "); empty: "[x] " and "[ ] ".
+	On  string `json:"on,omitempty"`
+	Off string `json:"off,omitempty"`
+	// More follows the count of entries scrolled out of view (e.g.
+	// "more": "↓ 12 more"); empty: the glyph and the count alone.
+	More string `json:"more,omitempty"`
+	// Declined and Interrupted are the lines a host passes to
+	// Picker.Done after Esc and after Ctrl-C, where the summary of an
+	// answer would go (e.g. "✗ declined", "✗ dismissed (Ctrl-C)"). The
+	// picker itself never draws them.
+	Declined    string `json:"declined,omitempty"`
+	Interrupted string `json:"interrupted,omitempty"`
+}
+
+// LayoutQuestion is one question of the layout.
+type LayoutQuestion struct {
+	// Title is drawn above the question (e.g. "Question 2 of 3").
+	// Position is accepted for the same text.
+	Title    string `json:"title,omitempty"`
+	Position string `json:"position,omitempty"`
+	// Header is the short chip ("Database"); a batch also names its tabs
+	// by it (by the 1-based position when there is none).
+	Header   string `json:"header,omitempty"`
+	Question string `json:"question"`
+
+	MultiSelect bool `json:"multiSelect"`
+	// Entries are the options in display order.
+	Entries []LayoutEntry `json:"entries"`
+	// Custom is the label of the own-answer entry (also the placeholder of
+	// the text entry of an optionless question); empty: free text is not
+	// allowed.
+	Custom string `json:"custom,omitempty"`
+	// Cursor is the entry where the cursor starts (len(Entries): the
+	// own-answer entry).
+	Cursor int `json:"cursor"`
+	// Toggled lists the request indices toggled on at the start
+	// (multi-select).
+	Toggled []int `json:"toggled,omitempty"`
+	// Help is the line of key help drawn under the question.
+	Help string `json:"help"`
+}
+
+// LayoutEntry is one option of a question.
+type LayoutEntry struct {
+	// Index is the option's position in the request, sent back in a Pick.
+	Index       int    `json:"index"`
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+	Recommended bool   `json:"recommended,omitempty"`
+	// Note is drawn after the label, dimmed (e.g. "recommended"); empty on
+	// a recommended entry: Layout.Recommended.
+	Note string `json:"note,omitempty"`
+}
+
+// DecodeLayout decodes the core's picker result (the "result" member of
+// the envelope) and checks that it can be drawn.
+func DecodeLayout(b []byte) (Layout, error) {
+	var l Layout
+	if err := json.Unmarshal(b, &l); err != nil {
+		return Layout{}, fmt.Errorf("termui: decoding the picker layout: %w", err)
+	}
+	if err := l.Validate(); err != nil {
+		return Layout{}, err
+	}
+	return l, nil
+}
+
+// Validate reports a layout the picker cannot show: no questions, a
+// question with neither entries nor an own-answer entry, a cursor out of
+// range, a toggled index that is no entry's.
+func (l *Layout) Validate() error {
+	if len(l.Questions) == 0 {
+		return errors.New("termui: the picker layout has no questions")
+	}
+	for i := range l.Questions {
+		q := &l.Questions[i]
+		n := len(q.Entries)
+		if q.Custom != "" {
+			n++
+		}
+		if n == 0 {
+			return fmt.Errorf("termui: picker layout question %d has no entries and no own-answer entry", i+1)
+		}
+		if q.Cursor < 0 || q.Cursor >= n {
+			return fmt.Errorf("termui: picker layout question %d: cursor %d is not an entry (0..%d)", i+1, q.Cursor, n-1)
+		}
+		seen := map[int]bool{}
+		for _, e := range q.Entries {
+			if seen[e.Index] {
+				return fmt.Errorf("termui: picker layout question %d: two entries with index %d", i+1, e.Index)
+			}
+			seen[e.Index] = true
+		}
+		for _, t := range q.Toggled {
+			if !seen[t] {
+				return fmt.Errorf("termui: picker layout question %d: toggled index %d is no entry's", i+1, t)
+			}
+		}
+	}
+	return nil
+}
+
+// Pick is what the person chose for one question, as the host sends it
+// back to the core (an element of "inputs"): the request indices of the
+// chosen options, and the typed own answer. Both keys are always written.
+type Pick struct {
+	Options []int  `json:"options"`
+	Text    string `json:"text"`
+}
+
+// MarshalJSON writes {"options":[...],"text":"..."}, options never null.
+func (p Pick) MarshalJSON() ([]byte, error) {
+	type plain Pick
+	if p.Options == nil {
+		p.Options = []int{}
+	}
+	return json.Marshal(plain(p))
+}
+
+func (p Pick) equal(o Pick) bool {
+	if p.Text != o.Text || len(p.Options) != len(o.Options) {
+		return false
+	}
+	for i := range p.Options {
+		if p.Options[i] != o.Options[i] {
+			return false
+		}
+	}
+	return true
+}

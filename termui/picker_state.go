@@ -1,0 +1,274 @@
+package termui
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/rivo/uniseg"
+)
+
+// The picker's state machine: keys in, actions out. No I/O here, so it is
+// tested table by table (picker_state_test.go).
+
+// action is what a key asks the picker loop to do.
+type action uint8
+
+const (
+	actNone      action = iota // nothing changed
+	actRedraw                  // the state changed: draw it
+	actConfirm                 // Enter: check the current question's pick
+	actDecline                 // Esc
+	actInterrupt               // Ctrl-C
+)
+
+var actionNames = [...]string{"none", "redraw", "confirm", "decline", "interrupt"}
+
+func (a action) String() string { return actionNames[a] }
+
+// qstate is one question's state.
+type qstate struct {
+	cursor  int    // entry position; len(entries) is the own-answer entry
+	toggled []bool // by entry position (multi-select)
+	text    string // the own answer typed so far
+	checked *Pick  // the pick the host accepted on Enter, if any
+	msg     string // the host's message for the last rejected Enter
+	top     int    // first entry shown when the list scrolls
+}
+
+// pickerState is the whole picker's state.
+type pickerState struct {
+	l    *Layout
+	cur  int // the question shown
+	qs   []qstate
+	page int // entries the last frame showed at once
+
+	descs map[descKey][]string // wrapped descriptions (picker_render.go)
+}
+
+func newPickerState(l *Layout) *pickerState {
+	s := &pickerState{l: l, qs: make([]qstate, len(l.Questions))}
+	for i := range l.Questions {
+		q := &l.Questions[i]
+		qs := &s.qs[i]
+		qs.cursor = q.Cursor
+		qs.toggled = make([]bool, len(q.Entries))
+		for _, t := range q.Toggled {
+			for e := range q.Entries {
+				if q.Entries[e].Index == t {
+					qs.toggled[e] = true
+				}
+			}
+		}
+	}
+	return s
+}
+
+func (s *pickerState) q() *LayoutQuestion { return &s.l.Questions[s.cur] }
+func (s *pickerState) st() *qstate        { return &s.qs[s.cur] }
+
+// entryCount counts the current question's entries, the own answer
+// included.
+func (s *pickerState) entryCount() int { return entryCount(s.q()) }
+
+func entryCount(q *LayoutQuestion) int {
+	if q.Custom != "" {
+		return len(q.Entries) + 1
+	}
+	return len(q.Entries)
+}
+
+// onText reports whether the cursor is on the own-answer entry (the text
+// entry), where typing writes text.
+func (s *pickerState) onText() bool {
+	q := s.q()
+	return q.Custom != "" && s.st().cursor == len(q.Entries)
+}
+
+// pick is question i's pick as it stands.
+func (s *pickerState) pick(i int) Pick {
+	q, qs := &s.l.Questions[i], &s.qs[i]
+	p := Pick{Options: []int{}}
+	if !q.MultiSelect {
+		if q.Custom != "" && qs.cursor == len(q.Entries) {
+			p.Text = qs.text
+		} else {
+			p.Options = append(p.Options, q.Entries[qs.cursor].Index)
+		}
+		return p
+	}
+	for e, on := range qs.toggled {
+		if on {
+			p.Options = append(p.Options, q.Entries[e].Index)
+		}
+	}
+	slices.Sort(p.Options)
+	p.Text = qs.text
+	return p
+}
+
+// confirmed reports whether question i's current pick is the one the host
+// accepted (a change after Enter needs Enter again).
+func (s *pickerState) confirmed(i int) bool {
+	c := s.qs[i].checked
+	return c != nil && c.equal(s.pick(i))
+}
+
+// accept records that the host accepted the current question's pick and
+// moves on to the next question not confirmed yet; it reports true when
+// every question is confirmed (the batch is complete).
+func (s *pickerState) accept() (complete bool) {
+	p := s.pick(s.cur)
+	s.st().checked = &p
+	s.st().msg = ""
+	n := len(s.qs)
+	for d := 1; d <= n; d++ {
+		i := (s.cur + d) % n
+		if !s.confirmed(i) {
+			s.cur = i
+			return false
+		}
+	}
+	return true
+}
+
+// reject shows the host's message for the current question.
+func (s *pickerState) reject(msg string) { s.st().msg = msg }
+
+// picks returns every question's pick.
+func (s *pickerState) picks() []Pick {
+	ps := make([]Pick, len(s.qs))
+	for i := range s.qs {
+		ps[i] = s.pick(i)
+	}
+	return ps
+}
+
+// apply handles one key. page is how many entries a page key moves.
+func (s *pickerState) apply(k key, page int) action {
+	q, qs := s.q(), s.st()
+	n := s.entryCount()
+	text := s.onText()
+	switch k.kind {
+	case keyCtrlC:
+		return actInterrupt
+	case keyEsc:
+		return actDecline
+	case keyEnter:
+		return actConfirm
+	case keyTab:
+		return s.switchTo(s.cur + 1)
+	case keyBackTab:
+		return s.switchTo(s.cur - 1)
+	case keyUp:
+		return s.moveTo(qs.cursor - 1)
+	case keyDown:
+		return s.moveTo(qs.cursor + 1)
+	case keyPageUp:
+		return s.moveTo(max(0, qs.cursor-max(1, page)))
+	case keyPageDown:
+		return s.moveTo(min(n-1, qs.cursor+max(1, page)))
+	case keyHome:
+		if text && qs.text != "" {
+			return actNone
+		}
+		return s.moveTo(0)
+	case keyEnd:
+		if text && qs.text != "" {
+			return actNone
+		}
+		return s.moveTo(n - 1)
+	case keyBackspace:
+		if !text || qs.text == "" {
+			return actNone
+		}
+		qs.text = dropLastGrapheme(qs.text)
+		return s.edited()
+	case keyKillLine:
+		if !text || qs.text == "" {
+			return actNone
+		}
+		qs.text = ""
+		return s.edited()
+	case keyKillWord:
+		if !text || qs.text == "" {
+			return actNone
+		}
+		qs.text = dropLastWord(qs.text)
+		return s.edited()
+	case keyPaste:
+		if !text || k.text == "" {
+			return actNone
+		}
+		qs.text += k.text
+		return s.edited()
+	case keyRune:
+		if text {
+			qs.text += string(k.r)
+			return s.edited()
+		}
+		switch {
+		case k.r == 'k':
+			return s.moveTo(qs.cursor - 1)
+		case k.r == 'j':
+			return s.moveTo(qs.cursor + 1)
+		case k.r >= '1' && k.r <= '9':
+			d := int(k.r - '1')
+			if d >= len(q.Entries) {
+				return actNone
+			}
+			return s.moveTo(d)
+		case k.r == ' ' && q.MultiSelect:
+			qs.toggled[qs.cursor] = !qs.toggled[qs.cursor]
+			qs.msg = ""
+			return actRedraw
+		}
+	}
+	return actNone
+}
+
+// moveTo puts the cursor on entry e (clamped).
+func (s *pickerState) moveTo(e int) action {
+	e = max(0, min(s.entryCount()-1, e))
+	qs := s.st()
+	if e == qs.cursor {
+		return actNone
+	}
+	qs.cursor = e
+	qs.msg = ""
+	return actRedraw
+}
+
+// switchTo shows question i (clamped), keeping every question's state.
+func (s *pickerState) switchTo(i int) action {
+	i = max(0, min(len(s.qs)-1, i))
+	if i == s.cur {
+		return actNone
+	}
+	s.cur = i
+	return actRedraw
+}
+
+func (s *pickerState) edited() action {
+	s.st().msg = ""
+	return actRedraw
+}
+
+// dropLastGrapheme removes the last user-perceived character (a whole
+// grapheme cluster: an emoji with its modifiers, a letter with its
+// combining marks).
+func dropLastGrapheme(t string) string {
+	last := 0
+	g := uniseg.NewGraphemes(t)
+	for g.Next() {
+		last, _ = g.Positions()
+	}
+	return t[:last]
+}
+
+// dropLastWord removes trailing spaces and the word before them.
+func dropLastWord(t string) string {
+	t = strings.TrimRightFunc(t, unicode.IsSpace)
+	i := strings.LastIndexFunc(t, unicode.IsSpace)
+	return t[:i+1]
+}
