@@ -263,7 +263,9 @@
 // recommended options of a multi-select question) and "help" (one line of
 // key help). Then the texts the picker draws around them: "recommended"
 // (the mark after a recommended label), "on" and "off" (the toggle
-// marks). A picker only draws these and reads keys; what the keys produce
+// marks), "more" (after the count of entries scrolled out of view), and
+// "declined" and "interrupted" (the line left in place of the picker after
+// Esc or Ctrl-C). A picker only draws these and reads keys; what the keys produce
 // is a pick, resolved by op resolve.
 //
 // # Situations (fail)

@@ -489,11 +489,11 @@ func formMultiAnswer(a *Ask, i int, c content, custom string) (Answer, *HarnessE
 	}
 	for _, on := range chosen {
 		if on {
-			return multiAnswer(r, chosen, custom)
+			return multiAnswer(r, chosen, custom, "")
 		}
 	}
 	if custom != "" {
-		return multiAnswer(r, chosen, custom)
+		return multiAnswer(r, chosen, custom, "")
 	}
 	if r.AllowCustom {
 		return Answer{}, invalidAnswer("The form was accepted without an answer. Please choose at least one option or type your own answer.")

@@ -22,6 +22,9 @@ const (
 	pickerHelpSep      = " · "
 	pickerTogglePrefix = "[x] "
 	pickerOffPrefix    = "[ ] "
+	pickerMore         = "more"
+	pickerDeclined     = "✗ declined"
+	pickerInterrupted  = "✗ dismissed (Ctrl-C)"
 )
 
 // appendPicker writes what a keyboard picker (contract section 9) shows
@@ -33,7 +36,8 @@ const (
 //	{"questions":[{"position"?,"header"?,"question","multiSelect",
 //	  "entries":[{"index","label","description"?,"recommended"?}],
 //	  "custom"?,"cursor","toggled","help"}],
-//	 "recommended":"recommended","on":"[x] ","off":"[ ] "}
+//	 "recommended":"recommended","on":"[x] ","off":"[ ] ","more":"more",
+//	 "declined":"✗ declined","interrupted":"✗ dismissed (Ctrl-C)"}
 func appendPicker(b []byte, a *Ask) []byte {
 	b = append(b, `{"questions":[`...)
 	for i := range a.Questions {
@@ -48,6 +52,12 @@ func appendPicker(b []byte, a *Ask) []byte {
 	b = jsonx.AppendString(b, pickerTogglePrefix)
 	b = append(b, `,"off":`...)
 	b = jsonx.AppendString(b, pickerOffPrefix)
+	b = append(b, `,"more":`...)
+	b = jsonx.AppendString(b, pickerMore)
+	b = append(b, `,"declined":`...)
+	b = jsonx.AppendString(b, pickerDeclined)
+	b = append(b, `,"interrupted":`...)
+	b = jsonx.AppendString(b, pickerInterrupted)
 	return append(b, '}')
 }
 

@@ -75,8 +75,9 @@ func freeText(text string) (Answer, *HarnessError) {
 }
 
 // multiAnswer builds a multi-select answer from chosen options (a set of
-// request positions) and free text (empty for none); at least one of them.
-func multiAnswer(r *Request, chosen []bool, text string) (Answer, *HarnessError) {
+// request positions) and free text (empty for none); at least one of them,
+// else INVALID_ANSWER with how (how to choose, for the re-prompt).
+func multiAnswer(r *Request, chosen []bool, text, how string) (Answer, *HarnessError) {
 	a := Answer{Multi: true, Answers: []string{}, Choices: []Selected{}}
 	for i, on := range chosen {
 		if on {
@@ -92,7 +93,7 @@ func multiAnswer(r *Request, chosen []bool, text string) (Answer, *HarnessError)
 		a.Answers = append(a.Answers, text)
 	}
 	if len(a.Answers) == 0 {
-		return Answer{}, invalidAnswer("Please choose at least one option. " + howToAnswer(r, len(r.Options)))
+		return Answer{}, invalidAnswer("Please choose at least one option. " + how)
 	}
 	return a, nil
 }
@@ -150,7 +151,7 @@ func resolveMultiLine(r *Request, text string) (Answer, *HarnessError) {
 		if !ok {
 			return Answer{}, invalidAnswer("Please choose at least one option. " + howToAnswer(r, len(r.Options)))
 		}
-		return multiAnswer(r, set, "")
+		return multiAnswer(r, set, "", howToAnswer(r, len(r.Options)))
 	}
 	var ob [MaxOptions]int
 	order := r.appendDisplayOrder(ob[:0])
@@ -184,7 +185,7 @@ func resolveMultiLine(r *Request, text string) (Answer, *HarnessError) {
 		}
 		free = append(free, part)
 	}
-	return multiAnswer(r, chosen, strings.Join(free, ", "))
+	return multiAnswer(r, chosen, strings.Join(free, ", "), howToAnswer(r, len(order)))
 }
 
 // resolvePick applies a picker's pick to a normalized question.
@@ -203,7 +204,7 @@ func resolvePick(r *Request, p Pick) (Answer, *HarnessError) {
 		for _, i := range p.Options {
 			chosen[i] = true
 		}
-		return multiAnswer(r, chosen, text)
+		return multiAnswer(r, chosen, text, howToPick(r))
 	}
 	switch {
 	case len(r.Options) == 0:
@@ -224,6 +225,15 @@ func resolvePick(r *Request, p Pick) (Answer, *HarnessError) {
 		return Answer{}, invalidAnswer("Please choose an option or type your own answer.")
 	}
 	return Answer{}, invalidAnswer("Please choose an option.")
+}
+
+// howToPick is the instruction for a keyboard picker's empty multi-select
+// pick.
+func howToPick(r *Request) string {
+	if r.AllowCustom {
+		return "Space toggles the option under the cursor; or type your own answer."
+	}
+	return "Space toggles the option under the cursor."
 }
 
 // howToAnswer is the re-prompt's instruction.
