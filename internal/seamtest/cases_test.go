@@ -1,0 +1,111 @@
+package seamtest
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Argument texts reused by the cases.
+const (
+	argsDB = `{"header":"Database","question":"Which database should I use?","options":[` +
+		`{"label":"PostgreSQL","value":"postgres"},{"label":"SQLite","value":"sqlite","recommended":true},{"label":"MySQL","value":"mysql"}]}`
+	argsDBCustom = `{"question":"Which database?","options":["PostgreSQL","SQLite"],"allowCustom":true}`
+	argsMulti    = `{"question":"Which features?","options":[{"label":"Auth","value":"auth","recommended":true},{"label":"Billing","value":"billing"},` +
+		`{"label":"Search","value":"search"}],"multiSelect":true,"allowCustom":true}`
+	argsOpen  = `{"question":"What should the release be called?"}`
+	argsBatch = `{"questions":[` + argsDB + `,` + argsMulti + `,` + argsOpen + `]}`
+)
+
+// argsOversized is over the core's input limit once in an envelope: the
+// verdict names the envelope's length, the same on every host ('<', '>'
+// and '&' are not escaped in it).
+var argsOversized = `{"question":"<b>Q</b> & ` + strings.Repeat("Q", 262144) + `"}`
+
+// longError is host text longer than the core quotes (MaxDetailChars).
+var longError = "the terminal went away: " + strings.Repeat("lost ", 100)
+
+type namedCase struct {
+	name string
+	c    seamCase
+}
+
+func raw(s string) json.RawMessage { return json.RawMessage(s) }
+
+// seamCases is the corpus: each entry becomes NAME.case.json and NAME.out.
+func seamCases() []namedCase {
+	return []namedCase{
+		// answers
+		{"answer-lines-single", seamCase{Arguments: argsDB, Provider: "lines", Lines: []string{"2"}}},
+		{"answer-lines-default", seamCase{Arguments: argsDB, Provider: "lines", Lines: []string{""}}},
+		{"answer-lines-free-text", seamCase{Arguments: argsDBCustom, Provider: "lines", Lines: []string{"DuckDB <embedded> & fast"}}},
+		{"answer-lines-multi", seamCase{Arguments: argsMulti, Provider: "lines", Lines: []string{"3, Slack"}}},
+		{"answer-lines-batch", seamCase{Arguments: argsBatch, Provider: "lines", Lines: []string{"1", "1,2", "Aurora"}}},
+		{"answer-picks-batch", seamCase{Arguments: argsBatch, Provider: "picks", Picks: []json.RawMessage{raw(`{"options":[2]}`), raw(`{"options":[0,2],"text":"Chat"}`), raw(`{"text":"Aurora"}`)}}},
+		{"answer-form-single", seamCase{Arguments: argsDB, Provider: "form", Response: raw(`{"action":"accept","content":{"choice":"mysql"}}`)}},
+		{"answer-form-batch", seamCase{Arguments: argsBatch, Provider: "form", Response: raw(`{"action":"accept","content":{"choice_1":"sqlite","choices_2":["billing"],"custom_answer_2":"Chat","answer_3":"Aurora"}}`)}},
+		{"answer-lines-batch-invalid", seamCase{Arguments: argsBatch, Provider: "lines", Lines: []string{"1", "", ""}}},
+		// the model's arguments as text, whatever they are
+		{"args-trailing-junk", seamCase{Arguments: `{"question":"Q?","options":["a","b"]},"junk":1`, Provider: "lines", Lines: []string{"1"}}},
+		{"args-truncated", seamCase{Arguments: `{"question": `, Provider: "lines", Lines: []string{"1"}}},
+		{"args-empty", seamCase{Arguments: ``, Provider: "lines", Lines: []string{"1"}}},
+		{"args-whitespace", seamCase{Arguments: " \n ", Provider: "lines", Lines: []string{"1"}}},
+		{"args-two-objects", seamCase{Arguments: argsOpen + argsOpen, Provider: "lines", Lines: []string{"x"}}},
+		{"args-not-an-object", seamCase{Arguments: `["Which database?"]`, Provider: "lines", Lines: []string{"1"}}},
+		{"args-html-quoted-in-error", seamCase{Arguments: `{"question":"Q?","options":["<a>","<A>"]}`, Provider: "lines", Lines: []string{"1"}}},
+		{"args-batch-and-question", seamCase{Arguments: `{"question":"Q?","questions":[` + argsOpen + `]}`, Provider: "lines", Lines: []string{"1"}}},
+		{"args-canonical-duplicate-labels", seamCase{Arguments: `{"question":"Who?","options":["Ľubica","L\u030cubica"]}`, Provider: "lines", Lines: []string{"1"}}},
+		// nobody to ask
+		{"no-provider", seamCase{Arguments: argsDB, Provider: "none"}},
+		{"no-provider-invalid-arguments-first", seamCase{Arguments: `{"question":`, Provider: "none"}},
+		// the person or the client says no
+		{"decline", seamCase{Arguments: argsBatch, Provider: "decline"}},
+		{"form-decline", seamCase{Arguments: argsBatch, Provider: "form", Response: raw(`{"action":"decline"}`)}},
+		{"form-cancel", seamCase{Arguments: argsDB, Provider: "form", Response: raw(`{"action":"cancel"}`)}},
+		{"form-response-not-an-object", seamCase{Arguments: argsDB, Provider: "form", Response: raw(`"accept"`)}},
+		{"form-multi-not-an-array", seamCase{Arguments: argsMulti, Provider: "form", Response: raw(`{"action":"accept","content":{"choices":"auth"}}`)}},
+		{"form-batch-missing-field", seamCase{Arguments: argsBatch, Provider: "form", Response: raw(`{"action":"accept","content":{"choice_1":"sqlite","answer_3":"Aurora"}}`)}},
+		// broken providers
+		{"provider-undefined", seamCase{Arguments: argsDB, Provider: "undefined"}},
+		{"provider-throws", seamCase{Arguments: argsDB, Provider: "throw", Error: "boom"}},
+		{"provider-throws-hostile", seamCase{Arguments: argsDB, Provider: "throw", Error: "\u001b[31mred\u001b[0m <b>bold</b>\nsecond line"}},
+		{"provider-panics", seamCase{Arguments: argsDB, Provider: "panic", Error: "boom"}},
+		// aborts, disposal, timeouts
+		{"abort-before", seamCase{Arguments: argsDB, Provider: "wait", Abort: "before"}},
+		{"abort-before-invalid-arguments", seamCase{Arguments: `{`, Provider: "wait", Abort: "before"}},
+		{"abort-during", seamCase{Arguments: argsDB, Provider: "wait", Abort: "during"}},
+		{"abort-during-reason", seamCase{Arguments: argsDB, Provider: "wait", Abort: "during", AbortReason: "the user pressed stop"}},
+		{"dispose-during", seamCase{Arguments: argsDB, Provider: "wait", Dispose: true}},
+		{"timeout", seamCase{Arguments: argsDB, Provider: "wait", TimeoutMs: 30}},
+		{"timeout-thirty-days-does-not-fire-early", seamCase{Arguments: argsDB, Provider: "delay", DelayMs: 60, Lines: []string{"1"}, TimeoutMs: 30 * 24 * 3600 * 1000}},
+		// engine faults
+		{"trap-during-normalize", seamCase{Arguments: argsDB, Provider: "lines", Lines: []string{"1"}, Trap: "normalize"}},
+		{"trap-in-provider", seamCase{Arguments: argsDB, Provider: "lines", Lines: []string{"1"}, Trap: "provider"}},
+		// more model text, whatever it is
+		{"args-json-string", seamCase{Arguments: `"{\"question\":\"Which database?\"}"`, Provider: "lines", Lines: []string{"x"}}},
+		{"args-null", seamCase{Arguments: `null`, Provider: "lines", Lines: []string{"x"}}},
+		{"args-unknown-field-ignored", seamCase{Arguments: `{"question":"Which database?","junk":{"a":[1]}}`, Provider: "lines", Lines: []string{"DuckDB"}}},
+		{"args-oversized", seamCase{Arguments: argsOversized, Provider: "lines", Lines: []string{"x"}}},
+		// more answers
+		{"answer-form-custom-wins", seamCase{Arguments: argsDBCustom, Provider: "form", Response: raw(`{"action":"accept","content":{"choice":"SQLite","custom_answer":"DuckDB <embedded>"}}`)}},
+		{"answer-picks-invalid", seamCase{Arguments: `{"question":"Which checks?","options":["Lint","Tests"],"multiSelect":true}`, Provider: "picks", Picks: []json.RawMessage{raw(`{"options":[],"text":"Fuzz"}`)}}},
+		// the situations around the rules, with host text to quote
+		{"abort-before-no-provider", seamCase{Arguments: argsDB, Provider: "none", Abort: "before"}},
+		{"provider-throws-long", seamCase{Arguments: argsDB, Provider: "throw", Error: longError}},
+		// a provider that ignores its ctx / abort signal: the ask ends at once
+		// all the same, and its late answer is dropped
+		{"dispose-ignoring-provider", seamCase{Arguments: argsDB, Provider: "ignore", Dispose: true}},
+		{"abort-ignoring-provider", seamCase{Arguments: argsDB, Provider: "ignore", Abort: "during", AbortReason: "the user pressed stop"}},
+		{"timeout-ignoring-provider", seamCase{Arguments: argsDB, Provider: "ignore", TimeoutMs: 30}},
+		// the terminal provider in line mode, typed at through stdin
+		{"terminal-single", seamCase{Arguments: argsDB, Provider: "terminal", Stdin: stdin("3\n")}},
+		{"terminal-reprompt-then-valid", seamCase{Arguments: argsDB, Provider: "terminal", Stdin: stdin("Oracle\npostgresql\n")}},
+		{"terminal-eof", seamCase{Arguments: argsDB, Provider: "terminal", Stdin: stdin("")}},
+		{"terminal-canonical-equivalence", seamCase{Arguments: `{"question":"Who?","options":["Ľubica","Marta"]}`, Provider: "terminal", Stdin: stdin("L\u030cubica\n")}},
+		{"terminal-batch", seamCase{Arguments: argsBatch, Provider: "terminal", Stdin: stdin("1\n1,2\nAurora\n")}},
+		{"terminal-batch-reprompt", seamCase{Arguments: argsBatch, Provider: "terminal", Stdin: stdin("1\n\n\nAurora\n")}},
+		{"terminal-batch-eof-after-first", seamCase{Arguments: argsBatch, Provider: "terminal", Stdin: stdin("1\n")}},
+		{"terminal-multi-free-text", seamCase{Arguments: argsMulti, Provider: "terminal", Stdin: stdin("3, Slack, auth\n")}},
+		{"terminal-multi-invalid-part-then-valid", seamCase{Arguments: `{"question":"Which checks?","options":["Lint","Tests","Fuzz"],"multiSelect":true}`,
+			Provider: "terminal", Stdin: stdin("lint, Slack\n3,1\n")}},
+	}
+}
