@@ -507,16 +507,27 @@ function callFromResult({ value, raw }) {
  * @param {unknown} call
  */
 function callField(call) {
-  if (typeof call === 'string') return '"arguments":' + JSON.stringify(call);
+  if (typeof call === 'string') return '"arguments":' + argumentsJSON(call);
   if (call && typeof call === 'object') {
     const raw = coreRaw.get(call);
     if (raw !== undefined) return '"request":' + raw;
     const c = /** @type {any} */ (call);
     if (typeof c.raw === 'string' && Array.isArray(c.questions) && typeof c.batch === 'boolean') {
-      return '"arguments":' + JSON.stringify(c.raw);
+      return '"arguments":' + argumentsJSON(c.raw);
     }
   }
   return '"request":' + valueJSON(call);
+}
+
+/**
+ * The arguments text as a JSON string, written as Go's encoding/json writes
+ * it (U+2028 and U+2029 escaped; JSON.stringify leaves them raw), so that
+ * an envelope is as long here as in Go and the core's verdict on an
+ * oversized input ("the input is N bytes") names the same N on every host.
+ * @param {string} text
+ */
+function argumentsJSON(text) {
+  return JSON.stringify(text).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
 /**

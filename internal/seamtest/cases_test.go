@@ -18,7 +18,7 @@ const (
 
 // argsOversized is over the core's input limit once in an envelope: the
 // verdict names the envelope's length, the same on every host ('<', '>'
-// and '&' are not escaped in it).
+// and '&' are not escaped in it, U+2028 and U+2029 are).
 var argsOversized = `{"question":"<b>Q</b> & ` + strings.Repeat("Q", 262144) + `"}`
 
 // longError is host text longer than the core quotes (MaxDetailChars).
@@ -85,6 +85,7 @@ func seamCases() []namedCase {
 		{"args-null", seamCase{Arguments: `null`, Provider: "lines", Lines: []string{"x"}}},
 		{"args-unknown-field-ignored", seamCase{Arguments: `{"question":"Which database?","junk":{"a":[1]}}`, Provider: "lines", Lines: []string{"DuckDB"}}},
 		{"args-oversized", seamCase{Arguments: argsOversized, Provider: "lines", Lines: []string{"x"}}},
+		{"args-oversized-line-separators", seamCase{Arguments: strings.Replace(argsOversized, "QQQQ", "Q\u2028Q\u2029", 1000), Provider: "lines", Lines: []string{"x"}}},
 		// more answers
 		{"answer-form-custom-wins", seamCase{Arguments: argsDBCustom, Provider: "form", Response: raw(`{"action":"accept","content":{"choice":"SQLite","custom_answer":"DuckDB <embedded>"}}`)}},
 		{"answer-picks-invalid", seamCase{Arguments: `{"question":"Which checks?","options":["Lint","Tests"],"multiSelect":true}`, Provider: "picks", Picks: []json.RawMessage{raw(`{"options":[],"text":"Fuzz"}`)}}},
