@@ -25,7 +25,7 @@ const readChunk = 4096
 // buffer:
 //
 //   - Next takes one line (the user-prompt loop, a line-mode question);
-//   - the keyboard picker takes raw key bytes (see RunPicker), while the
+//   - the keyboard picker takes raw key bytes (see Picker.Run), while the
 //     terminal is in raw mode, and leaves every byte it did not use (keys
 //     typed ahead after the last Enter) in the buffer for the next line.
 //

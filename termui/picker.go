@@ -60,19 +60,37 @@ type Terminal struct {
 // (the terminal put in raw mode while a picker runs), out draws on outFile
 // (whose size is the picker's; stdin's when outFile is not a terminal).
 func NewTerminal(in *Lines, inFile *os.File, out *SyncWriter, outFile *os.File, st Style) Terminal {
-	sizeFd := int(inFile.Fd())
-	if outFile != nil && term.IsTerminal(int(outFile.Fd())) {
-		sizeFd = int(outFile.Fd())
+	inFd := fdOf(inFile)
+	sizeFd := inFd
+	if IsTerminal(outFile) {
+		sizeFd = fdOf(outFile)
 	}
 	return Terminal{
 		In:          in,
 		Out:         out,
 		Style:       st,
-		MakeRaw:     func() (func() error, error) { return makeRaw(int(inFile.Fd())) },
-		Pending:     func() int { return pendingInput(int(inFile.Fd())) },
+		MakeRaw:     func() (func() error, error) { return makeRaw(inFd) },
+		Pending:     func() int { return pendingInput(inFd) },
 		Size:        func() (int, int, error) { return term.GetSize(sizeFd) },
 		WatchResize: watchResize,
 	}
+}
+
+// TerminalInput returns the file a keyboard picker's Lines should read
+// from for the terminal f, and what releases it. On Linux it is a new open
+// file of the same terminal, read without blocking in the kernel (the Go
+// runtime waits for input instead): a read the kernel started while the
+// picker had the terminal raw would keep raw mode's rules after the picker
+// gave the terminal back, and an end of input (Ctrl-D) typed next at a
+// line prompt would be lost. Its O_NONBLOCK is its own: f's open file,
+// shared with the shell, is untouched. Elsewhere, and when the terminal
+// cannot be opened again, it is f itself (and done does nothing).
+func TerminalInput(f *os.File) (in *os.File, done func()) {
+	g, err := reopenTerminal(f)
+	if err != nil {
+		return f, func() {}
+	}
+	return g, func() { _ = g.Close() }
 }
 
 // Picker asks the questions of one layout with the keyboard:

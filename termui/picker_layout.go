@@ -15,29 +15,26 @@ import (
 type Layout struct {
 	Questions []LayoutQuestion `json:"questions"`
 
-	// Recommended is the note drawn after a recommended entry that has no
-	// note of its own (e.g. "recommended").
-	Recommended string `json:"recommended,omitempty"`
-	// On and Off prefix a multi-select entry toggled on or off (e.g.
-	// "[x] ", "[ ] "); empty: "[x] " and "[ ] ".
-	On  string `json:"on,omitempty"`
-	Off string `json:"off,omitempty"`
-	// More follows the count of entries scrolled out of view (e.g.
-	// "more": "↓ 12 more"); empty: the glyph and the count alone.
-	More string `json:"more,omitempty"`
-	// Declined and Interrupted are the lines a host passes to
-	// Picker.Done after Esc and after Ctrl-C, where the summary of an
-	// answer would go (e.g. "✗ declined", "✗ dismissed (Ctrl-C)"). The
-	// picker itself never draws them.
-	Declined    string `json:"declined,omitempty"`
-	Interrupted string `json:"interrupted,omitempty"`
+	// The texts drawn around the questions, all the core's:
+	// Recommended is the note after a recommended entry (e.g.
+	// "recommended"); On and Off prefix a multi-select entry toggled on or
+	// off (e.g. "[x] ", "[ ] "); More follows the count of entries
+	// scrolled out of view (e.g. "↓ 12 more"). Declined and Interrupted
+	// are the lines a host passes to Picker.Done after Esc and after
+	// Ctrl-C, where the summary of an answer would go (e.g. "✗ declined",
+	// "✗ dismissed (Ctrl-C)"); the picker itself never draws them.
+	Recommended string `json:"recommended"`
+	On          string `json:"on"`
+	Off         string `json:"off"`
+	More        string `json:"more"`
+	Declined    string `json:"declined"`
+	Interrupted string `json:"interrupted"`
 }
 
 // LayoutQuestion is one question of the layout.
 type LayoutQuestion struct {
-	// Title is drawn above the question (e.g. "Question 2 of 3").
-	// Position is accepted for the same text.
-	Title    string `json:"title,omitempty"`
+	// Position is drawn above the question in a batch (e.g. "Question 2
+	// of 3").
 	Position string `json:"position,omitempty"`
 	// Header is the short chip ("Database"); a batch also names its tabs
 	// by it (by the 1-based position when there is none).
@@ -67,10 +64,8 @@ type LayoutEntry struct {
 	Index       int    `json:"index"`
 	Label       string `json:"label"`
 	Description string `json:"description,omitempty"`
-	Recommended bool   `json:"recommended,omitempty"`
-	// Note is drawn after the label, dimmed (e.g. "recommended"); empty on
-	// a recommended entry: Layout.Recommended.
-	Note string `json:"note,omitempty"`
+	// Recommended entries carry Layout.Recommended after their label.
+	Recommended bool `json:"recommended,omitempty"`
 }
 
 // DecodeLayout decodes the core's picker result (the "result" member of
@@ -86,12 +81,22 @@ func DecodeLayout(b []byte) (Layout, error) {
 	return l, nil
 }
 
-// Validate reports a layout the picker cannot show: no questions, a
-// question with neither entries nor an own-answer entry, a cursor out of
-// range, a toggled index that is no entry's.
+// Validate reports a layout the picker cannot show: no questions, one of
+// the texts drawn around them missing (the picker has no words of its own:
+// a layout without them is not the core's), a question with neither
+// entries nor an own-answer entry, a cursor out of range, a toggled index
+// that is no entry's.
 func (l *Layout) Validate() error {
 	if len(l.Questions) == 0 {
 		return errors.New("termui: the picker layout has no questions")
+	}
+	for _, t := range []struct{ name, text string }{
+		{"recommended", l.Recommended}, {"on", l.On}, {"off", l.Off}, {"more", l.More},
+		{"declined", l.Declined}, {"interrupted", l.Interrupted},
+	} {
+		if t.text == "" {
+			return fmt.Errorf("termui: the picker layout has no %q text", t.name)
+		}
 	}
 	for i := range l.Questions {
 		q := &l.Questions[i]

@@ -43,7 +43,7 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 		tabs = []string{s.tabsLine(width, st)}
 	}
 	var title []string
-	if t := cleanText(firstNonEmpty(q.Title, q.Position)); t != "" {
+	if t := cleanText(q.Position); t != "" {
 		t, _ = truncate(t, width)
 		title = []string{st.Dim(t)}
 	}
@@ -257,11 +257,7 @@ func (s *pickerState) window(entries [][]string, avail, width int, st Style) ([]
 }
 
 func (s *pickerState) moreLine(glyph string, count int, width int, st Style) string {
-	t := "  " + glyph + strconv.Itoa(count)
-	if s.l.More != "" {
-		t += " " + cleanText(s.l.More)
-	}
-	t, _ = truncate(t, width)
+	t, _ := truncate("  "+glyph+strconv.Itoa(count)+" "+cleanText(s.l.More), width)
 	return st.Dim(t)
 }
 
@@ -314,7 +310,7 @@ func (s *pickerState) entryBlocks(width int, st Style) [][]string {
 	if len(q.Entries) == 0 {
 		numW = 0
 	}
-	on, off := firstNonEmpty(cleanText(s.l.On), "[x] "), firstNonEmpty(cleanText(s.l.Off), "[ ] ")
+	on, off := cleanText(s.l.On), cleanText(s.l.Off)
 	boxW := 0
 	if q.MultiSelect {
 		boxW = max(textWidth(on), textWidth(off))
@@ -361,11 +357,7 @@ func (s *pickerState) entryBlocks(width int, st Style) [][]string {
 			label = st.wrap(sgrBold, label)
 		}
 		b.WriteString(label)
-		note := ent.Note
-		if note == "" && ent.Recommended {
-			note = s.l.Recommended
-		}
-		if note = cleanText(note); note != "" && room-lw > 3 {
+		if note := cleanText(s.l.Recommended); ent.Recommended && room-lw > 3 {
 			nt, _ := truncate(note, room-lw-2)
 			b.WriteString("  " + st.Dim(nt))
 		}
@@ -397,7 +389,9 @@ func (s *pickerState) textEntry(room int, focused bool, st Style) string {
 			cursor, cursorStyled = " ", sgrReverse+" "+sgrReset
 		}
 	}
-	lab, lw := truncate(label+": ", max(room/2, 1))
+	// The label takes at most half the room, cut before its colon.
+	lab, lw := truncate(label, max(room/2-2, 1))
+	lab, lw = lab+": ", lw+2
 	rest := room - lw - textWidth(cursor)
 	text, _ := tail(qs.text, max(rest, 0))
 	if focused {
@@ -424,10 +418,3 @@ func (s *pickerState) descLines(e, width int) []string {
 }
 
 type descKey struct{ q, e, width int }
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}

@@ -42,8 +42,8 @@ func bigLayout(n int, multi bool) string {
 	if multi {
 		q["toggled"] = []int{0}
 	}
-	b, _ := json.Marshal(map[string]any{"questions": []any{q}, "recommended": "recommended", "more": "more"})
-	return string(b)
+	b, _ := json.Marshal(map[string]any{"questions": []any{q}})
+	return withCoreTexts(string(b))
 }
 
 // Every frame fits the terminal: no line wider than cols-1 cells, no more
@@ -114,8 +114,8 @@ func TestRenderMultiAndBatch(t *testing.T) {
 	assert.Equal(t, []string{
 		"Which features?",
 		"",
-		"❯ [x] 1. Auth",
-		"  [x] 2. Cache",
+		"❯ [x] 1. Auth  recommended",
+		"  [x] 2. Cache  recommended",
 		"  [ ] 3. Logs",
 		"  [ ]  ✎ Other",
 		"h",

@@ -7,26 +7,59 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/core"
 )
 
-// Layouts shaped like the core's picker op writes them.
+// Layouts shaped like the core's picker op writes them, with the core's
+// texts (coreTexts).
 var (
-	layoutSingle = `{"questions":[{"header":"Database","question":"Which database?","multiSelect":false,
+	layoutSingle = withCoreTexts(`{"questions":[{"header":"Database","question":"Which database?","multiSelect":false,
 		"entries":[{"index":1,"label":"PostgreSQL","recommended":true},{"index":0,"label":"SQLite"},{"index":2,"label":"MySQL"}],
-		"custom":"Type your own answer","cursor":0,"help":"help"}],"recommended":"recommended"}`
-	layoutNoCustom = `{"questions":[{"question":"Pick","multiSelect":false,
-		"entries":[{"index":0,"label":"A"},{"index":1,"label":"B"}],"cursor":1,"help":"h"}]}`
-	layoutMulti = `{"questions":[{"question":"Which features?","multiSelect":true,
+		"custom":"Type your own answer","cursor":0,"help":"help"}]}`)
+	layoutNoCustom = withCoreTexts(`{"questions":[{"question":"Pick","multiSelect":false,
+		"entries":[{"index":0,"label":"A"},{"index":1,"label":"B"}],"cursor":1,"help":"h"}]}`)
+	layoutMulti = withCoreTexts(`{"questions":[{"question":"Which features?","multiSelect":true,
 		"entries":[{"index":2,"label":"Auth","recommended":true},{"index":0,"label":"Cache","recommended":true},{"index":1,"label":"Logs"}],
-		"custom":"Other","cursor":0,"toggled":[0,2],"help":"h"}]}`
-	layoutText  = `{"questions":[{"question":"Your name?","multiSelect":false,"entries":[],"custom":"Type your answer","cursor":0,"help":"h"}]}`
-	layoutBatch = `{"questions":[
-		{"title":"Question 1 of 3","header":"DB","question":"Which database?","multiSelect":false,
+		"custom":"Other","cursor":0,"toggled":[0,2],"help":"h"}]}`)
+	layoutText  = withCoreTexts(`{"questions":[{"question":"Your name?","multiSelect":false,"entries":[],"custom":"Type your answer","cursor":0,"help":"h"}]}`)
+	layoutBatch = withCoreTexts(`{"questions":[
+		{"position":"Question 1 of 3","header":"DB","question":"Which database?","multiSelect":false,
 		 "entries":[{"index":0,"label":"SQLite"},{"index":1,"label":"PostgreSQL"}],"cursor":0,"help":"h"},
-		{"title":"Question 2 of 3","header":"Extras","question":"Which extras?","multiSelect":true,
+		{"position":"Question 2 of 3","header":"Extras","question":"Which extras?","multiSelect":true,
 		 "entries":[{"index":0,"label":"Auth"},{"index":1,"label":"Cache"}],"custom":"Other","cursor":0,"toggled":[],"help":"h"},
-		{"title":"Question 3 of 3","question":"Name?","multiSelect":false,"entries":[],"custom":"Type your answer","cursor":0,"help":"h"}]}`
+		{"position":"Question 3 of 3","question":"Name?","multiSelect":false,"entries":[],"custom":"Type your answer","cursor":0,"help":"h"}]}`)
 )
+
+// coreTexts are the texts the core's picker op writes around the
+// questions (recommended, on, off, more, declined, interrupted), as a
+// JSON object.
+var coreTexts = func() map[string]json.RawMessage {
+	var env struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(core.Handle([]byte(`{"op":"picker","request":{"question":"?"}}`)), &env); err != nil {
+		panic(err)
+	}
+	delete(env.Result, "questions")
+	return env.Result
+}()
+
+// withCoreTexts adds coreTexts to a layout's questions.
+func withCoreTexts(questions string) string {
+	var l map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(questions), &l); err != nil {
+		panic(err)
+	}
+	for k, v := range coreTexts {
+		l[k] = v
+	}
+	b, err := json.Marshal(l)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 func mustLayout(t testing.TB, s string) Layout {
 	t.Helper()
@@ -216,12 +249,15 @@ func TestPickJSON(t *testing.T) {
 func TestLayoutValidate(t *testing.T) {
 	for _, tc := range []struct{ name, layout, err string }{
 		{"not JSON", `{`, "decoding"},
-		{"no questions", `{"questions":[]}`, "no questions"},
-		{"nothing to pick", `{"questions":[{"question":"q","entries":[],"cursor":0,"help":""}]}`, "no entries"},
-		{"cursor out of range", `{"questions":[{"question":"q","entries":[{"index":0,"label":"a"}],"cursor":1,"help":""}]}`, "cursor 1"},
-		{"cursor on the own answer", `{"questions":[{"question":"q","entries":[{"index":0,"label":"a"}],"custom":"o","cursor":1,"help":""}]}`, ""},
-		{"toggled unknown", `{"questions":[{"question":"q","multiSelect":true,"entries":[{"index":0,"label":"a"}],"cursor":0,"toggled":[3],"help":""}]}`, "toggled index 3"},
-		{"duplicate index", `{"questions":[{"question":"q","entries":[{"index":0,"label":"a"},{"index":0,"label":"b"}],"cursor":0,"help":""}]}`, "two entries"},
+		{"no questions", withCoreTexts(`{"questions":[]}`), "no questions"},
+		{"no texts", `{"questions":[{"question":"q","entries":[],"custom":"o","cursor":0,"help":""}]}`, `no "recommended" text`},
+		{"a text missing", strings.Replace(withCoreTexts(`{"questions":[{"question":"q","entries":[],"custom":"o","cursor":0,"help":""}]}`),
+			`"more":"`, `"less":"`, 1), `no "more" text`},
+		{"nothing to pick", withCoreTexts(`{"questions":[{"question":"q","entries":[],"cursor":0,"help":""}]}`), "no entries"},
+		{"cursor out of range", withCoreTexts(`{"questions":[{"question":"q","entries":[{"index":0,"label":"a"}],"cursor":1,"help":""}]}`), "cursor 1"},
+		{"cursor on the own answer", withCoreTexts(`{"questions":[{"question":"q","entries":[{"index":0,"label":"a"}],"custom":"o","cursor":1,"help":""}]}`), ""},
+		{"toggled unknown", withCoreTexts(`{"questions":[{"question":"q","multiSelect":true,"entries":[{"index":0,"label":"a"}],"cursor":0,"toggled":[3],"help":""}]}`), "toggled index 3"},
+		{"duplicate index", withCoreTexts(`{"questions":[{"question":"q","entries":[{"index":0,"label":"a"},{"index":0,"label":"b"}],"cursor":0,"help":""}]}`), "two entries"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeLayout([]byte(tc.layout))

@@ -362,14 +362,20 @@ func TestPickerOverlay(t *testing.T) {
 	f.screen.waitFor(t, "PostgreSQL")
 	before := len(f.screen.String())
 
-	other := f.term.Out.Also(io.Discard) // a second stream on the same terminal shares the lock
-	_ = other
 	_, err := f.term.Out.WriteString("model text without newline")
 	require.NoError(t, err)
 	out := f.screen.String()[before:]
 	assert.True(t, strings.HasPrefix(out, "\r\x1b[K\x1b7\x1b[B\x1b[J\x1b8model text without newline\n\r"), "%q", out)
 	assert.Contains(t, out, "❯ 1. PostgreSQL", "the picker is drawn again below the text")
 	assert.True(t, strings.HasSuffix(out, "\x1b[6A\r"), "the cursor is parked on the picker's first line: %q", out)
+
+	// A second stream on the same terminal (stderr beside stdout) shares
+	// the lock and the picker: its lines go above the picker too.
+	stderr := newScreen()
+	_, err = f.term.Out.Also(stderr).WriteString("an error line\n")
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(stderr.String(), "\r\x1b[K\x1b7\x1b[B\x1b[J\x1b8an error line\n\r"), "%q", stderr.String())
+	assert.Contains(t, stderr.String(), "❯ 1. PostgreSQL")
 
 	f.keys.typ("\r")
 	require.NoError(t, wait(t, ch).err)

@@ -565,6 +565,19 @@ func TestPickerTerminalScreen(t *testing.T) {
 		b, err = os.ReadFile(tm.out("after") + ".line")
 		require.NoError(t, err)
 		assert.Equal(t, `"typed later"`+"\n", string(b))
+
+		// Esc waits for the rest of an escape sequence, with a read of
+		// the input in flight when the picker returns: Ctrl-D at the line
+		// prompt after it still ends the input (TerminalInput).
+		tm.session("eof", 80, 24, "db.json", "", "-then-line")
+		tm.waitCursor("eof", "1. PostgreSQL")
+		tm.keys("eof", "Escape")
+		tm.waitFor("eof", "✗ declined", "line>")
+		tm.keys("eof", "C-d")
+		tm.finish("eof", 5)
+		b, err = os.ReadFile(tm.out("eof") + ".line")
+		require.NoError(t, err)
+		assert.Equal(t, `"error: EOF"`+"\n", string(b))
 	})
 }
 

@@ -1,9 +1,19 @@
 // Package termui is the terminal side of askcore: a line reader that owns
-// stdin, and the provider that asks a person on a terminal or through a
-// pipe.
+// stdin, the keyboard picker, and the provider that asks a person on a
+// terminal or through a pipe.
 //
-// Every rule and every text comes from the core. In line mode (contract
-// sections 4 and 7) the provider asks the questions of a call one after
+// Every rule and every text comes from the core. With the keyboard picker
+// (contract section 9; Config.Picker, set when the core's terminal op says
+// so), the provider draws the core's picker op layout for the whole call
+// (PICKER.md), has the core's resolve op check each question's pick on
+// Enter (an INVALID_ANSWER message is shown under the question), resolves
+// the call from the picks, and leaves "→ " and the core's summary in place
+// of the picker. Esc is the core's declined situation (ASK_DECLINED),
+// Ctrl-C its interrupted one (ASK_ABORTED), and the picker leaves the
+// layout's declined or interrupted line.
+//
+// In line mode (contract sections 4 and 7: pipes, TERM=dumb, --plain, the
+// screen-reader mode) the provider asks the questions of a call one after
 // another: it prints the core's present text for question i as it is (a
 // batch's starts with "Question i of n"; options numbered in display order,
 // recommended first, each description on the next line) and hands each
@@ -20,8 +30,9 @@
 // call (asking or queued) fails whole with ASK_ABORTED when its ctx is
 // done (abort, session end, provider disposed by the interaction service),
 // when the provider is closed, when the person interrupts it (Interrupt,
-// wired to Ctrl-C by the front door), and when the input ends (EOF). Every
-// error is the core's: the fail op writes the situations.
+// wired to Ctrl-C by the front door; Ctrl-C typed in the picker), and when
+// the input ends (EOF). Every error is the core's: the fail op writes the
+// situations.
 package termui
 
 import (
@@ -54,11 +65,12 @@ type Config struct {
 	// types, newline included. When false (a pipe), the provider ends the
 	// prompt line itself so the output stays one item per line.
 	Echoed bool
-	// Picker is the core's choice of the keyboard picker (contract section
-	// 9; core.TerminalMode.Picker from the terminal op), set by the front
-	// door. The picker is not plugged in yet: calls are asked in line mode
-	// whatever it says (see Provider.Ask).
-	Picker bool
+	// Picker, when set, is the terminal the keyboard picker (contract
+	// section 9) answers calls on: the front door sets it when the core's
+	// terminal op says so (core.TerminalMode.Picker). Its In must be Lines
+	// and its Out the SyncWriter every other writer to that terminal goes
+	// through. Nil: line mode, on Lines and Out.
+	Picker *Terminal
 }
 
 // Provider is the terminal interaction.Provider.
@@ -71,6 +83,11 @@ type Provider struct {
 
 	mu     sync.Mutex
 	active context.CancelCauseFunc // cancels the call owning the turn
+
+	// inAsk is read-held by every call in Ask; Close takes it to wait for
+	// them (a call arriving meanwhile fails at once: the provider is
+	// closed).
+	inAsk sync.RWMutex
 }
 
 var (
@@ -84,9 +101,14 @@ func NewProvider(cfg Config) *Provider {
 	return &Provider{cfg: cfg, closed: ctx, closeCancel: cancel}
 }
 
-// Close rejects every pending call with ASK_ABORTED, and every later one.
-// It does not close the Lines.
-func (p *Provider) Close() { p.closeCancel(errProviderClosed) }
+// Close rejects every pending call with ASK_ABORTED, and every later one,
+// and returns once none is in Ask any more: a picker on screen has been
+// erased and the terminal's mode restored. It does not close the Lines.
+func (p *Provider) Close() {
+	p.closeCancel(errProviderClosed)
+	p.inAsk.Lock()
+	p.inAsk.Unlock()
+}
 
 // Interrupt aborts the call that owns the terminal, all its questions
 // (queued calls keep their place), and reports whether there was one. The
@@ -102,16 +124,11 @@ func (p *Provider) Interrupt() bool {
 	return true
 }
 
-// Asking reports whether a call owns the terminal now.
-func (p *Provider) Asking() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.active != nil
-}
-
 // Ask asks q's questions in turn and returns the core's answer to the
 // whole call.
 func (p *Provider) Ask(ctx context.Context, q interaction.Question) (engine.Result, error) {
+	p.inAsk.RLock()
+	defer p.inAsk.RUnlock()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := context.AfterFunc(p.closed, func() { cancel(context.Cause(p.closed)) })
@@ -124,10 +141,80 @@ func (p *Provider) Ask(ctx context.Context, q interaction.Question) (engine.Resu
 	p.setActive(cancel)
 	defer p.setActive(nil)
 
-	// The keyboard picker goes here, for p.cfg.Picker (the core's
-	// terminal op said so). Until it exists, every call is asked in line
-	// mode, which is also the mode for pipes, --plain and screen readers.
+	if p.cfg.Picker != nil {
+		return p.askPicker(ctx, q)
+	}
 	return p.askLines(ctx, q)
+}
+
+// askPicker asks every question of q with the keyboard picker and has the
+// core answer the call from the picks.
+func (p *Provider) askPicker(ctx context.Context, q interaction.Question) (engine.Result, error) {
+	c := p.cfg.Client
+	raw, err := c.Picker(ctx, q.Raw)
+	if err != nil {
+		return engine.Result{}, p.coreError(ctx, err)
+	}
+	layout, err := DecodeLayout(raw)
+	if err != nil {
+		return engine.Result{}, &engine.HostError{Err: err}
+	}
+	pk, err := NewPicker(*p.cfg.Picker, layout)
+	if err != nil {
+		return engine.Result{}, &engine.HostError{Err: err}
+	}
+	picks, err := pk.Run(ctx, func(ctx context.Context, i int, pick Pick) error {
+		_, err := c.Resolve(ctx, q.Raw, i, pickInput(pick))
+		var he *core.HarnessError
+		if err == nil || errors.As(err, &he) && he.Code == core.CodeInvalidAnswer {
+			return err // nil, or the core's message for the person
+		}
+		return EndPicker(err)
+	})
+	if err != nil {
+		var line string
+		var ferr error
+		var he *core.HarnessError
+		var host *engine.HostError
+		switch {
+		case errors.Is(err, ErrDeclined):
+			line, ferr = layout.Declined, c.Fail(ctx, core.Failure{Situation: core.SituationDeclined})
+		case errors.Is(err, ErrInterrupted):
+			line, ferr = layout.Interrupted, c.Fail(ctx, core.Failure{Situation: core.SituationInterrupted})
+		case errors.As(err, &host), errors.As(err, &he):
+			ferr = p.coreError(ctx, err) // from check: the core could not judge the pick
+		default:
+			// ctx (Interrupt: Ctrl-C as a signal), the input's end or
+			// failure, the terminal's failure.
+			if errors.Is(context.Cause(ctx), errInterrupted) {
+				line = layout.Interrupted
+			}
+			ferr = p.abortError(ctx, err)
+		}
+		pk.Done(line)
+		return engine.Result{}, ferr
+	}
+	inputs := make([]engine.Input, len(picks))
+	for i, pick := range picks {
+		inputs[i] = pickInput(pick)
+	}
+	res, err := c.ResolveAll(ctx, q.Raw, inputs)
+	if err != nil {
+		pk.Done("")
+		return engine.Result{}, p.coreError(ctx, err)
+	}
+	summary, err := c.Summary(ctx, q.Raw, res.Raw)
+	if err != nil {
+		pk.Done("")
+		return engine.Result{}, p.coreError(ctx, err)
+	}
+	// One line per question: each an echo line, as in line mode.
+	pk.Done("→ " + strings.ReplaceAll(summary, "\n", "\n→ "))
+	return res, nil
+}
+
+func pickInput(p Pick) engine.Input {
+	return engine.Input{Pick: &core.Pick{Options: p.Options, Text: p.Text}}
 }
 
 // askLines asks each question of q until a typed line resolves, then has

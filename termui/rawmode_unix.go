@@ -71,3 +71,17 @@ func watchResize() (changes <-chan struct{}, stop func()) {
 		<-exited
 	}
 }
+
+// SameTerminal reports whether a and b are the same terminal device (stdout
+// and stderr of a program run in a terminal): output to one shows among
+// the output to the other, so both go through one SyncWriter (Also).
+func SameTerminal(a, b *os.File) bool {
+	if !IsTerminal(a) || !IsTerminal(b) {
+		return false
+	}
+	var sa, sb unix.Stat_t
+	if unix.Fstat(fdOf(a), &sa) != nil || unix.Fstat(fdOf(b), &sb) != nil {
+		return false
+	}
+	return sa.Rdev == sb.Rdev
+}

@@ -19,7 +19,18 @@ type Style struct {
 }
 
 // IsTerminal reports whether f is a terminal.
-func IsTerminal(f *os.File) bool { return f != nil && term.IsTerminal(int(f.Fd())) }
+func IsTerminal(f *os.File) bool { return f != nil && term.IsTerminal(fdOf(f)) }
+
+// fdOf is f's file descriptor, for ioctls, while f stays open. Unlike
+// File.Fd it leaves a file the Go runtime polls (TerminalInput's, an
+// opened /dev/tty) non-blocking.
+func fdOf(f *os.File) int {
+	fd := -1
+	if rc, err := f.SyscallConn(); err == nil {
+		_ = rc.Control(func(u uintptr) { fd = int(u) })
+	}
+	return fd
+}
 
 const (
 	sgrReset  = "\x1b[0m"

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
@@ -49,6 +50,13 @@ Where the answer comes from:
                       from the controlling terminal (/dev/tty), where the
                       prompt is shown too; with no terminal the ask fails
                       with ASK_FAILED (use --request and pipe the answer).
+
+Keyboard picker (the answer's input and the prompt on a terminal): Up/Down
+(j/k) move, 1-9 jump, Space toggles (multi-select), Enter confirms (in a
+batch: goes on to the next question), Tab/Shift-Tab switch questions of a
+batch, typing on the last entry writes your own answer; Esc declines
+(ASK_DECLINED, exit 5), Ctrl-C gives up (ASK_ABORTED, exit 3; only this
+program sees it: the terminal is raw while the picker runs).
 
 Line mode (pipes, TERM=dumb, --plain or ASKCORE_PLAIN=1): type a number, a
 label or value, your own text when the question allows it, or an empty
@@ -158,6 +166,7 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	var (
 		in               io.Reader
 		out              io.Writer
+		inFile, outFile  *os.File // the terminals, for the keyboard picker
 		inTTY, promptTTY bool
 	)
 	switch {
@@ -167,14 +176,14 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 			return askFail(ctx, s, client, client.Fail(ctx, core.Failure{Situation: core.SituationNoTerminal}))
 		}
 		defer tty.Close()
-		in, out, inTTY, promptTTY = tty, tty, true, true
+		in, out, inFile, outFile, inTTY, promptTTY = tty, tty, tty, tty, true, true
 	case s.stdinTTY:
-		in, inTTY = s.stdin, true
+		in, inFile, inTTY = s.stdin, s.stdinFile, true
 		if tty, err := s.openTTY(); err == nil {
 			defer tty.Close()
-			out, promptTTY = tty, true
+			out, outFile, promptTTY = tty, tty, true
 		} else {
-			out, promptTTY = s.stderr, s.stderrTTY
+			out, outFile, promptTTY = s.stderr, s.stderrFile, s.stderrTTY
 		}
 	default:
 		in, out, promptTTY = s.stdin, s.stderr, s.stderrTTY
@@ -184,13 +193,26 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 		return askFail(ctx, s, client, err)
 	}
 
+	if mode.Picker && inFile == s.stdinFile {
+		// stdin is the answer's terminal (a /dev/tty opened here is read
+		// as it is: it is an open file of its own already).
+		var done func()
+		inFile, done = termui.TerminalInput(s.stdinFile)
+		defer done()
+		in = inFile
+	}
 	lines := termui.NewLines(in)
 	defer lines.Close()
-	prov := termui.NewProvider(termui.Config{
-		Client: client, Lines: lines, Out: termui.NewSyncWriter(out),
-		Style: termui.Style{Color: mode.Color}, Echoed: inTTY,
-		Picker: mode.Picker,
-	})
+	prompt := termui.NewSyncWriter(out)
+	style := termui.Style{Color: mode.Color}
+	cfg := termui.Config{Client: client, Lines: lines, Out: prompt, Style: style, Echoed: inTTY}
+	if mode.Picker {
+		// The core chose the keyboard picker: keys from the answer's
+		// terminal, drawn on the prompt's.
+		t := termui.NewTerminal(lines, inFile, prompt, outFile, style)
+		cfg.Picker = &t
+	}
+	prov := termui.NewProvider(cfg)
 	defer prov.Close()
 	svc := interaction.NewService(client)
 	dispose, err := svc.Register(prov)
@@ -205,6 +227,10 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 		From:    interaction.Identity{AgentID: "askcore-stdio-ask"},
 		Timeout: *timeout,
 	})
+	// The service returns at once on a signal or a timeout: the provider
+	// first erases its picker and restores the terminal, so that the
+	// output below lands on a clean screen.
+	prov.Close()
 	if err != nil {
 		return askFail(ctx, s, client, err)
 	}

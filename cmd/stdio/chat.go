@@ -25,13 +25,23 @@ const chatUsage = `usage: askcore-stdio [--script FILE] [--engine wasm|native] [
        askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D] [--plain]
 
 A terminal agent whose model can ask you questions (ask_user_question).
-Each line you type is a prompt for the model; while a question is shown,
-the next line is its answer: a number, a label or value, your own text
-when the question allows it, or an empty line for the recommended option;
-for a multi-select question, several of them separated by commas. A batch
-asks its questions one after another. Ctrl-C during a question dismisses
-it (the model is told ASK_ABORTED); Ctrl-C elsewhere, or end of input
-(Ctrl-D), quits.
+Each line you type is a prompt for the model.
+
+On a terminal a question is answered with the keyboard: Up/Down (j/k) move,
+1-9 jump, Space toggles (multi-select), Enter confirms (in a batch: goes
+on to the next question), Tab/Shift-Tab switch questions of a batch, typing
+on the last entry writes your own answer, Esc declines (the model is told
+ASK_DECLINED), Ctrl-C dismisses the question (ASK_ABORTED). After it, one
+line such as "→ PostgreSQL" stays.
+
+Line mode (pipes, TERM=dumb, --plain or ASKCORE_PLAIN=1; the screen-reader
+mode): while a question is shown, the next line is its answer: a number, a
+label or value, your own text when the question allows it, or an empty
+line for the recommended option; for a multi-select question, several of
+them separated by commas. A batch asks its questions one after another.
+Ctrl-C during a question dismisses it (the model is told ASK_ABORTED).
+
+Ctrl-C outside a question, or end of input (Ctrl-D), quits.
 
 Model (first that applies):
   --script FILE       a scripted model (JSON Lines, one model reply a line)
@@ -40,9 +50,9 @@ Model (first that applies):
                       OPENAI_MODEL)
   (none)              the built-in demo, offline
 
-Output: model text and questions on stdout, errors on stderr. Colours only
-on a terminal, and never when NO_COLOR is set or TERM=dumb. --plain (or
-ASKCORE_PLAIN=1) keeps the line mode on a terminal: the screen-reader mode.
+Output: model text and questions on stdout (the keyboard picker on stderr
+when stdout is not a terminal), errors on stderr. Colours only on a
+terminal, and never when NO_COLOR is set or TERM=dumb.
 
 Exit status: 0 at end of input; 1 start-up failure or a model error in some
 turn; 2 usage; 130 Ctrl-C outside a question; 143 SIGTERM.
@@ -106,15 +116,37 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode c
 
 	out := termui.NewSyncWriter(s.stdout)
 	errOut := termui.NewSyncWriter(s.stderr)
+	if termui.SameTerminal(s.stdoutFile, s.stderrFile) {
+		// One terminal: stderr's lines go above a pending picker too.
+		errOut = out.Also(s.stderr)
+	}
 	style := termui.Style{Color: mode.Color}
 	errStyle := termui.Style{Color: errColor}
 
-	lines := termui.NewLines(s.stdin)
+	in, inFile := s.stdin, s.stdinFile
+	if mode.Picker {
+		var done func()
+		inFile, done = termui.TerminalInput(s.stdinFile)
+		defer done()
+		in = inFile
+	}
+	lines := termui.NewLines(in)
 	defer lines.Close()
-	prov := termui.NewProvider(termui.Config{
+	cfg := termui.Config{
 		Client: rt.Client, Lines: lines, Out: out, Style: style, Echoed: s.stdinTTY,
-		Picker: mode.Picker,
-	})
+	}
+	if mode.Picker {
+		// The core chose the keyboard picker (stdin and stderr are
+		// terminals): it draws where questions go, on stdout, or on
+		// stderr when stdout is not a terminal.
+		pOut, pFile, pStyle := out, s.stdoutFile, style
+		if !s.stdoutTTY {
+			pOut, pFile, pStyle = errOut, s.stderrFile, errStyle
+		}
+		t := termui.NewTerminal(lines, inFile, pOut, pFile, pStyle)
+		cfg.Picker = &t
+	}
+	prov := termui.NewProvider(cfg)
 	defer prov.Close()
 
 	// Signals: Ctrl-C dismisses the question on screen; with no question,
@@ -156,7 +188,7 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode c
 	})
 
 	if s.stdinTTY {
-		out.WriteString(banner(style, show.text(rt.ModelInfo)))
+		out.WriteString(banner(style, show.text(rt.ModelInfo), mode.Picker))
 	}
 
 	failed := false
@@ -235,8 +267,12 @@ func (sh shower) text(s string) string {
 }
 
 // banner greets on a terminal; modelInfo was sanitized.
-func banner(st termui.Style, modelInfo string) string {
+func banner(st termui.Style, modelInfo string, picker bool) string {
+	how := "Answer a question with its number, label or your own text."
+	if picker {
+		how = "Answer a question with the keys shown under it; Esc declines."
+	}
 	return st.Question("askcore-stdio") + st.Dim(" · "+modelInfo+"\n"+
-		"Type a message and press Enter. Answer a question with its number, label or your own text.\n"+
+		"Type a message and press Enter. "+how+"\n"+
 		"Ctrl-C dismisses a question; Ctrl-D quits.") + "\n\n"
 }

@@ -18,27 +18,46 @@
 // greets, asks a batch of two questions (the second multi-select) and goes
 // on with your answers, offline.
 //
-// # Line mode
-//
-// A question shows the core's present text as it is: the header and
-// question, the options numbered in display order (recommended first), each
-// description on the next line, and a hint. Every typed line is resolved by
-// the core: a number, a label or value (any case), your own text when the
-// question allows it (an optionless question always does), or an empty line
-// for the recommended option(s); for a multi-select question, several of
-// them separated by commas. A line that does not fit prints the core's
-// message and asks again; a line that does is echoed as "→ " and the core's
-// summary of it. A batch asks its questions one after another (the core's
-// text starts with "Question i of n") and is answered, or fails, whole.
-// Simultaneous calls wait in a queue, so one prompt at a time owns stdin.
+// # The keyboard picker
 //
 // The core's terminal op decides from the TTY facts, TERM, NO_COLOR,
-// ASKCORE_PLAIN and --plain whether questions are answered with the keyboard
-// picker of contract section 9 or in this line mode (pipes, TERM=dumb,
-// --plain and ASKCORE_PLAIN=1 always get the line mode, which is also the
-// screen-reader mode), and whether colour is used. The decision is passed
-// to termui.Config.Picker; the picker is not plugged in yet, so every
-// question is asked in line mode for now.
+// ASKCORE_PLAIN and --plain whether questions are answered with the
+// keyboard picker of contract section 9 (stdin and stderr are terminals,
+// TERM is not dumb, no --plain or ASKCORE_PLAIN) or in the line mode below,
+// and whether colour is used. The picker (termui, termui/PICKER.md) draws
+// the core's picker layout below the model's text (on stdout; on stderr when
+// stdout is not a terminal): Up/Down and j/k move, 1-9 jump, Space toggles
+// a multi-select option (recommended ones start on), typing on the
+// own-answer entry or in an optionless question writes the text, Enter
+// confirms (the core checks the pick: its message is shown and the person
+// stays; in a batch Enter goes on to the next question, after the last one
+// the batch is submitted), Tab/Shift-Tab switch questions of a batch
+// without confirming, Esc declines (the model is told ASK_DECLINED),
+// Ctrl-C dismisses the question only (ASK_ABORTED; the conversation goes
+// on). There is no alternate screen: after an answer the picker is erased
+// and one line, "→ " and the core's summary, stays in the scrollback (the
+// layout's "✗ declined" / "✗ dismissed (Ctrl-C)" after Esc / Ctrl-C).
+// Output that arrives while a question is pending, stdout's or stderr's on
+// the same terminal, goes above the picker (termui.SyncWriter). The
+// terminal is raw only while a picker runs, and read through
+// termui.TerminalInput, so that the line prompt after it is cooked again
+// at once (Ctrl-D included).
+//
+// # Line mode
+//
+// Pipes, TERM=dumb, --plain and ASKCORE_PLAIN=1 get the line mode, which is
+// also the screen-reader mode. A question shows the core's present text as
+// it is: the header and question, the options numbered in display order
+// (recommended first), each description on the next line, and a hint. Every
+// typed line is resolved by the core: a number, a label or value (any
+// case), your own text when the question allows it (an optionless question
+// always does), or an empty line for the recommended option(s); for a
+// multi-select question, several of them separated by commas. A line that
+// does not fit prints the core's message and asks again; a line that does
+// is echoed as "→ " and the core's summary of it. A batch asks its
+// questions one after another (the core's text starts with "Question i of
+// n") and is answered, or fails, whole. Simultaneous calls wait in a queue,
+// so one prompt at a time owns stdin.
 //
 // Terminal and pipe behave the same: a single goroutine owns stdin and
 // hands each line to whoever waits for one (the prompt loop or the question
@@ -71,11 +90,16 @@
 // {"answer":"prod","selected":{"index":1,"label":"Production","value":"prod"}},
 // exit status 0. The request is ask_user_question's arguments as text: it
 // comes from --request, or else from stdin (all of it), and the core parses
-// it. With --request, answer lines are read from stdin; the prompt goes to
+// it. With --request, the answer is read from stdin; the prompt goes to
 // the terminal (/dev/tty) when stdin is one, else to stderr. With the
 // request on stdin, stdin is used up, so the answer is read from the
 // controlling terminal (/dev/tty), where the prompt goes too; without one
-// the ask fails with the core's no_terminal error (ASK_FAILED).
+// the ask fails with the core's no_terminal error (ASK_FAILED). The core's
+// terminal op chooses the keyboard picker (drawn where the prompt goes;
+// Esc exits 5 with ASK_DECLINED, Ctrl-C exits 3 with ASK_ABORTED: the
+// terminal is raw, so the shell around does not get SIGINT) or the line
+// mode, as for the chat. A signal or --timeout erases the picker and
+// restores the terminal before the error is printed.
 //
 // On failure the core's error object {"name","code","message"} is printed
 // on stdout, byte for byte as the core wrote it, and the exit status says

@@ -33,6 +33,10 @@ type sys struct {
 	stdoutTTY bool
 	stderrTTY bool
 
+	// The standard streams as files, for the keyboard picker (raw mode,
+	// the terminal's size); used only where the matching ...TTY is true.
+	stdinFile, stdoutFile, stderrFile *os.File
+
 	// openTTY opens the controlling terminal (/dev/tty) for reading and
 	// writing.
 	openTTY func() (*os.File, error)
@@ -54,6 +58,10 @@ func main() {
 		stdinTTY:  termui.IsTerminal(os.Stdin),
 		stdoutTTY: termui.IsTerminal(os.Stdout),
 		stderrTTY: termui.IsTerminal(os.Stderr),
+
+		stdinFile:  os.Stdin,
+		stdoutFile: os.Stdout,
+		stderrFile: os.Stderr,
 		openTTY: func() (*os.File, error) {
 			return os.OpenFile("/dev/tty", os.O_RDWR, 0)
 		},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -38,4 +39,46 @@ func TestReadmeTranscripts(t *testing.T) {
 		require.Equal(t, askExitOK, code, stdout)
 		assert.Equal(t, ex[3], strings.TrimPrefix(stderr, "\n")+stdout)
 	}
+}
+
+// TestReadmePicker types the keys the README's keyboard picker section
+// describes into the binary on a real terminal (tmux, 100x30) and compares
+// the screen with the captures shown there.
+func TestReadmePicker(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	readme := string(b)
+	single := regexp.MustCompile("(?s)```sh\nreq='([^']*)'\naskcore-stdio ask --request \"\\$req\"\n```\n\n```text\n(.*?)```\n\n[^`]*```text\n(.*?)```").
+		FindAllStringSubmatch(readme, -1)
+	require.Len(t, single, 1, "the README's picker example")
+	batch := regexp.MustCompile("(?s)Space toggled `#ops`:\n\n```text\n(.*?)```").FindStringSubmatch(readme)
+	require.NotNil(t, batch, "the README's batch capture")
+	batchReq := regexp.MustCompile("(?s)```sh\nreq='([^']*)'\nprintf '[^']*' \\| askcore-stdio ask --request \"\\$req\"\n```").
+		FindAllStringSubmatch(readme, -1)
+	require.Len(t, batchReq, 2, "the README's multi-select and batch examples")
+
+	tm := newTmux(t)
+	dir := t.TempDir()
+	visible := func(name string) string { return strings.TrimRight(tm.pane(name, false), "\n") + "\n" }
+
+	req := writeFile(t, dir, "single.json", single[0][1])
+	tm.sessionSized("single", 100, 30, fmt.Sprintf(`%s ask --engine native --request "$(cat %s)"`, bin, req))
+	tm.waitCursor("single", "1. PostgreSQL")
+	assert.Equal(t, single[0][2], visible("single"))
+	tm.keys("single", "Down")
+	tm.waitCursor("single", "2. SQLite")
+	tm.keys("single", "Enter")
+	tm.waitFor("single", "[exit 0]")
+	assert.Equal(t, single[0][3]+"[exit 0]\n", visible("single"))
+
+	req = writeFile(t, dir, "batch.json", batchReq[1][1])
+	tm.sessionSized("batch", 100, 30, fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > /dev/null`, bin, req))
+	tm.waitFor("batch", "Question 1 of 2")
+	tm.keys("batch", "Enter")
+	tm.waitFor("batch", "Question 2 of 2")
+	tm.keys("batch", "Space")
+	tm.waitCursor("batch", "[x] 1. #ops")
+	assert.Equal(t, batch[1], visible("batch"))
+	tm.keys("batch", "Escape")
+	tm.waitFor("batch", "[exit 5]")
 }

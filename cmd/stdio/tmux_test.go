@@ -33,7 +33,7 @@ func newTmux(t *testing.T) *tmuxServer {
 	// A short socket path: unix socket paths are limited to ~100 bytes.
 	dir, err := os.MkdirTemp("", "askt")
 	require.NoError(t, err)
-	s := &tmuxServer{t: t, tmux: path, sock: filepath.Join(dir, "s"), env: baseEnv("TERM=xterm-256color")}
+	s := &tmuxServer{t: t, tmux: path, sock: filepath.Join(dir, "s"), env: baseEnv("TERM=xterm-256color", "LANG=C.UTF-8")}
 	t.Cleanup(func() {
 		_ = exec.Command(path, "-S", s.sock, "kill-server").Run()
 		os.RemoveAll(dir)
@@ -50,7 +50,7 @@ func (s *tmuxServer) with(t *testing.T) *tmuxServer {
 
 func (s *tmuxServer) run(args ...string) string {
 	s.t.Helper()
-	cmd := exec.Command(s.tmux, append([]string{"-S", s.sock, "-f", "/dev/null"}, args...)...)
+	cmd := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", "/dev/null"}, args...)...)
 	cmd.Env = s.env
 	out, err := cmd.CombinedOutput()
 	require.NoError(s.t, err, "tmux %v: %s", args, out)
@@ -61,7 +61,13 @@ func (s *tmuxServer) run(args ...string) string {
 // shows "[exit N]" and stays.
 func (s *tmuxServer) session(name, shellCmd string) {
 	s.t.Helper()
-	s.run("new-session", "-d", "-s", name, "-x", "120", "-y", "40",
+	s.sessionSized(name, 120, 40, shellCmd)
+}
+
+// sessionSized starts shellCmd in a new cols x rows session.
+func (s *tmuxServer) sessionSized(name string, cols, rows int, shellCmd string) {
+	s.t.Helper()
+	s.run("new-session", "-d", "-s", name, "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows),
 		fmt.Sprintf(`%s; echo "[exit $?]"; sleep 600`, shellCmd))
 }
 
@@ -89,9 +95,27 @@ func (s *tmuxServer) screen(name string, escapes bool) string {
 	return s.run(args...)
 }
 
+// pane is the visible pane only.
+func (s *tmuxServer) pane(name string, escapes bool) string {
+	args := []string{"capture-pane", "-p", "-t", name}
+	if escapes {
+		args = append(args, "-e")
+	}
+	return s.run(args...)
+}
+
+// all is the whole history of the pane: the scrollback and the screen.
+func (s *tmuxServer) all(name string) string {
+	return s.run("capture-pane", "-p", "-t", name, "-S", "-")
+}
+
+// tmuxDeadline bounds every wait for the screen: generous, so that the
+// tests hold on a loaded machine; nothing sleeps to synchronise.
+const tmuxDeadline = 60 * time.Second
+
 func (s *tmuxServer) waitScreen(name, what string, cond func(screen string) bool) string {
 	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(tmuxDeadline)
 	for {
 		scr := s.screen(name, false)
 		if cond(scr) {
@@ -100,7 +124,7 @@ func (s *tmuxServer) waitScreen(name, what string, cond func(screen string) bool
 		if time.Now().After(deadline) {
 			s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, scr)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // polling interval, not synchronisation
 	}
 }
 

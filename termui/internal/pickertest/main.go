@@ -25,6 +25,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/termui"
 )
 
@@ -56,11 +58,20 @@ func run() int {
 		outF = os.Stdout
 	}
 	out := termui.NewSyncWriter(outF)
-	lines := termui.NewLines(os.Stdin)
+	in, done := termui.TerminalInput(os.Stdin) // as the front doors read a terminal
+	defer done()
+	lines := termui.NewLines(in)
 	defer lines.Close()
-	// The core's terminal op decides this for the real front doors.
-	st := termui.Style{Color: termui.IsTerminal(outF) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"}
-	t := termui.NewTerminal(lines, os.Stdin, out, outF, st)
+	// Colour as the core's terminal op decides it for the front doors.
+	mode, err := engine.Client{Core: engine.Native{}}.Terminal(context.Background(), core.Terminal{
+		StdinTTY: termui.IsTerminal(os.Stdin), StderrTTY: termui.IsTerminal(outF), OutTTY: termui.IsTerminal(outF),
+		Term: os.Getenv("TERM"), NoColor: os.Getenv("NO_COLOR"),
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	t := termui.NewTerminal(lines, in, out, outF, termui.Style{Color: mode.Color})
 	p, err := termui.NewPicker(t, layout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

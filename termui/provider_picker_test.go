@@ -1,0 +1,279 @@
+package termui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/interaction"
+)
+
+// The provider with the keyboard picker (Config.Picker): a fake terminal
+// (picker_test.go) typed at, the provider registered with a service, the
+// core's ops on both engines.
+
+type pickHarness struct {
+	f       *fakeTerm
+	prov    *Provider
+	svc     *interaction.Service
+	dispose func()
+}
+
+func newPickHarness(t *testing.T, client engine.Client) *pickHarness {
+	t.Helper()
+	noLeaks(t) // registered first: checked after every cleanup below
+	f := newFakeTerm(t, 80, 24)
+	h := &pickHarness{f: f}
+	h.prov = NewProvider(Config{Client: client, Lines: f.lines, Out: f.term.Out, Picker: &f.term})
+	h.svc = interaction.NewService(client)
+	dispose, err := h.svc.Register(h.prov)
+	require.NoError(t, err)
+	h.dispose = dispose
+	t.Cleanup(func() {
+		h.dispose()
+		h.prov.Close()
+	})
+	return h
+}
+
+func (h *pickHarness) ask(ctx context.Context, arguments string) <-chan askResult {
+	ch := make(chan askResult, 1)
+	go func() {
+		res, err := h.svc.Ask(ctx, arguments, interaction.AskOptions{})
+		ch <- askResult{res, err}
+	}()
+	return ch
+}
+
+// engines are the two places the rules run.
+func engines(t *testing.T) map[string]engine.Client {
+	wasm, err := hostgo.New(context.Background(), hostgo.WithInterpreter())
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, wasm.Close(context.Background())) })
+	return map[string]engine.Client{"native": native, "wasm": {Core: wasm}}
+}
+
+// resolvePicks is the core's answer to arguments from one pick per
+// question.
+func resolvePicks(t *testing.T, arguments string, picks ...core.Pick) (string, string) {
+	t.Helper()
+	c := call(t, arguments)
+	inputs := make([]engine.Input, len(picks))
+	for i := range picks {
+		inputs[i] = engine.Input{Pick: &picks[i]}
+	}
+	res, err := native.ResolveAll(context.Background(), c.Raw, inputs)
+	require.NoError(t, err)
+	summary, err := native.Summary(context.Background(), c.Raw, res.Raw)
+	require.NoError(t, err)
+	return string(res.Raw), summary
+}
+
+// pickMessage is the core's INVALID_ANSWER message for pick on question i.
+func pickMessage(t *testing.T, arguments string, i int, pick core.Pick) string {
+	t.Helper()
+	_, err := native.Resolve(context.Background(), call(t, arguments).Raw, i, engine.Input{Pick: &pick})
+	return requireCode(t, err, core.CodeInvalidAnswer).Message
+}
+
+// layoutOf is the core's picker layout for arguments.
+func layoutOf(t *testing.T, arguments string) Layout {
+	t.Helper()
+	raw, err := native.Picker(context.Background(), call(t, arguments).Raw)
+	require.NoError(t, err)
+	l, err := DecodeLayout(raw)
+	require.NoError(t, err)
+	return l
+}
+
+// TestPickerProviderAnswers: a single question and a batch answered with
+// keys, on both engines: the core's layout is drawn, each Enter is checked
+// by the core (its message shown, the person stays), the answer is the
+// core's answer to the picks, and "→ " with the core's summary (one line
+// per question) is what stays of the picker.
+func TestPickerProviderAnswers(t *testing.T) {
+	for name, client := range engines(t) {
+		t.Run(name+"/single", func(t *testing.T) {
+			h := newPickHarness(t, client)
+			ch := h.ask(context.Background(), dbRequest)
+			h.f.screen.waitFor(t, "[Database] Which database?", "❯ 1. PostgreSQL  recommended", "     Reliable; needs a server.")
+			h.f.keys.typ("\x1b[B\r") // Down: SQLite; Enter
+			want, summary := resolvePicks(t, dbRequest, core.Pick{Options: []int{0}})
+			assert.Equal(t, want, answered(t, ch))
+			assert.Equal(t, "SQLite", summary)
+			assert.True(t, strings.HasSuffix(h.f.screen.String(), "\x1b[J\x1b8→ SQLite\n"), "%q", h.f.screen.String())
+			assert.Zero(t, h.f.rawNow(), "the terminal is restored")
+		})
+		t.Run(name+"/batch", func(t *testing.T) {
+			h := newPickHarness(t, client)
+			ch := h.ask(context.Background(), batchRequest)
+			h.f.screen.waitFor(t, "Question 1 of 3", "[Database] Which database?")
+			h.f.keys.typ("\r") // PostgreSQL, the recommended option
+			h.f.screen.waitFor(t, "Question 2 of 3", "❯ [x] 1. Auth  recommended")
+			h.f.keys.typ(" ") // Auth off: nothing chosen
+			h.f.keys.typ("\r")
+			msg := pickMessage(t, batchRequest, 1, core.Pick{Options: []int{}})
+			assert.Contains(t, msg, "Space toggles the option under the cursor")
+			h.f.screen.waitFor(t, msg[:40]) // the core's message (wrapped at 79 columns)
+			h.f.keys.typ("jj ")             // Search
+			h.f.keys.typ("\x1b[B")
+			h.f.keys.typ("jk Slack\r") // j and k are letters in the own answer
+			h.f.screen.waitFor(t, "Question 3 of 3", "✓ Database")
+			h.f.keys.typ("Aurora\r")
+			want, summary := resolvePicks(t, batchRequest,
+				core.Pick{Options: []int{1}}, core.Pick{Options: []int{2}, Text: "jk Slack"}, core.Pick{Text: "Aurora"})
+			assert.Equal(t, want, answered(t, ch))
+			lines := strings.Split(summary, "\n")
+			require.Len(t, lines, 3)
+			assert.True(t, strings.HasSuffix(h.f.screen.String(), "→ "+strings.Join(lines, "\n→ ")+"\n"), "%q", h.f.screen.String())
+		})
+	}
+}
+
+// TestPickerProviderLeaving: Esc, Ctrl-C (the key, and Interrupt: the
+// signal), the input's end, a closed input, the ask's ctx, a closed
+// provider. Each is the core's situation; Esc and Ctrl-C leave the
+// layout's line in place of the picker, the others erase it.
+func TestPickerProviderLeaving(t *testing.T) {
+	layout := layoutOf(t, dbRequest)
+	cases := []struct {
+		name  string
+		leave func(h *pickHarness, cancel context.CancelCauseFunc)
+		want  core.Failure
+		line  string
+	}{
+		{"Esc", func(h *pickHarness, _ context.CancelCauseFunc) { h.f.keys.typ("\x1b") },
+			core.Failure{Situation: core.SituationDeclined}, layout.Declined},
+		{"Ctrl-C", func(h *pickHarness, _ context.CancelCauseFunc) { h.f.keys.typ("\x03") },
+			core.Failure{Situation: core.SituationInterrupted}, layout.Interrupted},
+		{"Interrupt", func(h *pickHarness, _ context.CancelCauseFunc) { require.True(t, h.prov.Interrupt()) },
+			core.Failure{Situation: core.SituationInterrupted}, layout.Interrupted},
+		{"EOF", func(h *pickHarness, _ context.CancelCauseFunc) { h.f.keys.Close() },
+			core.Failure{Situation: core.SituationEOF}, ""},
+		{"input closed", func(h *pickHarness, _ context.CancelCauseFunc) { h.f.lines.Close() },
+			core.Failure{Situation: core.SituationInputClosed}, ""},
+		{"ctx", func(_ *pickHarness, cancel context.CancelCauseFunc) { cancel(errors.New("the user pressed stop")) },
+			core.Failure{Situation: core.SituationAborted, Detail: "the user pressed stop"}, ""},
+		{"disposed", func(h *pickHarness, _ context.CancelCauseFunc) { h.dispose() },
+			core.Failure{Situation: core.SituationWithdrawn}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newPickHarness(t, native)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			ch := h.ask(ctx, dbRequest)
+			h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
+			c.leave(h, cancel)
+			requireFailure(t, result(t, ch).err, c.want)
+			h.prov.Close() // returns once the picker is gone
+			out := h.f.screen.String()
+			assert.True(t, strings.HasSuffix(out, "\x1b[J\x1b8"+c.line+strings.Repeat("\n", min(len(c.line), 1))), "%q", out)
+			assert.Zero(t, h.f.rawNow())
+		})
+	}
+}
+
+// TestPickerProviderCloseWaits: Close returns only once the picker on
+// screen is erased and the terminal restored (askcore-stdio ask writes its
+// output right after).
+func TestPickerProviderCloseWaits(t *testing.T) {
+	h := newPickHarness(t, native)
+	ch := h.ask(context.Background(), dbRequest)
+	h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
+	h.prov.Close()
+	assert.Zero(t, h.f.rawNow())
+	assert.True(t, strings.HasSuffix(h.f.screen.String(), modesOff+"\r\x1b[K\x1b7\x1b[B\x1b[J\x1b8"), "%q", h.f.screen.String())
+	requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationWithdrawn})
+}
+
+// TestPickerProviderQueue: a second call waits for the first one's picker
+// to be done, then gets its own.
+func TestPickerProviderQueue(t *testing.T) {
+	h := newPickHarness(t, native)
+	first := h.ask(context.Background(), `{"question":"First?","options":["A","B"]}`)
+	h.f.screen.waitFor(t, "First?")
+	second := h.ask(context.Background(), `{"question":"Second?","options":["C","D"]}`)
+	waitQueued(t, h.prov, 1)
+	assert.NotContains(t, h.f.screen.String(), "Second?")
+	h.f.keys.typ("2\r")
+	assert.Equal(t, `{"answer":"B","selected":{"index":1,"label":"B","value":"B"}}`, answered(t, first))
+	h.f.screen.waitFor(t, "Second?")
+	h.f.keys.typ("\r")
+	assert.Equal(t, `{"answer":"C","selected":{"index":0,"label":"C","value":"C"}}`, answered(t, second))
+	out := h.f.screen.String()
+	assert.Less(t, strings.Index(out, "→ B\n"), strings.Index(out, "Second?"))
+}
+
+// waitQueued waits until n calls wait for the turn.
+func waitQueued(t *testing.T, p *Provider, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for p.q.waiting() != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls queued, want %d", p.q.waiting(), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestPickerProviderEngineFault: when the core cannot check a pick, the
+// picker ends and the service reports the engine fault.
+func TestPickerProviderEngineFault(t *testing.T) {
+	h := newPickHarness(t, engine.Client{Core: failingOp{"resolve"}})
+	ch := h.ask(context.Background(), dbRequest)
+	h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
+	h.f.keys.typ("\r")
+	requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationEngineFault})
+	h.prov.Close()
+	assert.True(t, strings.HasSuffix(h.f.screen.String(), "\x1b[J\x1b8"), "the picker is erased")
+}
+
+// failingOp is the native core, except that op fails as a trapped engine
+// would.
+type failingOp struct{ op string }
+
+func (f failingOp) Handle(ctx context.Context, in []byte) ([]byte, error) {
+	if bytes.Contains(in, []byte(`"op":"`+f.op+`"`)) {
+		return nil, errors.New("trap")
+	}
+	return engine.Native{}.Handle(ctx, in)
+}
+
+// TestPickerProviderHostileText: what the model wrote reaches the picker
+// only as the core sanitized it: no escape sequence, control or bidi
+// control of the model's on the terminal, in the frame or the summary.
+func TestPickerProviderHostileText(t *testing.T) {
+	question := `{"header":` + jsonString(hostileText("Head")) + `,"question":` + jsonString(hostileText("Question?")) +
+		`,"options":[{"label":` + jsonString(hostileText("One")) + `,"description":` + jsonString(hostileText("first\nline two")) +
+		`,"recommended":true},{"label":` + jsonString(hostileText("Two")) + `}],"allowCustom":true}`
+	h := newPickHarness(t, native)
+	ch := h.ask(context.Background(), question)
+	h.f.screen.waitFor(t, "Question?", "OVERWRITE")
+	h.f.keys.typ("\r")
+	answered(t, ch)
+	out := h.f.screen.String()
+	// The picker's own controls: cursor moves, clears, modes; no SGR
+	// without colour.
+	own := regexp.MustCompile(`\x1b\[(\d*[ABJK]|\?25[lh]|\?2004[lh])|\x1b[78]|\r`)
+	rest := own.ReplaceAllString(out, "")
+	for _, bad := range append(hostile, "\x1b", "\u202c") {
+		assert.NotContains(t, rest, bad, "%q reached the terminal:\n%q", bad, out)
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
