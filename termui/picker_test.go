@@ -70,7 +70,7 @@ func (s *screen) String() string {
 // waitFor waits until what was written contains every text.
 func (s *screen) waitFor(t *testing.T, texts ...string) string {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(patience)
 	for {
 		s.mu.Lock()
 		out, ch := s.b.String(), s.changed
@@ -180,7 +180,7 @@ func wait(t *testing.T, ch <-chan runResult) runResult {
 	select {
 	case r := <-ch:
 		return r
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the picker did not return")
 		return runResult{}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -222,7 +223,7 @@ func TestSessionCancelMidQuestion(t *testing.T) {
 	require.NoError(t, h.conn.Cancel(context.Background(), acp.CancelNotification{SessionId: victim}))
 	select {
 	case <-first.ctx.Done(): // $/cancel_request reached the client
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the pending elicitation was not cancelled")
 	}
 	r := <-victimDone
@@ -303,7 +304,8 @@ func TestConcurrentSessionsAnswersNotCrossed(t *testing.T) {
 func TestInitializeDoesNotWaitForEngine(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
-	unblock := func() { once.Do(func() { close(release) }) }
+	var released atomic.Bool
+	unblock := func() { once.Do(func() { released.Store(true); close(release) }) }
 	defer unblock()
 	settings := testSettings(t, "")
 	h := newHarness(t, harnessOptions{build: func(ctx context.Context) (*frontdoor.Runtime, error) {
@@ -322,19 +324,32 @@ func TestInitializeDoesNotWaitForEngine(t *testing.T) {
 	}()
 	select {
 	case <-initialized:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience): // the engine never opens before unblock
 		t.Fatal("initialize waited for the engine")
 	}
 
-	created := make(chan acp.SessionId, 1)
-	go func() { created <- h.newSession() }()
+	// session/new must be answered after the engine is released, however
+	// late a wrong answer comes: the goroutine records which side of
+	// unblock the answer arrived on. The 100 ms only give a wrong early
+	// answer a chance to arrive first.
+	type createdSession struct {
+		id          acp.SessionId
+		afterEngine bool
+	}
+	created := make(chan createdSession, 1)
+	go func() {
+		id := h.newSession()
+		created <- createdSession{id, released.Load()}
+	}()
 	select {
 	case <-created:
 		t.Fatal("session/new did not wait for the engine")
 	case <-time.After(100 * time.Millisecond):
 	}
 	unblock()
-	sid := <-created
+	cs := <-created
+	require.True(t, cs.afterEngine, "session/new did not wait for the engine")
+	sid := cs.id
 	stop, _ := h.prompt(sid, "go")
 	assert.Equal(t, acp.StopReasonEndTurn, stop)
 }
@@ -358,6 +373,7 @@ func TestUnknownAgentIsSessionNotFound(t *testing.T) {
 // Closing the connection mid-question ends everything it started: no
 // goroutine outlives it.
 func TestNoGoroutineOutlivesConnection(t *testing.T) {
+	before := goleak.IgnoreCurrent() // now, not at the end: that would ignore the leaks
 	asking := make(chan struct{})
 	h := newHarness(t, harnessOptions{}, func(ctx context.Context, _ wireScope, _ acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
 		close(asking)
@@ -384,10 +400,10 @@ func TestNoGoroutineOutlivesConnection(t *testing.T) {
 		if o.err == nil {
 			assert.Equal(t, acp.StopReasonCancelled, o.resp.StopReason)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the client's prompt did not end with the connection")
 	}
-	goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	verifyNoLeaks(t, before)
 }
 
 // Prompting an unknown session is a JSON-RPC error, not a hang.

@@ -106,14 +106,14 @@ func TestGarbageAnswerMidQuestion(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), patience)
 				defer cancel()
 				resp, err := h.conn.Prompt(ctx, acp.PromptRequest{SessionId: sid, Prompt: []acp.ContentBlock{acp.TextBlock("go")}})
 				done <- result{resp.StopReason, err, h.client.takeUpdates(sid)}
 			}()
 			select {
 			case <-asking:
-			case <-time.After(20 * time.Second):
+			case <-time.After(patience):
 				t.Fatal("no question")
 			}
 			id := h.tap.lastElicitationID()
@@ -125,7 +125,7 @@ func TestGarbageAnswerMidQuestion(t *testing.T) {
 			var r result
 			select {
 			case r = <-done:
-			case <-time.After(20 * time.Second):
+			case <-time.After(patience):
 				t.Fatal("the prompt hangs after a garbage answer")
 			}
 			close(release)
@@ -154,7 +154,7 @@ func TestGarbageAnswerMidQuestion(t *testing.T) {
 				assert.JSONEq(t, `{"answer":"next"}`, string(tools[1].rawOutput))
 			}
 			h.close()
-			goleak.VerifyNone(t, before)
+			verifyNoLeaks(t, before)
 		})
 	}
 }

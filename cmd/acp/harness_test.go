@@ -26,6 +26,32 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
+// patience is how long a test waits for something that must happen (a
+// reply, a question, the end of a prompt or of the connection). Only a
+// failing test waits that long: a loaded machine makes the tests slower,
+// never red.
+const patience = 2 * time.Minute
+
+// verifyNoLeaks is goleak.VerifyNone with patience. Goroutines on their way
+// out when a test ends (acp-go-sdk's connection goroutines and request
+// handlers finish after the connection is done) get until patience to go,
+// instead of goleak's fixed ~0.4 s of retries, which a loaded machine can
+// use up; a goroutine that never ends still fails the test.
+func verifyNoLeaks(t *testing.T, opts ...goleak.Option) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for {
+		err := goleak.Find(opts...) // retries for ~0.4 s itself
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("found unexpected goroutines:\n%v", err)
+			return
+		}
+	}
+}
+
 // testScript is the scripted model every test session replays from its
 // first line: a choice question, then (next prompt) an optionless one.
 const testScript = `{"content":"Let me ask.","tool_calls":[{"id":"call_db","name":"ask_user_question","arguments":{"header":"Database","question":"Which database should I use?","options":[{"label":"PostgreSQL","value":"postgres","description":"server"},{"label":"SQLite","value":"sqlite","recommended":true}],"allowCustom":true}}]}
@@ -294,7 +320,7 @@ func (h *harness) close() {
 	h.toAgent.Close()
 	select {
 	case <-h.served:
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		h.t.Error("serve did not return after the client closed the connection")
 	}
 	<-h.conn.Done()
@@ -312,7 +338,7 @@ func (h *harness) initialize(form bool) {
 	if form {
 		caps.Elicitation = &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	resp, err := h.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
 	require.NoError(h.t, err)
@@ -321,7 +347,7 @@ func (h *harness) initialize(form bool) {
 
 func (h *harness) newSession() acp.SessionId {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	resp, err := h.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: "/tmp", McpServers: []acp.McpServer{}})
 	require.NoError(h.t, err)
@@ -334,7 +360,7 @@ func (h *harness) newSession() acp.SessionId {
 // notifications before the response).
 func (h *harness) prompt(id acp.SessionId, text string) (acp.StopReason, []acp.SessionUpdate) {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	resp, err := h.conn.Prompt(ctx, acp.PromptRequest{SessionId: id, Prompt: []acp.ContentBlock{acp.TextBlock(text)}})
 	require.NoError(h.t, err)

@@ -87,7 +87,7 @@ func loadSessions(t *testing.T, engineName string, n int) {
 	outcomes := make(chan outcome, n)
 	for _, id := range ids {
 		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), patience)
 			defer cancel()
 			resp, err := h.conn.Prompt(ctx, acp.PromptRequest{SessionId: id, Prompt: []acp.ContentBlock{acp.TextBlock("go")}})
 			outcomes <- outcome{id: id, stop: resp.StopReason, err: err, updates: h.client.takeUpdates(id)}
@@ -96,7 +96,7 @@ func loadSessions(t *testing.T, engineName string, n int) {
 
 	// Hold every question until all sessions are asking at once.
 	held := make([]pending, 0, n)
-	deadline := time.After(2 * time.Minute)
+	deadline := time.After(patience)
 	for len(held) < n {
 		select {
 		case p := <-asked:
@@ -129,7 +129,7 @@ func loadSessions(t *testing.T, engineName string, n int) {
 		var o outcome
 		select {
 		case o = <-outcomes:
-		case <-time.After(2 * time.Minute):
+		case <-time.After(patience):
 			t.Fatalf("%d of %d prompts ended", len(got), n)
 		}
 		require.NoError(t, o.err, "session %s", o.id)
@@ -172,7 +172,7 @@ func loadSessions(t *testing.T, engineName string, n int) {
 		"the heap grew beyond 32 MiB + 128 KiB per pending question")
 
 	h.close()
-	goleak.VerifyNone(t, before)
+	verifyNoLeaks(t, before)
 }
 
 func mib(b uint64) float64 { return float64(b) / (1 << 20) }
@@ -211,7 +211,7 @@ func TestLoadDisconnectWithManyPendingQuestions(t *testing.T) {
 		select {
 		case ctx := <-asked:
 			pending = append(pending, ctx)
-		case <-time.After(30 * time.Second):
+		case <-time.After(patience):
 			t.Fatalf("only %d of %d sessions asked", len(pending), n)
 		}
 	}
@@ -221,17 +221,17 @@ func TestLoadDisconnectWithManyPendingQuestions(t *testing.T) {
 		select {
 		case err := <-ended:
 			assert.NoError(t, err)
-		case <-time.After(20 * time.Second):
+		case <-time.After(patience):
 			t.Fatal("a prompt did not end with the connection")
 		}
 	}
 	for _, ctx := range pending {
 		select {
 		case <-ctx.Done():
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			t.Fatal("an elicitation was not cancelled by the disconnect")
 		}
 	}
 	t.Logf("%d pending questions ended %v after the disconnect", n, time.Since(start).Round(time.Millisecond))
-	goleak.VerifyNone(t, before)
+	verifyNoLeaks(t, before)
 }

@@ -44,7 +44,7 @@ func TestRunServesStdio(t *testing.T) {
 	select {
 	case code := <-exit:
 		assert.Equal(t, 0, code, stderr.String())
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("run did not return after stdin closed")
 	}
 }

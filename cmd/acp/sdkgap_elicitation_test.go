@@ -66,7 +66,7 @@ func TestElicitationWireBytes(t *testing.T) {
 	case r := <-done:
 		require.NoError(t, r.err)
 		assert.Equal(t, `{"action":"_custom","content":{"choice":"sqlite"}}`, string(r.raw))
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("no result")
 	}
 }

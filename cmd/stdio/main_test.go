@@ -27,6 +27,11 @@ import (
 // bin is askcore-stdio, built once for every test of the binary.
 var bin string
 
+// patience is how long a test waits for something that must happen (a
+// screen, an exit). Only a failing test waits that long: a loaded machine
+// makes the tests slower, never red.
+const patience = 2 * time.Minute
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "askcore-stdio-test-")
 	if err != nil {
@@ -128,7 +133,7 @@ func (p *proc) send(s string) {
 
 func (p *proc) waitOut(what string, cond func(stdout string) bool) string {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		out := p.stdout.String()
 		if cond(out) {
@@ -162,7 +167,7 @@ func (p *proc) wait() int {
 	select {
 	case <-p.done:
 		return p.code
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		p.t.Fatalf("did not exit\nstdout:\n%s\nstderr:\n%s", p.stdout, p.stderr)
 		return -1
 	}
@@ -419,7 +424,7 @@ func TestInProcessLeavesNoGoroutine(t *testing.T) {
 // waitErr waits until stderr ends with suffix.
 func (p *proc) waitErr(what, suffix string) {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !strings.HasSuffix(p.stderr.String(), suffix) {
 		if time.Now().After(deadline) {
 			p.t.Fatalf("timed out waiting for %s\nstderr:\n%s", what, p.stderr)
@@ -431,7 +436,7 @@ func (p *proc) waitErr(what, suffix string) {
 // waitErrContains waits until stderr contains text.
 func (p *proc) waitErrContains(what, text string) {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !strings.Contains(p.stderr.String(), text) {
 		if time.Now().After(deadline) {
 			p.t.Fatalf("timed out waiting for %s\nstderr:\n%s", what, p.stderr)

@@ -109,13 +109,9 @@ func (s *tmuxServer) all(name string) string {
 	return s.run("capture-pane", "-p", "-t", name, "-S", "-")
 }
 
-// tmuxDeadline bounds every wait for the screen: generous, so that the
-// tests hold on a loaded machine; nothing sleeps to synchronise.
-const tmuxDeadline = 60 * time.Second
-
 func (s *tmuxServer) waitScreen(name, what string, cond func(screen string) bool) string {
 	s.t.Helper()
-	deadline := time.Now().Add(tmuxDeadline)
+	deadline := time.Now().Add(patience) // generous: nothing sleeps to synchronise
 	for {
 		scr := s.screen(name, false)
 		if cond(scr) {

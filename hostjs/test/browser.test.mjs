@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
-import { corpus, hostjsDir, repoDir } from './helpers.mjs';
+import { PATIENCE, corpus, hostjsDir, repoDir } from './helpers.mjs';
 
 const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
 const missing = !existsSync(CHROMIUM);
@@ -66,7 +66,10 @@ function serve(cases, seam) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-test('Chromium: the conformance and seam corpora byte for byte, through the browser entry point', { skip, timeout: 180_000 }, async (t) => {
+// Budgets, not expectations (a quiet run takes seconds): starting Chromium,
+// loading the page and running the corpora each get PATIENCE, the whole test
+// all three.
+test('Chromium: the conformance and seam corpora byte for byte, through the browser entry point', { skip, timeout: 3 * PATIENCE }, async (t) => {
   const cases = corpus();
   assert.ok(cases.length > 0, 'no conformance corpus');
   const seam = seamCases();
@@ -77,6 +80,7 @@ test('Chromium: the conformance and seam corpora byte for byte, through the brow
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    timeout: PATIENCE,
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -88,8 +92,8 @@ test('Chromium: the conformance and seam corpora byte for byte, through the brow
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-    await page.goto(`http://127.0.0.1:${port}/`);
-    await page.waitForFunction(() => /** @type {any} */ (window).__askcore?.done, null, { timeout: 120_000 });
+    await page.goto(`http://127.0.0.1:${port}/`, { timeout: PATIENCE });
+    await page.waitForFunction(() => /** @type {any} */ (window).__askcore?.done, null, { timeout: PATIENCE });
     const r = await page.evaluate(() => /** @type {any} */ (window).__askcore);
     assert.equal(r.error, undefined, `page failed: ${r.error}\n${errors.join('\n')}`);
     t.diagnostic(`chromium ${context.browser()?.version() ?? ''}: load ${r.loadMs.toFixed(1)} ms, ${r.results.length} conformance cases, ${r.seam.length} seam cases`);

@@ -51,8 +51,14 @@ export function capture(stream) {
   return { get text() { return text; }, clear() { text = ''; } };
 }
 
+/**
+ * How long a test waits for something that must happen. Only a failing test
+ * waits that long: a loaded machine makes the tests slower, never red.
+ */
+export const PATIENCE = 120_000;
+
 /** Resolves once `pred()` holds (polling on the event loop), or rejects after `ms`. */
-export async function until(pred, ms = 2000) {
+export async function until(pred, ms = PATIENCE) {
   const end = Date.now() + ms;
   while (!pred()) {
     if (Date.now() > end) throw new Error('timed out waiting for ' + pred.toString());

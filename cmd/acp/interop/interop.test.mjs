@@ -70,7 +70,9 @@ const batchScript = [
   { content: "Done: {{answer}}." },
 ];
 
-const TIMEOUT = 20_000;
+// How long the test waits for an update or for the agent to exit. Only a
+// failing test waits that long: a loaded machine makes it slower, never red.
+const TIMEOUT = 120_000;
 let tmp;
 let single, batch;
 
