@@ -69,7 +69,7 @@ func sanitize(s string, multiline bool) string {
 			continue
 		case r == '\t':
 			r = ' '
-		case r < 0x20 || (r >= 0x7f && r < 0xa0) || isBidiControl(r):
+		case !Shown(r):
 			i += size
 			continue
 		}
@@ -81,6 +81,15 @@ func sanitize(s string, multiline bool) string {
 		b = utf8.AppendRune(b, r)
 	}
 	return trim(string(b))
+}
+
+// Shown reports whether sanitization keeps r as it is: r is not a C0 or C1
+// control, DEL, or a bidirectional control (line breaks and tabs, which
+// sanitization turns into "\n" and a space, are not Shown either). A front
+// door that echoes what a person types before the core has seen it (a
+// picker's text entry) keeps only these runes, by this one rule.
+func Shown(r rune) bool {
+	return r >= 0x20 && !(r >= 0x7f && r < 0xa0) && !isBidiControl(r)
 }
 
 // plainASCII reports whether s is printable ASCII only (the common case).

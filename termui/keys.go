@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/askcore/askcore/core"
 )
 
 // keyKind is a key the picker knows. Everything else decodes to keyNone and
@@ -232,15 +234,7 @@ func foldText(s string) string {
 	return sb.String()
 }
 
-// printable reports whether r may be drawn: no C0/C1 controls and no
-// bidi controls (the core removes them from its text; typed and pasted
-// text is held to the same rule, so it cannot rearrange the picker).
-func printable(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
-		return false
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return false
-	}
-	return true
-}
+// printable reports whether r may be drawn: the core's rule for what
+// sanitization keeps (core.Shown), applied to typed and pasted text, which
+// is drawn before the core sees it, so it cannot rearrange the picker.
+func printable(r rune) bool { return core.Shown(r) }

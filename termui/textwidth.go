@@ -14,10 +14,10 @@ import (
 // ellipsis marks text that was cut.
 const ellipsis = "…"
 
-// cleanText drops what must never reach the frame: controls (a line break
-// or tab becomes a space) and bidi controls. The core already removed them
-// from its text; this keeps the frame's geometry right whatever a host
-// passes.
+// cleanText makes s one line of the frame: a line break or tab becomes a
+// space, and whatever core.Shown refuses is dropped. The core's texts are
+// clean already (it sanitized them); this keeps the frame's geometry right
+// for the typed text too, by the core's own rule.
 func cleanText(s string) string {
 	clean := true
 	for _, r := range s {
