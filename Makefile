@@ -34,7 +34,6 @@ test-js:
 
 test-interop: build
 	./scripts/test-interop.sh
-	./scripts/test-mcp-interop.sh
 
 # A number of executions per target, not a duration: with Go 1.26 a
 # -fuzztime duration can end a clean run with "context deadline exceeded"

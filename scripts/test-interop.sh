@@ -1,26 +1,49 @@
 #!/usr/bin/env bash
-# The ACP interop test (make test-interop, after make build): the official
-# TypeScript ACP client (@agentclientprotocol/sdk + zod, pinned in
-# cmd/acp/interop/package-lock.json) spawns the real bin/askcore-acp and
-# answers its form elicitations. npm dependencies are installed with npm ci
-# when missing or older than the lock file.
+# The interop tests (make test-interop, after make build): the official
+# TypeScript clients spawn the real binaries and answer their form
+# elicitations.
 #
-# ASKCORE_ACP_BIN overrides the binary; ASKCORE_ENGINE (wasm|native) is
-# passed to it as --engine (default: the binary's default, wasm).
+#   scripts/test-interop.sh [acp] [mcp]     (default: both)
+#
+#   acp  @agentclientprotocol/sdk + zod (cmd/acp/interop) -> bin/askcore-acp
+#   mcp  @modelcontextprotocol/sdk (cmd/mcp/interop) -> bin/askcore-mcp;
+#        expected bytes come from the core through hostjs (the same
+#        askcore.wasm)
+#
+# npm dependencies (pinned in each interop/package-lock.json) are installed
+# with npm ci when missing or older than the lock file. ASKCORE_ACP_BIN and
+# ASKCORE_MCP_BIN override the binaries; ASKCORE_ENGINE (wasm|native) is
+# passed to them as --engine (default: the binaries' default, wasm).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root/cmd/acp/interop"
-
 export ASKCORE_ACP_BIN="${ASKCORE_ACP_BIN:-$root/bin/askcore-acp}"
-if [ ! -x "$ASKCORE_ACP_BIN" ]; then
-  echo "test-interop: $ASKCORE_ACP_BIN is missing; run make build first" >&2
-  exit 1
-fi
+export ASKCORE_MCP_BIN="${ASKCORE_MCP_BIN:-$root/bin/askcore-mcp}"
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "test-interop: npm ci (cmd/acp/interop)"
-  npm ci --no-audit --no-fund
-fi
+run() { # run PROTOCOL: one interop suite
+  local proto=$1 bin upper
+  upper=$(tr '[:lower:]' '[:upper:]' <<<"$proto")
+  bin="ASKCORE_${upper}_BIN"
+  bin=${!bin}
+  if [ ! -x "$bin" ]; then
+    echo "test-interop: $bin is missing; run make build first" >&2
+    exit 1
+  fi
+  cd "$root/cmd/$proto/interop"
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "test-interop: npm ci (cmd/$proto/interop)"
+    npm ci --no-audit --no-fund
+  fi
+  echo "test-interop: node --test (TypeScript $upper client -> $bin)"
+  node --test --test-reporter=spec interop.test.mjs
+}
 
-echo "test-interop: node --test (TypeScript ACP client -> $ASKCORE_ACP_BIN)"
-node --test --test-reporter=spec interop.test.mjs
+(($#)) || set -- acp mcp
+for proto in "$@"; do
+  case $proto in
+  acp | mcp) run "$proto" ;;
+  *)
+    echo "test-interop: unknown suite $proto (acp or mcp)" >&2
+    exit 2
+    ;;
+  esac
+done

@@ -1,6 +1,6 @@
 // Interop test: the official TypeScript ACP client (@agentclientprotocol/sdk,
 // which validates every message with zod) drives the real askcore-acp binary
-// over stdio. Run by scripts/test-interop.sh (`make test-interop`).
+// over stdio. Run by scripts/test-interop.sh acp (`make test-interop`).
 //
 // Two agent processes run, each with its own --script file: one asks single
 // questions (a choice, then an optionless one), the other one batch holding

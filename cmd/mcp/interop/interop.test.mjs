@@ -1,6 +1,6 @@
 // Interop test: the official TypeScript MCP client (@modelcontextprotocol/sdk,
 // which validates every message with zod) spawns the real askcore-mcp binary
-// and answers its form elicitations. Run by scripts/test-mcp-interop.sh
+// and answers its form elicitations. Run by scripts/test-interop.sh mcp
 // (part of `make test`).
 //
 // Expected bytes come from the askcore core itself (hostjs, the same
