@@ -149,19 +149,9 @@ func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []stri
 	if r.MultiSelect {
 		name = fieldName(a, FieldChoices, i)
 		b = appendFieldHead(b, a, i, t, name, "array", titleChoices)
-		b = append(b, `,"items":{"anyOf":[`...)
-		for n, oi := range order {
-			o := &r.Options[oi]
-			if n > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"const":`...)
-			b = jsonx.AppendString(b, o.Value)
-			b = append(b, `,"title":`...)
-			b = jsonx.AppendString(b, o.Label)
-			b = append(b, '}')
-		}
-		b = append(b, "]}"...)
+		b = append(b, `,"items":{"anyOf":`...)
+		b = appendConsts(b, r, order, false)
+		b = append(b, '}')
 		if !r.AllowCustom {
 			b = append(b, `,"minItems":1`...)
 		}
@@ -182,23 +172,8 @@ func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []stri
 	} else {
 		name = fieldName(a, FieldChoice, i)
 		b = appendFieldHead(b, a, i, t, name, "string", titleChoice)
-		b = append(b, `,"oneOf":[`...)
-		for n, oi := range order {
-			o := &r.Options[oi]
-			if n > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"const":`...)
-			b = jsonx.AppendString(b, o.Value)
-			b = append(b, `,"title":`...)
-			b = jsonx.AppendString(b, o.Label)
-			if o.Description != "" {
-				b = append(b, `,"description":`...)
-				b = jsonx.AppendString(b, o.Description)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = append(b, `,"oneOf":`...)
+		b = appendConsts(b, r, order, true)
 		if d := r.defaultIndex(); d >= 0 {
 			b = append(b, `,"default":`...)
 			b = jsonx.AppendString(b, r.Options[d].Value)
@@ -224,6 +199,29 @@ func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []stri
 	b = append(b, `,"maxLength":`...)
 	b = jsonx.AppendInt(b, MaxAnswerChars)
 	return append(b, '}'), required
+}
+
+// appendConsts writes the options in display order as
+// [{"const":value,"title":label[,"description":...]}...]; descriptions only
+// with withDescription (single choice: multi-select items take none).
+func appendConsts(b []byte, r *Request, order []int, withDescription bool) []byte {
+	b = append(b, '[')
+	for n, oi := range order {
+		o := &r.Options[oi]
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"const":`...)
+		b = jsonx.AppendString(b, o.Value)
+		b = append(b, `,"title":`...)
+		b = jsonx.AppendString(b, o.Label)
+		if withDescription && o.Description != "" {
+			b = append(b, `,"description":`...)
+			b = jsonx.AppendString(b, o.Description)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // lowerFirst lower-cases the first letter of an ASCII sentence.
