@@ -94,7 +94,7 @@ var (
 	rounds    = flag.Int("rounds", 5, "testing.Benchmark rounds per op and surface (median)")
 	benchtime = flag.Duration("benchtime", 200*time.Millisecond, "testing.Benchmark time per round")
 	verbose   = flag.Bool("v", false, "progress on stderr")
-	only      = flag.String("only", "", "comma-separated sections to run (compile,ops,module,instantiate,node,stdio,acp,pool); default all")
+	only      = flag.String("only", "", "comma-separated sections to run (compile,ops,module,instantiate,node,stdio,picker,acp,pool); default all")
 )
 
 func want(section string) bool {
@@ -187,6 +187,9 @@ func main() {
 	}
 	if want("stdio") {
 		firstPrompt()
+	}
+	if want("picker") {
+		pickerFirstPaint(root)
 	}
 	if want("acp") {
 		acpInitialize()
@@ -677,6 +680,47 @@ func firstPrompt() {
 		fmt.Sprintf("≤ native + %.0f ms", targetWarmAboveMs), passMiss(w-n <= targetWarmAboveMs))
 	add("askcore-stdio ask: start → first prompt byte, wasm, empty cache", fmt.Sprintf("%s = native + %s", ms(c), ms(c-n)),
 		fmt.Sprintf("≤ native + %.0f ms", targetColdAboveMs), passMiss(c-n <= targetColdAboveMs))
+}
+
+// targetPickerAboveMs: the keyboard picker must not add more than a few
+// milliseconds to the first prompt (issue 14).
+const targetPickerAboveMs = 5
+
+// pickerFirstPaint runs cmd/stdio's BenchmarkAskFirstPaint: askcore-stdio
+// ask on a real pty (tmux), from process start to the picker's whole first
+// frame and, interleaved, to the line mode's prompt (--plain); medians of
+// 30 on each engine, warm cache. It needs tmux (Linux).
+func pickerFirstPaint(root string) {
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", "BenchmarkAskFirstPaint", "-benchtime", "30x", "./cmd/stdio")
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		add("askcore-stdio ask on a pty: first picker frame", "n/a ("+firstLine(string(out))+")", "", "n/a")
+		return
+	}
+	found := false
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 || !strings.HasPrefix(f[0], "BenchmarkAskFirstPaint/") {
+			continue
+		}
+		metric := map[string]float64{}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err == nil {
+				metric[f[i+1]] = v
+			}
+		}
+		eng, _, _ := strings.Cut(strings.TrimPrefix(f[0], "BenchmarkAskFirstPaint/"), "-")
+		line, pick := metric["line-ms"], metric["picker-ms"]
+		add("askcore-stdio ask on a pty, "+eng+": first picker frame vs line prompt",
+			fmt.Sprintf("%s vs %s (%+.1f ms)", ms(pick), ms(line), pick-line),
+			fmt.Sprintf("≤ line + %d ms", targetPickerAboveMs), passMiss(pick-line <= targetPickerAboveMs))
+		found = true
+	}
+	if !found {
+		add("askcore-stdio ask on a pty: first picker frame", "n/a (no benchmark lines; is tmux installed?)", "", "n/a")
+	}
 }
 
 // acpOnce spawns askcore-acp, writes initialize and returns the time from
