@@ -12,19 +12,18 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
 // The picker through a real pseudo-terminal: tmux runs the pickertest
-// program (termui/internal/pickertest) in a private server, the test types
-// with send-keys and reads the screen with capture-pane. Nothing sleeps to
-// synchronise: every step polls the screen until it shows what is expected
-// (deadline: pickerDeadline), so the tests hold on a loaded machine.
-
-const pickerDeadline = 60 * time.Second
+// program (termui/internal/pickertest) in a private server (tmuxtest), the
+// test types with send-keys and reads the visible pane with capture-pane.
+// Nothing sleeps to synchronise: every step polls the screen until it
+// shows what is expected, so the tests hold on a loaded machine.
 
 // buildPickerTest builds the test program (go's build cache makes the
 // second build of a run cheap).
@@ -36,146 +35,38 @@ func buildPickerTest(t *testing.T) string {
 	return bin
 }
 
+// ptmux is a private tmux server (its waits read the visible pane: the
+// picker is drawn in place) that runs pickertest.
 type ptmux struct {
-	t    *testing.T
-	tmux string
-	sock string
-	env  []string
-	bin  string
-	dir  string
+	*tmuxtest.Server
+	t   *testing.T
+	bin string
 }
 
 func newPTmux(t *testing.T) *ptmux {
 	t.Helper()
-	path, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed: the pseudo-terminal tests need it (Debian: apt-get install tmux)")
-	}
-	bin := buildPickerTest(t)
-	dir, err := os.MkdirTemp("", "pkt") // short: unix socket paths are limited
-	require.NoError(t, err)
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "NO_COLOR", "TMUX", "TMUX_PANE", "LANG", "LC_ALL", "LC_CTYPE", "TERM":
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "TERM=xterm-256color", "LANG=C.UTF-8")
-	s := &ptmux{t: t, tmux: path, sock: filepath.Join(dir, "s"), env: env, bin: bin, dir: dir}
-	t.Cleanup(func() {
-		_ = exec.Command(path, "-S", s.sock, "kill-server").Run()
-		os.RemoveAll(dir)
-	})
-	return s
+	s := tmuxtest.New(t, tmuxtest.Config{}) // skips t, before the build, when tmux is missing
+	return &ptmux{Server: s, t: t, bin: buildPickerTest(t)}
 }
 
-func (s *ptmux) with(t *testing.T) *ptmux {
-	c := *s
-	c.t = t
-	return &c
-}
+func (s *ptmux) with(t *testing.T) *ptmux { return &ptmux{Server: s.With(t), t: t, bin: s.bin} }
 
-func (s *ptmux) run(args ...string) string {
-	s.t.Helper()
-	cmd := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", "/dev/null"}, args...)...)
-	cmd.Env = s.env
-	out, err := cmd.CombinedOutput()
-	require.NoError(s.t, err, "tmux %v: %s", args, out)
-	return string(out)
-}
-
-// session runs pickertest on layout (a file in testdata/picker, or a path)
-// in a new cols x rows window; flags go to pickertest, env before it. The
-// picks land in <dir>/<name>.json. When the program ends the pane shows
-// "[exit N]" and stays.
-func (s *ptmux) session(name string, cols, rows int, layout, env string, flags ...string) {
-	// env: words before the command (VAR=value, or a command ending in ";")
+// picker runs pickertest on layout (a file in testdata/picker, or a path)
+// in a new cols x rows session; flags go to pickertest, env before it
+// (VAR=value, or a command ending in ";"). The picks land in out(name).
+func (s *ptmux) picker(name string, cols, rows int, layout, env string, flags ...string) {
 	s.t.Helper()
 	if !filepath.IsAbs(layout) {
 		abs, err := filepath.Abs(filepath.Join("testdata", "picker", layout))
 		require.NoError(s.t, err)
 		layout = abs
 	}
-	cmd := fmt.Sprintf(`%s %s -layout %s -out %s %s; echo "[exit $?]"; sleep 600`,
-		env, s.bin, layout, s.out(name), strings.Join(flags, " "))
-	s.run("new-session", "-d", "-s", name, "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	s.Session(name, cols, rows, fmt.Sprintf(`%s %s -layout %s -out %s %s`,
+		env, s.bin, layout, s.out(name), strings.Join(flags, " ")))
 }
 
-func (s *ptmux) out(name string) string { return filepath.Join(s.dir, name+".json") }
-
-// keys sends tmux key names (Down, Enter, Space, Escape, C-c, BTab, ...).
-func (s *ptmux) keys(name string, keys ...string) {
-	s.t.Helper()
-	s.run(append([]string{"send-keys", "-t", name}, keys...)...)
-}
-
-// typ sends text literally.
-func (s *ptmux) typ(name, text string) {
-	s.t.Helper()
-	s.run("send-keys", "-t", name, "-l", text)
-}
-
-// screen is the visible pane; all adds the scrollback; escapes keeps
-// colours as SGR sequences.
-func (s *ptmux) screen(name string, all, escapes bool) string {
-	args := []string{"capture-pane", "-p", "-t", name}
-	if all {
-		args = append(args, "-S", "-")
-	}
-	if escapes {
-		args = append(args, "-e")
-	}
-	return s.run(args...)
-}
-
-func (s *ptmux) waitScreen(name, what string, cond func(scr string) bool) string {
-	s.t.Helper()
-	deadline := time.Now().Add(pickerDeadline)
-	for {
-		scr := s.screen(name, false, false)
-		if cond(scr) {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, scr)
-		}
-		time.Sleep(20 * time.Millisecond) // polling interval, not synchronisation
-	}
-}
-
-func (s *ptmux) waitFor(name string, texts ...string) string {
-	s.t.Helper()
-	return s.waitScreen(name, fmt.Sprintf("%q", texts), func(scr string) bool {
-		for _, x := range texts {
-			if !strings.Contains(scr, x) {
-				return false
-			}
-		}
-		return true
-	})
-}
-
-// waitCursor waits until the entry line under the cursor starts with want
-// (after "❯ ").
-func (s *ptmux) waitCursor(name, want string) string {
-	s.t.Helper()
-	return s.waitScreen(name, "the cursor on "+want, func(scr string) bool {
-		return cursorLine(scr) != "" && strings.HasPrefix(cursorLine(scr), want)
-	})
-}
-
-// cursorLine is the line with the cursor glyph, without it.
-func cursorLine(scr string) string {
-	for _, l := range strings.Split(scr, "\n") {
-		if rest, ok := strings.CutPrefix(l, "❯ "); ok {
-			return strings.TrimSpace(rest)
-		}
-	}
-	return ""
-}
+// out is the file pickertest writes the picks of session name to.
+func (s *ptmux) out(name string) string { return filepath.Join(s.Dir(), name+".json") }
 
 type pickOut struct {
 	Picks []Pick `json:"picks"`
@@ -185,7 +76,7 @@ type pickOut struct {
 // finish waits for the exit status and reads the picks.
 func (s *ptmux) finish(name string, exit int) pickOut {
 	s.t.Helper()
-	s.waitFor(name, fmt.Sprintf("[exit %d]", exit))
+	s.WaitFor(name, fmt.Sprintf("[exit %d]", exit))
 	b, err := os.ReadFile(s.out(name))
 	require.NoError(s.t, err)
 	var o pickOut
@@ -202,32 +93,32 @@ func TestPickerTerminal(t *testing.T) {
 
 	t.Run("single-select: arrows, j/k, digits, Enter; one summary line stays", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("single", 80, 24, "db.json", "")
-		scr := tm.waitCursor("single", "1. PostgreSQL")
+		tm.picker("single", 80, 24, "db.json", "")
+		scr := tm.WaitCursor("single", "1. PostgreSQL")
 		assert.Contains(t, scr, "[Database] Which database should the service use?")
 		assert.Contains(t, scr, "1. PostgreSQL  recommended")
 		assert.Contains(t, scr, "     Scales well; needs a server.")
 		assert.Contains(t, scr, "↑/↓ move · 1-9 jump · Enter choose · Esc decline")
-		colored := tm.screen("single", false, true)
+		colored := tm.Pane("single", true)
 		assert.Contains(t, colored, "\x1b[", "colour on a terminal without NO_COLOR")
 
-		tm.keys("single", "Down")
-		tm.waitCursor("single", "2. SQLite")
-		tm.keys("single", "j")
-		tm.waitCursor("single", "3. MySQL")
-		tm.keys("single", "k")
-		tm.waitCursor("single", "2. SQLite")
-		tm.keys("single", "Up")
-		tm.waitCursor("single", "1. PostgreSQL")
-		tm.keys("single", "3")
-		tm.waitCursor("single", "3. MySQL")
-		tm.keys("single", "2")
-		tm.waitCursor("single", "2. SQLite")
-		tm.keys("single", "Enter")
+		tm.Keys("single", "Down")
+		tm.WaitCursor("single", "2. SQLite")
+		tm.Keys("single", "j")
+		tm.WaitCursor("single", "3. MySQL")
+		tm.Keys("single", "k")
+		tm.WaitCursor("single", "2. SQLite")
+		tm.Keys("single", "Up")
+		tm.WaitCursor("single", "1. PostgreSQL")
+		tm.Keys("single", "3")
+		tm.WaitCursor("single", "3. MySQL")
+		tm.Keys("single", "2")
+		tm.WaitCursor("single", "2. SQLite")
+		tm.Keys("single", "Enter")
 		o := tm.finish("single", 0)
 		assert.Equal(t, `[{"options":[0],"text":""}]`, picksOf(o))
 
-		all := tm.screen("single", true, false)
+		all := tm.All("single", false)
 		assert.Contains(t, all, "→ SQLite\n[exit 0]")
 		assert.NotContains(t, all, "❯", "the picker is erased, nothing of it left in the scrollback")
 		assert.NotContains(t, all, "Which database")
@@ -235,105 +126,105 @@ func TestPickerTerminal(t *testing.T) {
 
 	t.Run("Esc declines, Ctrl-C aborts", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("esc", 80, 24, "db.json", "")
-		tm.waitCursor("esc", "1. PostgreSQL")
-		tm.keys("esc", "Down")
-		tm.waitCursor("esc", "2. SQLite")
-		tm.keys("esc", "Escape")
+		tm.picker("esc", 80, 24, "db.json", "")
+		tm.WaitCursor("esc", "1. PostgreSQL")
+		tm.Keys("esc", "Down")
+		tm.WaitCursor("esc", "2. SQLite")
+		tm.Keys("esc", "Escape")
 		o := tm.finish("esc", 5)
 		assert.Nil(t, o.Picks)
-		assert.Contains(t, tm.screen("esc", true, false), "✗ declined\n[exit 5]")
+		assert.Contains(t, tm.All("esc", false), "✗ declined\n[exit 5]")
 
-		tm.session("ctrlc", 80, 24, "db.json", "")
-		tm.waitCursor("ctrlc", "1. PostgreSQL")
-		tm.keys("ctrlc", "C-c")
+		tm.picker("ctrlc", 80, 24, "db.json", "")
+		tm.WaitCursor("ctrlc", "1. PostgreSQL")
+		tm.Keys("ctrlc", "C-c")
 		tm.finish("ctrlc", 6) // raw mode: Ctrl-C is a key, not SIGINT (130)
-		assert.Contains(t, tm.screen("ctrlc", true, false), "✗ dismissed (Ctrl-C)\n[exit 6]")
+		assert.Contains(t, tm.All("ctrlc", false), "✗ dismissed (Ctrl-C)\n[exit 6]")
 	})
 
 	t.Run("own answer: typing writes text, j/k are letters", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("text", 80, 24, "db.json", "")
-		tm.waitCursor("text", "1. PostgreSQL")
-		tm.keys("text", "Down", "Down", "Down")
-		tm.waitCursor("text", "✎ Type your own answer")
-		tm.typ("text", "jk 12 kj")
-		tm.waitCursor("text", "✎ Type your own answer: jk 12 kj")
-		tm.keys("text", "BSpace", "BSpace")
-		tm.waitScreen("text", "backspace", func(scr string) bool {
-			return strings.HasSuffix(cursorLine(scr), ": jk 12") // the space and the cursor are trimmed
+		tm.picker("text", 80, 24, "db.json", "")
+		tm.WaitCursor("text", "1. PostgreSQL")
+		tm.Keys("text", "Down", "Down", "Down")
+		tm.WaitCursor("text", "✎ Type your own answer")
+		tm.Type("text", "jk 12 kj")
+		tm.WaitCursor("text", "✎ Type your own answer: jk 12 kj")
+		tm.Keys("text", "BSpace", "BSpace")
+		tm.WaitScreen("text", "backspace", func(scr string) bool {
+			return strings.HasSuffix(tmuxtest.CursorLine(scr), ": jk 12") // the space and the cursor are trimmed
 		})
-		tm.typ("text", "ok")
-		tm.waitCursor("text", "✎ Type your own answer: jk 12 ok")
-		tm.keys("text", "Enter")
+		tm.Type("text", "ok")
+		tm.WaitCursor("text", "✎ Type your own answer: jk 12 ok")
+		tm.Keys("text", "Enter")
 		o := tm.finish("text", 0)
 		assert.Equal(t, `[{"options":[],"text":"jk 12 ok"}]`, picksOf(o))
-		assert.Contains(t, tm.screen("text", true, false), "→ jk 12 ok\n[exit 0]")
+		assert.Contains(t, tm.All("text", false), "→ jk 12 ok\n[exit 0]")
 	})
 
 	t.Run("multi-select: recommended start on, Space toggles", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("multi", 80, 24, "multi.json", "")
-		scr := tm.waitCursor("multi", "[x] 1. Auth")
+		tm.picker("multi", 80, 24, "multi.json", "")
+		scr := tm.WaitCursor("multi", "[x] 1. Auth")
 		assert.Contains(t, scr, "  [x] 2. Cache")
 		assert.Contains(t, scr, "  [ ] 3. Logs")
-		tm.keys("multi", "Space")
-		tm.waitCursor("multi", "[ ] 1. Auth")
-		tm.keys("multi", "j", "j", "Space")
-		tm.waitCursor("multi", "[x] 3. Logs")
-		tm.keys("multi", "Down")
-		tm.typ("multi", "x y")
-		tm.waitCursor("multi", "[x]  ✎ Other: x y")
-		tm.keys("multi", "Enter")
+		tm.Keys("multi", "Space")
+		tm.WaitCursor("multi", "[ ] 1. Auth")
+		tm.Keys("multi", "j", "j", "Space")
+		tm.WaitCursor("multi", "[x] 3. Logs")
+		tm.Keys("multi", "Down")
+		tm.Type("multi", "x y")
+		tm.WaitCursor("multi", "[x]  ✎ Other: x y")
+		tm.Keys("multi", "Enter")
 		o := tm.finish("multi", 0)
 		assert.Equal(t, `[{"options":[0,1],"text":"x y"}]`, picksOf(o))
-		assert.Contains(t, tm.screen("multi", true, false), "→ Cache, Logs, x y\n[exit 0]")
+		assert.Contains(t, tm.All("multi", false), "→ Cache, Logs, x y\n[exit 0]")
 	})
 
 	t.Run("batch: Tab/Shift-Tab keep choices, Enter confirms and moves on", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("batch", 80, 24, "batch.json", "")
-		tm.waitFor("batch", "Question 1 of 3", "[DB]")
-		tm.keys("batch", "Down") // PostgreSQL, not confirmed
-		tm.waitCursor("batch", "2. PostgreSQL")
-		tm.keys("batch", "Tab")
-		tm.waitFor("batch", "Question 2 of 3", "[Extras]")
-		tm.keys("batch", "Space")
-		tm.waitCursor("batch", "[x] 1. Auth")
-		tm.keys("batch", "Tab")
-		tm.waitFor("batch", "Question 3 of 3")
-		tm.typ("batch", "Bo")
-		tm.waitCursor("batch", "✎ Type your answer: Bo")
-		tm.keys("batch", "BTab", "BTab")
-		scr := tm.waitFor("batch", "Question 1 of 3")
-		assert.Equal(t, "2. PostgreSQL  recommended", cursorLine(scr), "Tab kept the choice")
-		tm.keys("batch", "Enter") // confirm 1 -> 2
-		scr = tm.waitFor("batch", "Question 2 of 3", "✓ DB")
-		assert.Equal(t, "[x] 1. Auth", cursorLine(scr))
-		tm.keys("batch", "Enter") // confirm 2 -> 3
-		scr = tm.waitFor("batch", "Question 3 of 3", "✓ Extras")
+		tm.picker("batch", 80, 24, "batch.json", "")
+		tm.WaitFor("batch", "Question 1 of 3", "[DB]")
+		tm.Keys("batch", "Down") // PostgreSQL, not confirmed
+		tm.WaitCursor("batch", "2. PostgreSQL")
+		tm.Keys("batch", "Tab")
+		tm.WaitFor("batch", "Question 2 of 3", "[Extras]")
+		tm.Keys("batch", "Space")
+		tm.WaitCursor("batch", "[x] 1. Auth")
+		tm.Keys("batch", "Tab")
+		tm.WaitFor("batch", "Question 3 of 3")
+		tm.Type("batch", "Bo")
+		tm.WaitCursor("batch", "✎ Type your answer: Bo")
+		tm.Keys("batch", "BTab", "BTab")
+		scr := tm.WaitFor("batch", "Question 1 of 3")
+		assert.Equal(t, "2. PostgreSQL  recommended", tmuxtest.CursorLine(scr), "Tab kept the choice")
+		tm.Keys("batch", "Enter") // confirm 1 -> 2
+		scr = tm.WaitFor("batch", "Question 2 of 3", "✓ DB")
+		assert.Equal(t, "[x] 1. Auth", tmuxtest.CursorLine(scr))
+		tm.Keys("batch", "Enter") // confirm 2 -> 3
+		scr = tm.WaitFor("batch", "Question 3 of 3", "✓ Extras")
 		assert.Contains(t, scr, "Type your answer: Bo")
-		tm.keys("batch", "Enter") // confirm 3: submitted
+		tm.Keys("batch", "Enter") // confirm 3: submitted
 		o := tm.finish("batch", 0)
 		assert.Equal(t, `[{"options":[1],"text":""},{"options":[0],"text":""},{"options":[],"text":"Bo"}]`, picksOf(o))
-		assert.Contains(t, tm.screen("batch", true, false), "→ PostgreSQL\n→ Auth\n→ Bo\n[exit 0]")
+		assert.Contains(t, tm.All("batch", false), "→ PostgreSQL\n→ Auth\n→ Bo\n[exit 0]")
 	})
 
 	t.Run("a rejected Enter shows the message and stays", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("reject", 80, 24, "batch.json", "", "-reject", shellQ("Pick at least one extra."))
-		tm.waitFor("reject", "Question 1 of 3")
-		tm.keys("reject", "Enter")
-		tm.waitFor("reject", "Question 2 of 3")
-		tm.keys("reject", "Enter") // nothing toggled: rejected
-		tm.waitFor("reject", "Pick at least one extra.", "Question 2 of 3")
-		tm.keys("reject", "Space") // the message goes once something changes
-		tm.waitScreen("reject", "the message cleared", func(scr string) bool {
-			return !strings.Contains(scr, "Pick at least one extra.") && cursorLine(scr) == "[x] 1. Auth"
+		tm.picker("reject", 80, 24, "batch.json", "", "-reject", tmuxtest.Quote("Pick at least one extra."))
+		tm.WaitFor("reject", "Question 1 of 3")
+		tm.Keys("reject", "Enter")
+		tm.WaitFor("reject", "Question 2 of 3")
+		tm.Keys("reject", "Enter") // nothing toggled: rejected
+		tm.WaitFor("reject", "Pick at least one extra.", "Question 2 of 3")
+		tm.Keys("reject", "Space") // the message goes once something changes
+		tm.WaitScreen("reject", "the message cleared", func(scr string) bool {
+			return !strings.Contains(scr, "Pick at least one extra.") && tmuxtest.CursorLine(scr) == "[x] 1. Auth"
 		})
-		tm.keys("reject", "Enter")
-		tm.waitFor("reject", "Question 3 of 3")
-		tm.keys("reject", "Escape")
+		tm.Keys("reject", "Enter")
+		tm.WaitFor("reject", "Question 3 of 3")
+		tm.Keys("reject", "Escape")
 		tm.finish("reject", 5)
 	})
 }
@@ -342,36 +233,36 @@ func TestPickerTerminal(t *testing.T) {
 // output, the hand-over to the line reader.
 func TestPickerTerminalScreen(t *testing.T) {
 	server := newPTmux(t)
-	big := filepath.Join(server.dir, "big.json")
+	big := filepath.Join(server.Dir(), "big.json")
 	require.NoError(t, os.WriteFile(big, []byte(bigLayout(64, false)), 0o600))
 
 	t.Run("64 options in a short terminal scroll", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("scroll", 70, 12, big, "")
-		scr := tm.waitCursor("scroll", "1. PostgreSQL 1")
+		tm.picker("scroll", 70, 12, big, "")
+		scr := tm.WaitCursor("scroll", "1. PostgreSQL 1")
 		assertFits(t, scr, 70, 12)
 		assert.Regexp(t, `(?m)^  ↓ \d+ more$`, scr)
 		assert.NotRegexp(t, `(?m)^  ↑ `, scr)
 		for range 12 {
-			tm.keys("scroll", "Down")
+			tm.Keys("scroll", "Down")
 		}
-		scr = tm.waitCursor("scroll", "13. ")
+		scr = tm.WaitCursor("scroll", "13. ")
 		assert.Regexp(t, `(?m)^  ↑ \d+ more$`, scr)
 		assertFits(t, scr, 70, 12)
-		tm.keys("scroll", "End")
-		scr = tm.waitCursor("scroll", "✎ Type your own answer")
+		tm.Keys("scroll", "End")
+		scr = tm.WaitCursor("scroll", "✎ Type your own answer")
 		assert.Contains(t, scr, "64. PostgreSQL 64")
 		assert.NotRegexp(t, `(?m)^  ↓ `, scr)
-		tm.keys("scroll", "PPage")
-		tm.waitScreen("scroll", "PgUp", func(scr string) bool {
-			return strings.Contains(cursorLine(scr), ". ") && !strings.HasPrefix(cursorLine(scr), "64.")
+		tm.Keys("scroll", "PPage")
+		tm.WaitScreen("scroll", "PgUp", func(scr string) bool {
+			return strings.Contains(tmuxtest.CursorLine(scr), ". ") && !strings.HasPrefix(tmuxtest.CursorLine(scr), "64.")
 		})
-		tm.keys("scroll", "Home")
-		tm.waitCursor("scroll", "1. PostgreSQL 1")
-		tm.keys("scroll", "9", "Enter")
+		tm.Keys("scroll", "Home")
+		tm.WaitCursor("scroll", "1. PostgreSQL 1")
+		tm.Keys("scroll", "9", "Enter")
 		o := tm.finish("scroll", 0)
 		assert.Equal(t, `[{"options":[8],"text":""}]`, picksOf(o))
-		all := tm.screen("scroll", true, false)
+		all := tm.All("scroll", false)
 		assert.NotContains(t, all, "❯")
 		assert.NotContains(t, all, "more\n")
 	})
@@ -380,22 +271,22 @@ func TestPickerTerminalScreen(t *testing.T) {
 		// Sizes the frame still fits in (narrower and shorter included):
 		// the scrollback keeps nothing of it.
 		tm := server.with(t)
-		tm.session("resize", 100, 30, "db.json", "echo before;")
-		tm.waitCursor("resize", "1. PostgreSQL")
-		tm.keys("resize", "Down")
-		tm.waitCursor("resize", "2. SQLite")
+		tm.picker("resize", 100, 30, "db.json", "echo before;")
+		tm.WaitCursor("resize", "1. PostgreSQL")
+		tm.Keys("resize", "Down")
+		tm.WaitCursor("resize", "2. SQLite")
 		for _, sz := range [][2]int{{60, 15}, {120, 40}, {52, 12}, {80, 24}} {
-			tm.run("resize-window", "-t", "resize", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
-			scr := tm.waitScreen("resize", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
-				return cursorLine(scr) == "2. SQLite" && fits(scr, sz[0], sz[1]) &&
+			tm.Run("resize-window", "-t", "resize", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			scr := tm.WaitScreen("resize", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
+				return tmuxtest.CursorLine(scr) == "2. SQLite" && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "[Database]") == 1 && strings.Count(scr, "❯") == 1
 			})
 			assertFits(t, scr, sz[0], sz[1])
 		}
-		tm.keys("resize", "Enter")
+		tm.Keys("resize", "Enter")
 		o := tm.finish("resize", 0)
 		assert.Equal(t, `[{"options":[0],"text":""}]`, picksOf(o))
-		all := tm.screen("resize", true, false)
+		all := tm.All("resize", false)
 		assert.Regexp(t, `^before\n→ SQLite\n\[exit 0\]\n`, all, "nothing of the picker in the scrollback")
 	})
 
@@ -406,20 +297,20 @@ func TestPickerTerminalScreen(t *testing.T) {
 		// picker's reach (PICKER.md). The live picker is drawn right for
 		// every size, at the bottom of the output.
 		tm := server.with(t)
-		tm.session("small", 100, 30, "db.json", "")
-		tm.waitCursor("small", "1. PostgreSQL")
+		tm.picker("small", 100, 30, "db.json", "")
+		tm.WaitCursor("small", "1. PostgreSQL")
 		for _, sz := range [][2]int{{30, 9}, {24, 5}, {80, 24}} {
-			tm.run("resize-window", "-t", "small", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
-			scr := tm.waitScreen("small", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
-				return strings.HasPrefix(cursorLine(scr), "1. PostgreSQL") && fits(scr, sz[0], sz[1])
+			tm.Run("resize-window", "-t", "small", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			scr := tm.WaitScreen("small", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
+				return strings.HasPrefix(tmuxtest.CursorLine(scr), "1. PostgreSQL") && fits(scr, sz[0], sz[1])
 			})
 			assertFits(t, scr, sz[0], sz[1])
 		}
-		scr := tm.waitFor("small", "↑/↓ move · 1-9 jump · Enter choose · Esc decline")
+		scr := tm.WaitFor("small", "↑/↓ move · 1-9 jump · Enter choose · Esc decline")
 		assert.True(t, strings.HasSuffix(strings.TrimRight(scr, "\n"), "  3. MySQL\n   ✎ Type your own answer\n↑/↓ move · 1-9 jump · Enter choose · Esc decline"), scr)
-		tm.keys("small", "Escape")
+		tm.Keys("small", "Escape")
 		tm.finish("small", 5)
-		assert.NotContains(t, tm.screen("small", false, false), "❯")
+		assert.NotContains(t, tm.Pane("small", false), "❯")
 	})
 
 	t.Run("resize: a full-height list narrowed", func(t *testing.T) {
@@ -428,30 +319,30 @@ func TestPickerTerminalScreen(t *testing.T) {
 		// scrollback, out of the picker's reach (PICKER.md). The live
 		// picker is still drawn right for the new size.
 		tm := server.with(t)
-		tm.session("narrow", 100, 30, big, "")
-		tm.waitCursor("narrow", "1. PostgreSQL 1")
-		tm.keys("narrow", "Down", "Down")
-		tm.waitCursor("narrow", "3. Café crème 3")
+		tm.picker("narrow", 100, 30, big, "")
+		tm.WaitCursor("narrow", "1. PostgreSQL 1")
+		tm.Keys("narrow", "Down", "Down")
+		tm.WaitCursor("narrow", "3. Café crème 3")
 		for _, sz := range [][2]int{{40, 10}, {90, 20}, {30, 25}} {
-			tm.run("resize-window", "-t", "narrow", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
-			scr := tm.waitScreen("narrow", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
-				return strings.HasPrefix(cursorLine(scr), "3. ") && fits(scr, sz[0], sz[1]) &&
+			tm.Run("resize-window", "-t", "narrow", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			scr := tm.WaitScreen("narrow", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
+				return strings.HasPrefix(tmuxtest.CursorLine(scr), "3. ") && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "❯") == 1 && strings.Contains(scr, "↓ ")
 			})
 			assertFits(t, scr, sz[0], sz[1])
 		}
-		tm.keys("narrow", "Down", "Enter")
+		tm.Keys("narrow", "Down", "Enter")
 		o := tm.finish("narrow", 0)
 		assert.Equal(t, `[{"options":[3],"text":""}]`, picksOf(o))
-		scr := tm.screen("narrow", false, false)
+		scr := tm.Pane("narrow", false)
 		assert.NotContains(t, scr, "❯", "no frame left on the screen:\n%s", scr)
 		assert.Contains(t, scr, "→ 🚀 Rocket 4\n[exit 0]")
 	})
 
 	t.Run("wide characters and combining marks stay aligned", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("wide", 36, 20, "wide.json", "")
-		scr := tm.waitCursor("wide", "1. 日本語")
+		tm.picker("wide", 36, 20, "wide.json", "")
+		scr := tm.WaitCursor("wide", "1. 日本語")
 		assertFits(t, scr, 36, 20)
 		// Every entry's label starts in the same column, whatever the
 		// width of the characters before and in it.
@@ -473,53 +364,53 @@ func TestPickerTerminalScreen(t *testing.T) {
 		assert.Contains(t, scr, "Cafe\u0301 cre\u0300me")
 		assert.Contains(t, scr, "…", "the long CJK label is cut, not wrapped")
 		assert.Contains(t, scr, "     全角の説明文")
-		tm.keys("wide", "Down", "Down", "Down", "Down", "Down")
-		tm.waitCursor("wide", "✎ 自分で入力")
-		tm.typ("wide", "中文 e\u0301 👍")
-		tm.waitCursor("wide", "✎ 自分で入力: 中文 e\u0301 👍")
-		tm.keys("wide", "BSpace")
-		tm.waitScreen("wide", "backspace removes 👍", func(scr string) bool {
-			return cursorLine(scr) == "✎ 自分で入力: 中文 e\u0301" // the space and the cursor are trimmed
+		tm.Keys("wide", "Down", "Down", "Down", "Down", "Down")
+		tm.WaitCursor("wide", "✎ 自分で入力")
+		tm.Type("wide", "中文 e\u0301 👍")
+		tm.WaitCursor("wide", "✎ 自分で入力: 中文 e\u0301 👍")
+		tm.Keys("wide", "BSpace")
+		tm.WaitScreen("wide", "backspace removes 👍", func(scr string) bool {
+			return tmuxtest.CursorLine(scr) == "✎ 自分で入力: 中文 e\u0301" // the space and the cursor are trimmed
 		})
-		tm.keys("wide", "BSpace", "BSpace")
-		tm.typ("wide", "x")
-		tm.waitCursor("wide", "✎ 自分で入力: 中文 x")
-		tm.keys("wide", "Enter")
+		tm.Keys("wide", "BSpace", "BSpace")
+		tm.Type("wide", "x")
+		tm.WaitCursor("wide", "✎ 自分で入力: 中文 x")
+		tm.Keys("wide", "Enter")
 		o := tm.finish("wide", 0)
 		assert.Equal(t, `[{"options":[],"text":"中文 x"}]`, picksOf(o))
 	})
 
 	t.Run("NO_COLOR: no SGR at all", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("nocolor", 80, 24, "multi.json", "NO_COLOR=1")
-		tm.waitCursor("nocolor", "[x] 1. Auth")
-		tm.keys("nocolor", "Down", "Down", "Down")
-		tm.waitCursor("nocolor", "[ ]  ✎ Other")
-		assert.NotContains(t, tm.screen("nocolor", false, true), "\x1b[", "NO_COLOR: no colour, no reverse video")
-		tm.keys("nocolor", "Escape")
+		tm.picker("nocolor", 80, 24, "multi.json", "NO_COLOR=1")
+		tm.WaitCursor("nocolor", "[x] 1. Auth")
+		tm.Keys("nocolor", "Down", "Down", "Down")
+		tm.WaitCursor("nocolor", "[ ]  ✎ Other")
+		assert.NotContains(t, tm.Pane("nocolor", true), "\x1b[", "NO_COLOR: no colour, no reverse video")
+		tm.Keys("nocolor", "Escape")
 		tm.finish("nocolor", 5)
 	})
 
 	t.Run("hostile text cannot drive the terminal", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("hostile", 80, 24, "hostile.json", "")
-		scr := tm.waitCursor("hostile", "1. red")
+		tm.picker("hostile", 80, 24, "hostile.json", "")
+		scr := tm.WaitCursor("hostile", "1. red")
 		assert.Contains(t, scr, "Pick one]0;pwned now OVERWRITE\nsecond line\n", "a CR does not go back over the line; a line break stays one")
 		assertFits(t, scr, 80, 24)
-		colored := tm.screen("hostile", false, true)
+		colored := tm.Pane("hostile", true)
 		assert.NotContains(t, colored, "\x1b[31m", "no red from the label")
-		title := strings.TrimSpace(tm.run("display-message", "-p", "-t", "hostile", "#{pane_title}"))
+		title := strings.TrimSpace(tm.Run("display-message", "-p", "-t", "hostile", "#{pane_title}"))
 		assert.NotEqual(t, "pwned", title, "no OSC title change")
 		assert.Contains(t, scr, "2. backspace CR\n", "BS and CR are not obeyed")
-		tm.keys("hostile", "Enter")
+		tm.Keys("hostile", "Enter")
 		tm.finish("hostile", 0)
 	})
 
 	t.Run("chat: model output during the question goes above the picker", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("noise", 80, 24, "db.json", "", "-stdout", "-noise", "3")
-		tm.waitCursor("noise", "1. PostgreSQL")
-		scr := tm.waitFor("noise", "model text 3: the quick brown fox")
+		tm.picker("noise", 80, 24, "db.json", "", "-stdout", "-noise", "3")
+		tm.WaitCursor("noise", "1. PostgreSQL")
+		scr := tm.WaitFor("noise", "model text 3: the quick brown fox")
 		lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
 		iq, i3 := -1, -1
 		for i, l := range lines {
@@ -535,32 +426,32 @@ func TestPickerTerminalScreen(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(scr, "[Database]"), "one picker, not a garbled copy:\n%s", scr)
 		assert.Equal(t, 1, strings.Count(scr, "model text 1"))
 		assert.Contains(t, scr, "❯ 1. PostgreSQL  recommended\n     Scales well; needs a server.\n  2. SQLite")
-		tm.keys("noise", "Enter")
+		tm.Keys("noise", "Enter")
 		tm.finish("noise", 0)
-		all := tm.screen("noise", true, false)
+		all := tm.All("noise", false)
 		assert.Regexp(t, `model text 3: the quick brown fox\n→ PostgreSQL\n\[exit 0\]`, all)
 	})
 
 	t.Run("keys typed ahead go to the line reader; cooked mode is back", func(t *testing.T) {
 		tm := server.with(t)
-		tm.session("ahead", 80, 24, "db.json", "", "-then-line")
-		tm.waitCursor("ahead", "1. PostgreSQL")
+		tm.picker("ahead", 80, 24, "db.json", "", "-then-line")
+		tm.WaitCursor("ahead", "1. PostgreSQL")
 		// One write: the picker takes "2" and Enter, the line reader gets
 		// the rest (typed while the terminal was raw).
-		tm.keys("ahead", "2", "Enter", "h", "e", "l", "l", "o", "Enter")
+		tm.Keys("ahead", "2", "Enter", "h", "e", "l", "l", "o", "Enter")
 		o := tm.finish("ahead", 0)
 		assert.Equal(t, `[{"options":[0],"text":""}]`, picksOf(o))
 		b, err := os.ReadFile(tm.out("ahead") + ".line")
 		require.NoError(t, err)
 		assert.Equal(t, `"hello"`+"\n", string(b))
 
-		tm.session("after", 80, 24, "db.json", "", "-then-line")
-		tm.waitCursor("after", "1. PostgreSQL")
-		tm.keys("after", "Enter")
-		tm.waitFor("after", "→ PostgreSQL", "line>")
-		tm.typ("after", "typed later")
-		tm.waitFor("after", "line> typed later") // echoed: the terminal is cooked again
-		tm.keys("after", "Enter")
+		tm.picker("after", 80, 24, "db.json", "", "-then-line")
+		tm.WaitCursor("after", "1. PostgreSQL")
+		tm.Keys("after", "Enter")
+		tm.WaitFor("after", "→ PostgreSQL", "line>")
+		tm.Type("after", "typed later")
+		tm.WaitFor("after", "line> typed later") // echoed: the terminal is cooked again
+		tm.Keys("after", "Enter")
 		tm.finish("after", 0)
 		b, err = os.ReadFile(tm.out("after") + ".line")
 		require.NoError(t, err)
@@ -569,11 +460,11 @@ func TestPickerTerminalScreen(t *testing.T) {
 		// Esc waits for the rest of an escape sequence, with a read of
 		// the input in flight when the picker returns: Ctrl-D at the line
 		// prompt after it still ends the input (TerminalInput).
-		tm.session("eof", 80, 24, "db.json", "", "-then-line")
-		tm.waitCursor("eof", "1. PostgreSQL")
-		tm.keys("eof", "Escape")
-		tm.waitFor("eof", "✗ declined", "line>")
-		tm.keys("eof", "C-d")
+		tm.picker("eof", 80, 24, "db.json", "", "-then-line")
+		tm.WaitCursor("eof", "1. PostgreSQL")
+		tm.Keys("eof", "Escape")
+		tm.WaitFor("eof", "✗ declined", "line>")
+		tm.Keys("eof", "C-d")
 		tm.finish("eof", 5)
 		b, err = os.ReadFile(tm.out("eof") + ".line")
 		require.NoError(t, err)
@@ -586,18 +477,18 @@ func TestPickerTerminalScreen(t *testing.T) {
 // next line reader.
 func TestPickerTerminalEarlyKeys(t *testing.T) {
 	tm := newPTmux(t)
-	gate := filepath.Join(tm.dir, "gate")
+	gate := filepath.Join(tm.Dir(), "gate")
 	require.NoError(t, syscall.Mkfifo(gate, 0o600))
-	tm.session("early", 80, 24, "db.json", fmt.Sprintf("read -r _ < %s;", gate), "-then-line")
-	tm.keys("early", "e", "a", "r", "l", "y", "Enter") // the terminal holds them (cooked, echoed)
-	tm.waitFor("early", "early")
+	tm.picker("early", 80, 24, "db.json", fmt.Sprintf("read -r _ < %s;", gate), "-then-line")
+	tm.Keys("early", "e", "a", "r", "l", "y", "Enter") // the terminal holds them (cooked, echoed)
+	tm.WaitFor("early", "early")
 	f, err := os.OpenFile(gate, os.O_WRONLY, 0)
 	require.NoError(t, err)
 	_, err = f.WriteString("go\n")
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
-	tm.waitCursor("early", "1. PostgreSQL")
-	tm.keys("early", "Down", "Enter")
+	tm.WaitCursor("early", "1. PostgreSQL")
+	tm.Keys("early", "Down", "Enter")
 	o := tm.finish("early", 0)
 	assert.Equal(t, `[{"options":[0],"text":""}]`, picksOf(o), "the early Enter did not choose PostgreSQL")
 	b, err := os.ReadFile(tm.out("early") + ".line")
@@ -628,5 +519,3 @@ func assertFits(t *testing.T, scr string, cols, rows int) {
 	}
 	assert.True(t, fits(scr, cols, rows), "the frame does not fit %dx%d:\n%s", cols, rows, scr)
 }
-
-func shellQ(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

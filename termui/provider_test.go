@@ -19,6 +19,7 @@ import (
 	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
 // lockedBuffer is an io.Writer tests can read while the provider writes.
@@ -115,10 +116,10 @@ func (h *harness) send(line string) {
 	require.NoError(h.t, err)
 }
 
-// patience is how long a test waits for something that must happen. Only a
-// failing test waits that long: a loaded machine makes the tests slower,
-// never red.
-const patience = 2 * time.Minute
+// patience is how long a test waits for something that must happen: the
+// terminal tests' budget, one for the package. Only a failing test waits
+// that long: a loaded machine makes the tests slower, never red.
+const patience = tmuxtest.Patience
 
 // waitFor polls until cond holds on the output.
 func (h *harness) waitFor(what string, cond func(out string) bool) string {

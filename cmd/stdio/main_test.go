@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/internal/tmuxtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -27,10 +29,11 @@ import (
 // bin is askcore-stdio, built once for every test of the binary.
 var bin string
 
-// patience is how long a test waits for something that must happen (a
-// screen, an exit). Only a failing test waits that long: a loaded machine
-// makes the tests slower, never red.
-const patience = 2 * time.Minute
+// patience is how long a test waits for something that must happen (an
+// output, an exit): the terminal tests' budget, one for the package. Only
+// a failing test waits that long: a loaded machine makes the tests slower,
+// never red.
+const patience = tmuxtest.Patience
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "askcore-stdio-test-")
@@ -69,14 +72,17 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// modelKeys choose a model: the binary must not reach one the machine
+// running the tests happens to have.
+var modelKeys = []string{"DEEPSEEK_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"}
+
 // baseEnv is the test's environment without model keys or colour
 // settings, so the binary behaves the same on every machine.
 func baseEnv(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "DEEPSEEK_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "NO_COLOR", "TMUX", "TMUX_PANE":
+		if slices.Contains(modelKeys, k) || k == "NO_COLOR" || k == "TMUX" || k == "TMUX_PANE" {
 			continue
 		}
 		env = append(env, kv)

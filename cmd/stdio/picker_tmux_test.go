@@ -18,6 +18,7 @@ import (
 
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
 // The keyboard picker (contract section 9) through the real binary on a
@@ -27,36 +28,11 @@ import (
 // Every expected text is asked from the core (layout, messages, summaries,
 // answers), never restated.
 
-// cursorLine is the entry line under the picker's cursor, without the
-// cursor glyph; "" when no picker is on the screen.
-func cursorLine(scr string) string {
-	for _, l := range strings.Split(scr, "\n") {
-		if rest, ok := strings.CutPrefix(l, "❯ "); ok {
-			return strings.TrimSpace(rest)
-		}
-	}
-	return ""
-}
-
-// waitCursor waits until the entry under the cursor starts with want.
-func (s *tmuxServer) waitCursor(name, want string) string {
-	s.t.Helper()
-	return s.waitScreen(name, "the cursor on "+want, func(scr string) bool {
-		return strings.HasPrefix(cursorLine(scr), want)
-	})
-}
-
 // entryNumber is the number of an option's entry line ("12. Label").
 func entryNumber(line string) (int, bool) {
 	num, _, ok := strings.Cut(line, ". ")
 	n, err := strconv.Atoi(num)
 	return n, ok && err == nil
-}
-
-// typ types text as it is (no Enter).
-func (s *tmuxServer) typ(name, text string) {
-	s.t.Helper()
-	s.run("send-keys", "-t", name, "-l", text)
 }
 
 // fits reports whether every line of the screen fits in cols-1 cells (the
@@ -124,7 +100,7 @@ func writeFile(t *testing.T, dir, name, content string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
-	return shellQuote(path)
+	return tmuxtest.Quote(path)
 }
 
 func readOut(t *testing.T, path string) string {
@@ -139,52 +115,52 @@ func readOut(t *testing.T, path string) string {
 // Shift-Tab move without confirming and keep what was chosen, an empty
 // multi-select pick is rejected with the core's message, Enter confirms
 // and moves on to the next question not confirmed yet.
-func answerBatchWithKeys(t *testing.T, tm *tmuxServer, name string) (answer, summary string) {
-	tm.waitFor(name, "Question 1 of 3", "[Colour] Which colour?")
-	tm.waitCursor(name, "1. Blue")
-	tm.keys(name, "Down") // Red, not confirmed
-	tm.waitCursor(name, "2. Red")
-	tm.keys(name, "Tab")
-	tm.waitFor(name, "Question 2 of 3", "Which checks?")
-	tm.keys(name, "Enter") // nothing toggled
+func answerBatchWithKeys(t *testing.T, tm *tmuxtest.Server, name string) (answer, summary string) {
+	tm.WaitFor(name, "Question 1 of 3", "[Colour] Which colour?")
+	tm.WaitCursor(name, "1. Blue")
+	tm.Keys(name, "Down") // Red, not confirmed
+	tm.WaitCursor(name, "2. Red")
+	tm.Keys(name, "Tab")
+	tm.WaitFor(name, "Question 2 of 3", "Which checks?")
+	tm.Keys(name, "Enter") // nothing toggled
 	msg := pickRejection(t, batchArgs, 1, core.Pick{Options: []int{}})
 	assert.Contains(t, msg, "Space toggles the option under the cursor.")
-	tm.waitFor(name, msg)
-	tm.keys(name, "Space")
-	tm.waitCursor(name, "[x] 1. Lint")
-	tm.keys(name, "j", "j", "Space")
-	tm.waitCursor(name, "[x] 3. Fuzz")
-	tm.keys(name, "Tab")
-	tm.waitFor(name, "Question 3 of 3", "What should the release be called?")
+	tm.WaitFor(name, msg)
+	tm.Keys(name, "Space")
+	tm.WaitCursor(name, "[x] 1. Lint")
+	tm.Keys(name, "j", "j", "Space")
+	tm.WaitCursor(name, "[x] 3. Fuzz")
+	tm.Keys(name, "Tab")
+	tm.WaitFor(name, "Question 3 of 3", "What should the release be called?")
 	entry := func(what, want string) { // waits for the text entry to hold want
-		tm.waitScreen(name, what, func(scr string) bool {
-			c := cursorLine(scr)
+		tm.WaitScreen(name, what, func(scr string) bool {
+			c := tmuxtest.CursorLine(scr)
 			return strings.HasPrefix(c, "✎ ") && strings.HasSuffix(c, ":"+want)
 		})
 	}
-	tm.typ(name, "oops one")
+	tm.Type(name, "oops one")
 	entry("typed", " oops one")
-	tm.keys(name, "C-w")
+	tm.Keys(name, "C-w")
 	entry("Ctrl-W: a word removed", " oops")
-	tm.keys(name, "C-u")
+	tm.Keys(name, "C-u")
 	entry("Ctrl-U: all removed", "")
-	tm.run("set-buffer", "-b", "clip", "jk\nAuror") // a paste: the line break does not confirm
-	tm.run("paste-buffer", "-p", "-b", "clip", "-t", name)
+	tm.Run("set-buffer", "-b", "clip", "jk\nAuror") // a paste: the line break does not confirm
+	tm.Run("paste-buffer", "-p", "-b", "clip", "-t", name)
 	entry("pasted", " jk Auror")
-	tm.typ(name, "x")
-	tm.keys(name, "BSpace")
-	tm.typ(name, "a")
+	tm.Type(name, "x")
+	tm.Keys(name, "BSpace")
+	tm.Type(name, "a")
 	entry("the name typed", " jk Aurora")
-	tm.keys(name, "BTab", "BTab")
-	scr := tm.waitFor(name, "Question 1 of 3")
-	assert.True(t, strings.HasPrefix(cursorLine(scr), "2. Red"), "Tab kept the choice:\n%s", scr)
-	tm.keys(name, "Enter") // confirms 1, on to 2
-	scr = tm.waitFor(name, "Question 2 of 3", "✓ Colour")
+	tm.Keys(name, "BTab", "BTab")
+	scr := tm.WaitFor(name, "Question 1 of 3")
+	assert.True(t, strings.HasPrefix(tmuxtest.CursorLine(scr), "2. Red"), "Tab kept the choice:\n%s", scr)
+	tm.Keys(name, "Enter") // confirms 1, on to 2
+	scr = tm.WaitFor(name, "Question 2 of 3", "✓ Colour")
 	assert.Contains(t, scr, "  [ ] 2. Tests\n", "the toggles were kept")
-	tm.keys(name, "Enter") // confirms 2, on to 3
-	scr = tm.waitFor(name, "Question 3 of 3")
-	assert.True(t, strings.HasSuffix(cursorLine(scr), ": jk Aurora"), scr)
-	tm.keys(name, "Enter") // confirms 3: the batch is submitted
+	tm.Keys(name, "Enter") // confirms 2, on to 3
+	scr = tm.WaitFor(name, "Question 3 of 3")
+	assert.True(t, strings.HasSuffix(tmuxtest.CursorLine(scr), ": jk Aurora"), scr)
+	tm.Keys(name, "Enter") // confirms 3: the batch is submitted
 	return pickSummary(t, batchArgs, core.Pick{Options: []int{0}}, core.Pick{Options: []int{0, 2}}, core.Pick{Text: "jk Aurora"})
 }
 
@@ -205,78 +181,78 @@ func TestPickerChat(t *testing.T) {
 	texts := pickerLayout(t, mustJSON(t, colors(false)))
 	for _, eng := range []string{"native", "wasm"} {
 		t.Run("keys/"+eng, func(t *testing.T) {
-			tm := server.with(t)
+			tm := server.With(t)
 			name := "chat-" + eng
-			tm.session(name, fmt.Sprintf("%s --engine %s --script %s", bin, eng, shellQuote(script)))
-			tm.waitFor(name, "askcore-stdio", "Esc declines.", "\n>")
-			tm.line(name, "hello")
-			scr := tm.waitCursor(name, "1. Blue  recommended")
+			tm.Session(name, 120, 40, fmt.Sprintf("%s --engine %s --script %s", bin, eng, tmuxtest.Quote(script)))
+			tm.WaitFor(name, "askcore-stdio", "Esc declines.", "\n>")
+			tm.Line(name, "hello")
+			scr := tm.WaitCursor(name, "1. Blue  recommended")
 			assert.Contains(t, scr, "[Colour] Which colour?")
 			assert.Contains(t, scr, "     Calm.\n")
 			assert.NotContains(t, scr, "pwned")
-			assert.Contains(t, tm.pane(name, true), "\x1b[", "colour on a terminal")
+			assert.Contains(t, tm.Pane(name, true), "\x1b[", "colour on a terminal")
 			for _, k := range []struct{ key, cursor string }{
 				{"Down", "2. Red"}, {"j", "3. Green"}, {"k", "2. Red"}, {"Up", "1. Blue"},
 				{"3", "3. Green"}, {"1", "1. Blue"}, {"End", "✎ "}, {"Home", "1. Blue"}, {"2", "2. Red"},
 			} {
-				tm.keys(name, k.key)
-				tm.waitCursor(name, k.cursor)
+				tm.Keys(name, k.key)
+				tm.WaitCursor(name, k.cursor)
 			}
-			tm.keys(name, "Enter")
-			tm.waitFor(name, "A1=red")
+			tm.Keys(name, "Enter")
+			tm.WaitFor(name, "A1=red")
 			_, summary := pickSummary(t, mustJSON(t, colors(true)), core.Pick{Options: []int{0}})
-			assert.Contains(t, tm.all(name), "> hello\nLet me ask.\nOVERWRITEesrever\n"+summary+"\nA1=red\n",
+			assert.Contains(t, tm.All(name, false), "> hello\nLet me ask.\nOVERWRITEesrever\n"+summary+"\nA1=red\n",
 				"one summary line stays, nothing else of the picker")
 
-			tm.waitCursor(name, "1. Blue")
-			tm.keys(name, "Escape")
-			scr = tm.waitFor(name, "A2=ASK_DECLINED")
+			tm.WaitCursor(name, "1. Blue")
+			tm.Keys(name, "Escape")
+			scr = tm.WaitFor(name, "A2=ASK_DECLINED")
 			assert.Contains(t, scr, "\n"+texts.Declined+"\n")
 			assert.Contains(t, scr, "ask_user_question: ASK_DECLINED", "the error line (stderr) on the same terminal")
 
-			tm.waitCursor(name, "1. Blue")
-			tm.keys(name, "C-c")
-			scr = tm.waitFor(name, "A3=ASK_ABORTED")
+			tm.WaitCursor(name, "1. Blue")
+			tm.Keys(name, "C-c")
+			scr = tm.WaitFor(name, "A3=ASK_ABORTED")
 			assert.Contains(t, scr, "\n"+texts.Interrupted+"\n")
 			assert.NotContains(t, scr, "[exit", "Ctrl-C in a question does not end the program")
-			tm.waitFor(name, "A3=ASK_ABORTED\n>")
-			tm.keys(name, "C-d")
-			tm.waitFor(name, "[exit 0]")
-			assert.NotContains(t, tm.all(name), "❯", "no picker left in the scrollback")
+			tm.WaitFor(name, "A3=ASK_ABORTED\n>")
+			tm.Keys(name, "C-d")
+			tm.WaitFor(name, "[exit 0]")
+			assert.NotContains(t, tm.All(name, false), "❯", "no picker left in the scrollback")
 		})
 		t.Run("batch/"+eng, func(t *testing.T) {
-			tm := server.with(t)
+			tm := server.With(t)
 			model := newFakeModel(t, batchArgs)
 			name := "batch-" + eng
-			tm.session(name, fmt.Sprintf("OPENAI_API_KEY=sk-test OPENAI_BASE_URL=%s OPENAI_MODEL=fake %s --engine %s",
-				shellQuote(model.URL), bin, eng))
-			tm.waitFor(name, "Esc declines.", "\n>")
-			tm.line(name, "plan the release")
+			tm.Session(name, 120, 40, fmt.Sprintf("OPENAI_API_KEY=sk-test OPENAI_BASE_URL=%s OPENAI_MODEL=fake %s --engine %s",
+				tmuxtest.Quote(model.URL), bin, eng))
+			tm.WaitFor(name, "Esc declines.", "\n>")
+			tm.Line(name, "plan the release")
 			want, summary := answerBatchWithKeys(t, tm, name)
-			tm.waitFor(name, "Thanks.")
+			tm.WaitFor(name, "Thanks.")
 			assert.Equal(t, want, model.received())
-			assert.Contains(t, tm.all(name), "Let me ask.\n"+summary+"\nThanks.\n")
-			tm.keys(name, "C-d")
-			tm.waitFor(name, "[exit 0]")
+			assert.Contains(t, tm.All(name, false), "Let me ask.\n"+summary+"\nThanks.\n")
+			tm.Keys(name, "C-d")
+			tm.WaitFor(name, "[exit 0]")
 		})
 	}
 
 	t.Run("stdout not a terminal: the picker on stderr", func(t *testing.T) {
-		tm := server.with(t)
+		tm := server.With(t)
 		out := filepath.Join(t.TempDir(), "out.txt")
-		tm.session("redirected", fmt.Sprintf("%s --engine native --script %s > %s", bin, shellQuote(script), shellQuote(out)))
-		tm.line("redirected", "hello")
-		tm.waitCursor("redirected", "1. Blue")
-		tm.keys("redirected", "Enter")
-		tm.waitFor("redirected", "→ Blue\n")
-		tm.waitCursor("redirected", "1. Blue") // the next question: the first one was erased
-		tm.keys("redirected", "Escape")
-		tm.waitFor("redirected", texts.Declined)
-		tm.waitCursor("redirected", "1. Blue")
-		tm.keys("redirected", "Enter")
-		tm.waitScreen("redirected", "the third answer", func(scr string) bool { return strings.Count(scr, "→ Blue\n") == 2 })
-		tm.keys("redirected", "C-d") // the terminal is cooked again: end of input
-		scr := tm.waitFor("redirected", "[exit 0]")
+		tm.Session("redirected", 120, 40, fmt.Sprintf("%s --engine native --script %s > %s", bin, tmuxtest.Quote(script), tmuxtest.Quote(out)))
+		tm.Line("redirected", "hello")
+		tm.WaitCursor("redirected", "1. Blue")
+		tm.Keys("redirected", "Enter")
+		tm.WaitFor("redirected", "→ Blue\n")
+		tm.WaitCursor("redirected", "1. Blue") // the next question: the first one was erased
+		tm.Keys("redirected", "Escape")
+		tm.WaitFor("redirected", texts.Declined)
+		tm.WaitCursor("redirected", "1. Blue")
+		tm.Keys("redirected", "Enter")
+		tm.WaitScreen("redirected", "the third answer", func(scr string) bool { return strings.Count(scr, "→ Blue\n") == 2 })
+		tm.Keys("redirected", "C-d") // the terminal is cooked again: end of input
+		scr := tm.WaitFor("redirected", "[exit 0]")
 		assert.Contains(t, scr, "→ Blue\n"+texts.Declined+"\n")
 		b, err := os.ReadFile(out)
 		require.NoError(t, err)
@@ -296,98 +272,98 @@ func TestPickerAsk(t *testing.T) {
 	texts := pickerLayout(t, askRequest)
 	for _, eng := range []string{"native", "wasm"} {
 		t.Run("--request/"+eng, func(t *testing.T) {
-			tm := server.with(t)
-			name, out := "flag-"+eng, shellQuote(filepath.Join(dir, "flag-"+eng+".json"))
-			tm.session(name, fmt.Sprintf(`echo before; %s ask --engine %s --request "$(cat %s)" > %s`, bin, eng, req, out))
-			scr := tm.waitCursor(name, "1. Production  recommended")
+			tm := server.With(t)
+			name, out := "flag-"+eng, tmuxtest.Quote(filepath.Join(dir, "flag-"+eng+".json"))
+			tm.Session(name, 120, 40, fmt.Sprintf(`echo before; %s ask --engine %s --request "$(cat %s)" > %s`, bin, eng, req, out))
+			scr := tm.WaitCursor(name, "1. Production  recommended")
 			assert.Contains(t, scr, "[Deploy] Deploy to which environment?")
-			tm.keys(name, "Enter")
-			tm.waitFor(name, "[exit 0]")
+			tm.Keys(name, "Enter")
+			tm.WaitFor(name, "[exit 0]")
 			answer, summary := pickSummary(t, askRequest, core.Pick{Options: []int{1}})
 			assert.Equal(t, answer+"\n", readOut(t, out))
-			assert.True(t, strings.HasPrefix(tm.all(name), "before\n"+summary+"\n[exit 0]\n"), "only the summary stays:\n%s", tm.all(name))
+			assert.True(t, strings.HasPrefix(tm.All(name, false), "before\n"+summary+"\n[exit 0]\n"), "only the summary stays:\n%s", tm.All(name, false))
 		})
 		t.Run("request on stdin/"+eng, func(t *testing.T) {
-			tm := server.with(t)
-			name, out := "pipe-"+eng, shellQuote(filepath.Join(dir, "pipe-"+eng+".json"))
-			tm.session(name, fmt.Sprintf(`cat %s | %s ask --engine %s > %s`, req, bin, eng, out))
-			tm.waitCursor(name, "1. Production")
-			tm.keys(name, "Down")
-			tm.waitCursor(name, "2. Staging")
-			tm.keys(name, "Enter")
-			tm.waitFor(name, "[exit 0]")
+			tm := server.With(t)
+			name, out := "pipe-"+eng, tmuxtest.Quote(filepath.Join(dir, "pipe-"+eng+".json"))
+			tm.Session(name, 120, 40, fmt.Sprintf(`cat %s | %s ask --engine %s > %s`, req, bin, eng, out))
+			tm.WaitCursor(name, "1. Production")
+			tm.Keys(name, "Down")
+			tm.WaitCursor(name, "2. Staging")
+			tm.Keys(name, "Enter")
+			tm.WaitFor(name, "[exit 0]")
 			answer, _ := pickSummary(t, askRequest, core.Pick{Options: []int{0}})
 			assert.Equal(t, answer+"\n", readOut(t, out))
 		})
 		t.Run("batch/"+eng, func(t *testing.T) {
-			tm := server.with(t)
+			tm := server.With(t)
 			breq := writeFile(t, dir, "batch-"+eng+".json", batchArgs)
-			name, out := "abatch-"+eng, shellQuote(filepath.Join(dir, "abatch-"+eng+".out"))
-			tm.session(name, fmt.Sprintf(`%s ask --engine %s --request "$(cat %s)" > %s`, bin, eng, breq, out))
+			name, out := "abatch-"+eng, tmuxtest.Quote(filepath.Join(dir, "abatch-"+eng+".out"))
+			tm.Session(name, 120, 40, fmt.Sprintf(`%s ask --engine %s --request "$(cat %s)" > %s`, bin, eng, breq, out))
 			answer, summary := answerBatchWithKeys(t, tm, name)
-			tm.waitFor(name, "[exit 0]")
+			tm.WaitFor(name, "[exit 0]")
 			assert.Equal(t, answer+"\n", readOut(t, out))
-			assert.True(t, strings.HasPrefix(tm.all(name), summary+"\n[exit 0]\n"), tm.all(name))
+			assert.True(t, strings.HasPrefix(tm.All(name, false), summary+"\n[exit 0]\n"), tm.All(name, false))
 		})
 	}
 
 	t.Run("no controlling terminal: the picker on stderr", func(t *testing.T) {
 		// setsid: /dev/tty cannot be opened, stdin and stderr are still
 		// the terminal.
-		tm := server.with(t)
-		out := shellQuote(filepath.Join(dir, "setsid.json"))
-		tm.session("setsid", fmt.Sprintf(`setsid -w %s ask --engine native --request "$(cat %s)" > %s`, bin, req, out))
-		tm.waitCursor("setsid", "1. Production")
-		tm.keys("setsid", "j")
-		tm.waitCursor("setsid", "2. Staging")
-		tm.keys("setsid", "Enter")
-		tm.waitFor("setsid", "[exit 0]")
+		tm := server.With(t)
+		out := tmuxtest.Quote(filepath.Join(dir, "setsid.json"))
+		tm.Session("setsid", 120, 40, fmt.Sprintf(`setsid -w %s ask --engine native --request "$(cat %s)" > %s`, bin, req, out))
+		tm.WaitCursor("setsid", "1. Production")
+		tm.Keys("setsid", "j")
+		tm.WaitCursor("setsid", "2. Staging")
+		tm.Keys("setsid", "Enter")
+		tm.WaitFor("setsid", "[exit 0]")
 		answer, summary := pickSummary(t, askRequest, core.Pick{Options: []int{0}})
 		assert.Equal(t, answer+"\n", readOut(t, out))
-		assert.True(t, strings.HasPrefix(tm.all("setsid"), summary+"\n[exit 0]\n"), tm.all("setsid"))
+		assert.True(t, strings.HasPrefix(tm.All("setsid", false), summary+"\n[exit 0]\n"), tm.All("setsid", false))
 	})
 
 	t.Run("Esc: ASK_DECLINED, exit 5", func(t *testing.T) {
-		tm := server.with(t)
-		out := shellQuote(filepath.Join(dir, "esc.json"))
-		tm.session("esc", fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > %s`, bin, req, out))
-		tm.waitCursor("esc", "1. Production")
-		tm.keys("esc", "Down")
-		tm.waitCursor("esc", "2. Staging")
-		tm.keys("esc", "Escape")
-		tm.waitFor("esc", "[exit 5]")
+		tm := server.With(t)
+		out := tmuxtest.Quote(filepath.Join(dir, "esc.json"))
+		tm.Session("esc", 120, 40, fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > %s`, bin, req, out))
+		tm.WaitCursor("esc", "1. Production")
+		tm.Keys("esc", "Down")
+		tm.WaitCursor("esc", "2. Staging")
+		tm.Keys("esc", "Escape")
+		tm.WaitFor("esc", "[exit 5]")
 		assert.Equal(t, failure(core.Failure{Situation: core.SituationDeclined}), readOut(t, out))
-		assert.True(t, strings.HasPrefix(tm.all("esc"), texts.Declined+"\n[exit 5]\n"), tm.all("esc"))
+		assert.True(t, strings.HasPrefix(tm.All("esc", false), texts.Declined+"\n[exit 5]\n"), tm.All("esc", false))
 	})
 
 	t.Run("Ctrl-C: ASK_ABORTED, exit 3, the shell goes on", func(t *testing.T) {
-		tm := server.with(t)
-		out := shellQuote(filepath.Join(dir, "ctrlc.json"))
-		tm.session("ctrlc", fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > %s; echo "status $?"; echo "the script went on"`, bin, req, out))
-		tm.waitCursor("ctrlc", "1. Production")
-		tm.keys("ctrlc", "C-c")
-		scr := tm.waitFor("ctrlc", "the script went on", "[exit 0]")
+		tm := server.With(t)
+		out := tmuxtest.Quote(filepath.Join(dir, "ctrlc.json"))
+		tm.Session("ctrlc", 120, 40, fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > %s; echo "status $?"; echo "the script went on"`, bin, req, out))
+		tm.WaitCursor("ctrlc", "1. Production")
+		tm.Keys("ctrlc", "C-c")
+		scr := tm.WaitFor("ctrlc", "the script went on", "[exit 0]")
 		assert.Contains(t, scr, texts.Interrupted+"\nstatus 3\n")
 		assert.Equal(t, failure(core.Failure{Situation: core.SituationInterrupted}), readOut(t, out))
 	})
 
 	t.Run("SIGTERM: the picker is erased, the terminal restored", func(t *testing.T) {
-		tm := server.with(t)
-		out := shellQuote(filepath.Join(dir, "term.json"))
+		tm := server.With(t)
+		out := tmuxtest.Quote(filepath.Join(dir, "term.json"))
 		pid := filepath.Join(dir, "term.pid")
 		script := writeFile(t, dir, "term.sh", fmt.Sprintf("echo $$ > %s\nexec %s ask --engine native --request \"$(cat %s)\"\n",
-			shellQuote(pid), bin, req))
-		tm.session("term", fmt.Sprintf(`echo before; sh %s > %s; echo "status $?"; stty -a | grep -o ' -*icanon'`, script, out))
-		tm.waitCursor("term", "1. Production")
+			tmuxtest.Quote(pid), bin, req))
+		tm.Session("term", 120, 40, fmt.Sprintf(`echo before; sh %s > %s; echo "status $?"; stty -a | grep -o ' -*icanon'`, script, out))
+		tm.WaitCursor("term", "1. Production")
 		b, err := os.ReadFile(pid)
 		require.NoError(t, err)
 		var p int
 		_, err = fmt.Sscan(string(b), &p)
 		require.NoError(t, err)
 		require.NoError(t, syscall.Kill(p, syscall.SIGTERM))
-		scr := tm.waitFor("term", "status 3", "[exit 0]")
+		scr := tm.WaitFor("term", "status 3", "[exit 0]")
 		assert.Contains(t, scr, "status 3\n icanon\n", "the terminal is cooked again")
-		assert.True(t, strings.HasPrefix(tm.all("term"), "before\nstatus 3\n"), "the picker is erased:\n%s", tm.all("term"))
+		assert.True(t, strings.HasPrefix(tm.All("term", false), "before\nstatus 3\n"), "the picker is erased:\n%s", tm.All("term", false))
 		assert.Equal(t, failure(core.Failure{Situation: core.SituationAborted, Detail: "terminated (SIGTERM)"}), readOut(t, out))
 	})
 }
@@ -400,29 +376,29 @@ func TestPickerScreen(t *testing.T) {
 	dir := t.TempDir()
 
 	t.Run("resize: drawn again for each size, nothing left behind", func(t *testing.T) {
-		tm := server.with(t)
+		tm := server.With(t)
 		req := writeFile(t, dir, "resize.json", askRequest)
-		out := shellQuote(filepath.Join(dir, "resize.out"))
-		tm.sessionSized("resize", 100, 30, fmt.Sprintf(`echo before; %s ask --engine native --request "$(cat %s)" > %s`, bin, req, out))
-		tm.waitCursor("resize", "1. Production")
-		tm.keys("resize", "Down")
-		tm.waitCursor("resize", "2. Staging")
+		out := tmuxtest.Quote(filepath.Join(dir, "resize.out"))
+		tm.Session("resize", 100, 30, fmt.Sprintf(`echo before; %s ask --engine native --request "$(cat %s)" > %s`, bin, req, out))
+		tm.WaitCursor("resize", "1. Production")
+		tm.Keys("resize", "Down")
+		tm.WaitCursor("resize", "2. Staging")
 		for _, sz := range [][2]int{{60, 15}, {120, 40}, {52, 12}, {80, 24}} {
-			tm.run("resize-window", "-t", "resize", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
-			tm.waitScreen("resize", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
-				return strings.HasPrefix(cursorLine(scr), "2. Staging") && fits(scr, sz[0], sz[1]) &&
+			tm.Run("resize-window", "-t", "resize", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.WaitScreen("resize", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
+				return strings.HasPrefix(tmuxtest.CursorLine(scr), "2. Staging") && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "[Deploy]") == 1 && strings.Count(scr, "❯") == 1
 			})
 		}
-		tm.keys("resize", "Enter")
-		tm.waitFor("resize", "[exit 0]")
+		tm.Keys("resize", "Enter")
+		tm.WaitFor("resize", "[exit 0]")
 		answer, summary := pickSummary(t, askRequest, core.Pick{Options: []int{0}})
 		assert.Equal(t, answer+"\n", readOut(t, out))
-		assert.True(t, strings.HasPrefix(tm.all("resize"), "before\n"+summary+"\n[exit 0]\n"), tm.all("resize"))
+		assert.True(t, strings.HasPrefix(tm.All("resize", false), "before\n"+summary+"\n[exit 0]\n"), tm.All("resize", false))
 	})
 
 	t.Run("64 options in 12 rows scroll", func(t *testing.T) {
-		tm := server.with(t)
+		tm := server.With(t)
 		var opts []map[string]any
 		for i := range core.MaxOptions {
 			o := map[string]any{"label": fmt.Sprintf("Option %d", i+1), "value": fmt.Sprint(i + 1)}
@@ -434,58 +410,58 @@ func TestPickerScreen(t *testing.T) {
 		opts[0]["recommended"] = true
 		args := mustJSON(t, map[string]any{"header": "Many", "question": "Which one?", "options": opts, "allowCustom": true})
 		req := writeFile(t, dir, "many.json", args)
-		out := shellQuote(filepath.Join(dir, "many.out"))
-		tm.sessionSized("many", 70, 12, fmt.Sprintf(`%s ask --engine wasm --request "$(cat %s)" > %s`, bin, req, out))
-		scr := tm.waitCursor("many", "1. Option 1")
+		out := tmuxtest.Quote(filepath.Join(dir, "many.out"))
+		tm.Session("many", 70, 12, fmt.Sprintf(`%s ask --engine wasm --request "$(cat %s)" > %s`, bin, req, out))
+		scr := tm.WaitCursor("many", "1. Option 1")
 		assert.True(t, fits(scr, 70, 12), scr)
 		assert.Regexp(t, `(?m)^  ↓ \d+ more$`, scr)
 		for range 12 {
-			tm.keys("many", "Down")
+			tm.Keys("many", "Down")
 		}
-		scr = tm.waitCursor("many", "13. Option 13")
+		scr = tm.WaitCursor("many", "13. Option 13")
 		assert.Regexp(t, `(?m)^  ↑ \d+ more$`, scr)
 		assert.True(t, fits(scr, 70, 12), scr)
-		tm.keys("many", "End")
-		scr = tm.waitCursor("many", "✎ ")
+		tm.Keys("many", "End")
+		scr = tm.WaitCursor("many", "✎ ")
 		assert.Contains(t, scr, "64. Option 64")
-		tm.keys("many", "PPage")
-		scr = tm.waitScreen("many", "a page up", func(scr string) bool {
-			n, ok := entryNumber(cursorLine(scr))
+		tm.Keys("many", "PPage")
+		scr = tm.WaitScreen("many", "a page up", func(scr string) bool {
+			n, ok := entryNumber(tmuxtest.CursorLine(scr))
 			return ok && n < 64
 		})
-		up, _ := entryNumber(cursorLine(scr))
-		tm.keys("many", "PPage")
-		scr = tm.waitScreen("many", "another page up", func(scr string) bool {
-			n, ok := entryNumber(cursorLine(scr))
+		up, _ := entryNumber(tmuxtest.CursorLine(scr))
+		tm.Keys("many", "PPage")
+		scr = tm.WaitScreen("many", "another page up", func(scr string) bool {
+			n, ok := entryNumber(tmuxtest.CursorLine(scr))
 			return ok && n < up
 		})
-		upAgain, _ := entryNumber(cursorLine(scr))
-		tm.keys("many", "NPage")
-		tm.waitScreen("many", "a page down", func(scr string) bool {
-			n, ok := entryNumber(cursorLine(scr))
+		upAgain, _ := entryNumber(tmuxtest.CursorLine(scr))
+		tm.Keys("many", "NPage")
+		tm.WaitScreen("many", "a page down", func(scr string) bool {
+			n, ok := entryNumber(tmuxtest.CursorLine(scr))
 			return ok && n > upAgain
 		})
-		tm.keys("many", "Home")
-		tm.waitCursor("many", "1. Option 1")
-		tm.keys("many", "9")
-		tm.waitCursor("many", "9. Option 9")
-		tm.keys("many", "Enter")
-		tm.waitFor("many", "[exit 0]")
+		tm.Keys("many", "Home")
+		tm.WaitCursor("many", "1. Option 1")
+		tm.Keys("many", "9")
+		tm.WaitCursor("many", "9. Option 9")
+		tm.Keys("many", "Enter")
+		tm.WaitFor("many", "[exit 0]")
 		answer, _ := pickSummary(t, args, core.Pick{Options: []int{8}})
 		assert.Equal(t, answer+"\n", readOut(t, out))
-		assert.NotContains(t, tm.all("many"), "more\n", "no scroll line left behind")
+		assert.NotContains(t, tm.All("many", false), "more\n", "no scroll line left behind")
 	})
 
 	t.Run("wide characters and combining marks stay aligned", func(t *testing.T) {
-		tm := server.with(t)
+		tm := server.With(t)
 		args := `{"header":"言語","question":"どの言語で返信しますか？","options":[` +
 			`{"label":"日本語","description":"全角の説明文がここに入ります。","recommended":true},` +
 			`{"label":"中文（简体）非常长的标签会被截断而不会换行到下一行"},{"label":"Cafe\u0301 cre\u0300me"},` +
 			`{"label":"🚀 Emoji 👍 label"},{"label":"한국어"}],"allowCustom":true}`
 		req := writeFile(t, dir, "wide.json", args)
-		out := shellQuote(filepath.Join(dir, "wide.out"))
-		tm.sessionSized("wide", 36, 20, fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > %s`, bin, req, out))
-		scr := tm.waitCursor("wide", "1. 日本語")
+		out := tmuxtest.Quote(filepath.Join(dir, "wide.out"))
+		tm.Session("wide", 36, 20, fmt.Sprintf(`%s ask --engine native --request "$(cat %s)" > %s`, bin, req, out))
+		scr := tm.WaitCursor("wide", "1. 日本語")
 		assert.True(t, fits(scr, 36, 20), scr)
 		// After a wide label, its note; under it, its description, at the
 		// label's column; every label in one column; the long label cut.
@@ -500,35 +476,35 @@ func TestPickerScreen(t *testing.T) {
 		assert.Equal(t, 6, n, "five options and the own answer:\n%s", scr)
 		assert.Contains(t, scr, "Cafe\u0301 cre\u0300me")
 		assert.Regexp(t, `(?m)^  2\. 中文.*…$`, scr)
-		tm.keys("wide", "End")
-		tm.waitCursor("wide", "✎ ")
-		tm.typ("wide", "中文 e\u0301 👍")
-		tm.waitScreen("wide", "the text typed", func(scr string) bool { return strings.Contains(cursorLine(scr), ": 中文 e\u0301 👍") })
-		tm.keys("wide", "BSpace") // the emoji, whole
-		tm.waitScreen("wide", "the emoji removed", func(scr string) bool { return strings.HasSuffix(cursorLine(scr), ": 中文 e\u0301") })
-		tm.keys("wide", "BSpace", "BSpace") // the space, then é whole
-		tm.typ("wide", "x")
-		tm.waitScreen("wide", "x typed", func(scr string) bool { return strings.HasSuffix(cursorLine(scr), ": 中文 x") })
-		tm.keys("wide", "Enter")
-		tm.waitFor("wide", "[exit 0]")
+		tm.Keys("wide", "End")
+		tm.WaitCursor("wide", "✎ ")
+		tm.Type("wide", "中文 e\u0301 👍")
+		tm.WaitScreen("wide", "the text typed", func(scr string) bool { return strings.Contains(tmuxtest.CursorLine(scr), ": 中文 e\u0301 👍") })
+		tm.Keys("wide", "BSpace") // the emoji, whole
+		tm.WaitScreen("wide", "the emoji removed", func(scr string) bool { return strings.HasSuffix(tmuxtest.CursorLine(scr), ": 中文 e\u0301") })
+		tm.Keys("wide", "BSpace", "BSpace") // the space, then é whole
+		tm.Type("wide", "x")
+		tm.WaitScreen("wide", "x typed", func(scr string) bool { return strings.HasSuffix(tmuxtest.CursorLine(scr), ": 中文 x") })
+		tm.Keys("wide", "Enter")
+		tm.WaitFor("wide", "[exit 0]")
 		answer, _ := pickSummary(t, args, core.Pick{Options: []int{}, Text: "中文 x"})
 		assert.Equal(t, answer+"\n", readOut(t, out))
 	})
 
 	t.Run("NO_COLOR: no SGR at all", func(t *testing.T) {
-		tm := server.with(t)
+		tm := server.With(t)
 		req := writeFile(t, dir, "nocolor.json", featuresArgs)
-		tm.session("nocolor", fmt.Sprintf(`NO_COLOR=1 %s ask --engine native --request "$(cat %s)" > /dev/null`, bin, req))
-		tm.waitCursor("nocolor", "[x] 1. Auth")
-		tm.keys("nocolor", "End")
-		tm.waitCursor("nocolor", "[ ]  ✎ ")
-		assert.NotContains(t, tm.pane("nocolor", true), "\x1b[", "no colour, no reverse video")
-		tm.keys("nocolor", "Escape")
-		tm.waitFor("nocolor", "[exit 5]")
+		tm.Session("nocolor", 120, 40, fmt.Sprintf(`NO_COLOR=1 %s ask --engine native --request "$(cat %s)" > /dev/null`, bin, req))
+		tm.WaitCursor("nocolor", "[x] 1. Auth")
+		tm.Keys("nocolor", "End")
+		tm.WaitCursor("nocolor", "[ ]  ✎ ")
+		assert.NotContains(t, tm.Pane("nocolor", true), "\x1b[", "no colour, no reverse video")
+		tm.Keys("nocolor", "Escape")
+		tm.WaitFor("nocolor", "[exit 5]")
 	})
 
 	t.Run("hostile text cannot drive the terminal", func(t *testing.T) {
-		tm := server.with(t)
+		tm := server.With(t)
 		h := colors(true)
 		h["question"] = "Which colour?" + escapes
 		h["options"] = []map[string]any{
@@ -536,16 +512,16 @@ func TestPickerScreen(t *testing.T) {
 			{"label": "Blue\x1b[31m", "value": "blue", "recommended": true},
 		}
 		req := writeFile(t, dir, "hostile.json", mustJSON(t, h))
-		tm.session("hostile", fmt.Sprintf(`%s ask --engine wasm --request "$(cat %s)" > /dev/null`, bin, req))
-		scr := tm.waitCursor("hostile", "1. Blue")
+		tm.Session("hostile", 120, 40, fmt.Sprintf(`%s ask --engine wasm --request "$(cat %s)" > /dev/null`, bin, req))
+		scr := tm.WaitCursor("hostile", "1. Blue")
 		assert.Contains(t, scr, "[Colour] Which colour?\nOVERWRITEesrever\n", "a CR does not go back over the line: the core made it a line break")
 		assert.Contains(t, scr, "  2. Red OVERWRITEesrever\n", "in a label, one space")
 		assert.True(t, fits(scr, 120, 40), scr)
-		assert.NotContains(t, tm.pane("hostile", true), "\x1b[31m", "no red from the label")
-		title := strings.TrimSpace(tm.run("display-message", "-p", "-t", "hostile", "#{pane_title}"))
+		assert.NotContains(t, tm.Pane("hostile", true), "\x1b[31m", "no red from the label")
+		title := strings.TrimSpace(tm.Run("display-message", "-p", "-t", "hostile", "#{pane_title}"))
 		assert.NotEqual(t, "pwned", title, "no OSC title change")
-		tm.keys("hostile", "Enter")
-		tm.waitFor("hostile", "[exit 0]")
+		tm.Keys("hostile", "Enter")
+		tm.WaitFor("hostile", "[exit 0]")
 	})
 }
 
@@ -564,18 +540,18 @@ func TestPickerLineModeFallbacks(t *testing.T) {
 		{"ASKCORE_PLAIN=1", `ASKCORE_PLAIN=1 %s ask --engine native --request "$(cat %s)" > %s`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tm := server.with(t)
+			tm := server.With(t)
 			name := strings.NewReplacer(" ", "-", "=", "-").Replace(c.name)
-			out := shellQuote(filepath.Join(dir, name+".out"))
-			tm.session(name, fmt.Sprintf(c.cmd, bin, req, out))
-			scr := tm.waitFor(name, "1. Production (recommended)", "\n? ")
+			out := tmuxtest.Quote(filepath.Join(dir, name+".out"))
+			tm.Session(name, 120, 40, fmt.Sprintf(c.cmd, bin, req, out))
+			scr := tm.WaitFor(name, "1. Production (recommended)", "\n? ")
 			assert.Contains(t, scr, present(t, askRequest, 0))
 			if c.name != "stdin a pipe" {
-				tm.line(name, "2")
+				tm.Line(name, "2")
 			}
-			scr = tm.waitFor(name, "[exit 0]")
+			scr = tm.WaitFor(name, "[exit 0]")
 			assert.Contains(t, scr, "→ Staging\n")
-			assert.NotContains(t, tm.all(name), "❯")
+			assert.NotContains(t, tm.All(name, false), "❯")
 			assert.Equal(t, want, readOut(t, out))
 		})
 	}

@@ -1,0 +1,50 @@
+package tmuxtest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestServer: what the terminal suites rely on without asserting it
+// themselves: the cleaned environment, the "[exit N]" line, the three
+// captures, the picker's cursor line, quoting.
+func TestServer(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	t.Setenv("LC_ALL", "C")
+	t.Setenv("TMUXTEST_GONE", "x")
+	server := New(t, Config{Unset: []string{"TMUXTEST_GONE"}, Env: []string{"TMUXTEST_ADDED=yes"}, History: 100})
+
+	t.Run("environment and exit status", func(t *testing.T) {
+		s := server.With(t)
+		s.Session("env", 80, 24, `echo "${NO_COLOR-none} ${LC_ALL-none} $LANG ${TMUXTEST_GONE-none} $TMUXTEST_ADDED"; (exit 3)`)
+		s.WaitFor("env", "none none C.UTF-8 none yes\n[exit 3]")
+	})
+
+	t.Run("captures", func(t *testing.T) {
+		s := server.With(t)
+		s.Session("long", 80, 10, `seq 150; printf '\033[31mred\033[0m\n'`)
+		scr := s.WaitFor("long", "red\n[exit 0]") // Screen: the visible pane and 100 lines above it
+		assert.Contains(t, scr, "\n100\n")
+		assert.NotContains(t, scr, "\n5\n")
+		assert.Equal(t, scr, s.Screen("long", false))
+		assert.NotContains(t, s.Pane("long", false), "\n140\n")
+		assert.Contains(t, s.All("long", false), "1\n2\n3\n")
+		assert.Contains(t, s.Pane("long", true), "\x1b[31m")
+		assert.NotContains(t, s.All("long", false), "\x1b[")
+	})
+
+	t.Run("keys, cursor line, quoting", func(t *testing.T) {
+		s := server.With(t)
+		s.Session("cursor", 80, 24, `read -r a; read -r b; printf '  1. One\n❯ 2. Two  x\n%s\n' `+Quote(`it's $HOME`)+`; echo "$a/$b"`)
+		s.Line("cursor", "Enter")
+		s.Type("cursor", "C-c")
+		s.Keys("cursor", "Enter")
+		scr := s.WaitCursor("cursor", "2. Two")
+		assert.Equal(t, "2. Two  x", CursorLine(scr))
+		assert.Contains(t, scr, "it's $HOME\n")
+		s.WaitFor("cursor", "Enter/C-c\n[exit 0]")
+		assert.Empty(t, CursorLine(strings.ReplaceAll(scr, "❯", ">")))
+	})
+}
