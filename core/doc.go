@@ -159,6 +159,10 @@
 //     Inside text, zero-width joiners are kept so emoji sequences display.
 //   - Invalid UTF-8 becomes U+FFFD.
 //
+// [Shown] is the rule for a single character (not a control, DEL or bidi
+// control): front doors that echo what a person types before the core has
+// seen it (the keyboard picker's text entry) keep only those.
+//
 // # Comparing text
 //
 // Labels, values and typed answers are compared by a key. To build it,
