@@ -87,10 +87,11 @@ func FuzzHandle(f *testing.F) {
 			OK     bool            `json:"ok"`
 			Result json.RawMessage `json:"result"`
 		}
-		var op struct {
-			Op string `json:"op"`
-		}
-		if json.Unmarshal(in, &op) == nil && op.Op == "normalize" && json.Unmarshal(out, &e) == nil && e.OK {
+		// The op is read as the core reads it: the exact key "op". A struct
+		// tag would also match "Op" or "OP" (encoding/json folds case), keys
+		// the core ignores as unknown fields.
+		var envelope map[string]json.RawMessage
+		if json.Unmarshal(in, &envelope) == nil && string(envelope["op"]) == `"normalize"` && json.Unmarshal(out, &e) == nil && e.OK {
 			in2 := []byte(`{"op":"normalize","request":` + string(e.Result) + `}`)
 			out2 := handle(in2)
 			if !bytes.Equal(out, out2) {
