@@ -25,7 +25,9 @@ check-wasm:
 
 test: check-wasm test-go test-js test-interop fuzz-short
 
+# gofmt first: an unformatted file is a review comment a machine can make.
 test-go:
+	@unformatted="$$("$$($(GO) env GOROOT)/bin/gofmt" -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 

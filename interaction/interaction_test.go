@@ -178,7 +178,7 @@ func TestInvalidArgumentsNeverReachTheProvider(t *testing.T) {
 			``:      "the arguments are empty",
 			` `:     "the arguments are empty",
 			`["q"]`: "got an array",
-			`{"question":"q","options":["<a>","<A>"]}`: `"<A>"`,
+			`{"question":"q","options":["<a>","<A>"]}`:        `"<A>"`,
 			`{"question":"q","questions":[{"question":"r"}]}`: "both questions and question",
 		} {
 			_, err := svc.Ask(context.Background(), text, interaction.AskOptions{})

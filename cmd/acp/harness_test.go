@@ -18,12 +18,13 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/internal/leaktest"
 )
 
 func TestMain(m *testing.M) {
 	// The ACP SDK logs through slog.Default (SetLogger races in v0.13.0).
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	goleak.VerifyTestMain(m)
+	leaktest.VerifyTestMain(m)
 }
 
 // patience is how long a test waits for something that must happen (a

@@ -13,14 +13,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/internal/leaktest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 
 // waitLong bounds every wait of a test: long enough for a loaded 2-core
 // machine under -race, short enough to fail rather than hang.
