@@ -50,7 +50,9 @@
 //     ASK_FAILED: a broken client never leaves a question hanging.
 //   - session/cancel during a question cancels the elicitation request
 //     ($/cancel_request), the tool fails with ASK_ABORTED and the prompt
-//     ends with stopReason cancelled; other sessions are unaffected.
+//     ends with stopReason cancelled; other sessions are unaffected. The
+//     SDK sends $/cancel_request from its own goroutine, so a client may
+//     see the prompt's response before it.
 //
 // Routing: app.router (an interaction.Router) maps each agent to its
 // session; the provider maps each session to its connection. A session
