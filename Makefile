@@ -8,10 +8,11 @@ WASM     := wasm/askcore.wasm
 
 all: build
 
+# -buildvcs=auto: --version names the commit built (GOFLAGS may say false).
 build:
-	$(GO) build -o bin/askcore-stdio ./cmd/stdio
-	$(GO) build -o bin/askcore-acp ./cmd/acp
-	$(GO) build -o bin/askcore-mcp ./cmd/mcp
+	$(GO) build -buildvcs=auto -o bin/askcore-stdio ./cmd/stdio
+	$(GO) build -buildvcs=auto -o bin/askcore-acp ./cmd/acp
+	$(GO) build -buildvcs=auto -o bin/askcore-mcp ./cmd/mcp
 
 # Rebuild the committed WebAssembly core (reproducible: same toolchain, same bytes).
 # The build command itself lives in scripts/check-wasm.sh, so that check-wasm builds

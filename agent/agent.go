@@ -2,15 +2,15 @@
 // user prompt -> model -> tool calls -> tool results -> model, until the
 // model replies without tool calls.
 //
-// Errors keep their structure all the way: a tool failure is a
-// *core.HarnessError ({"name","code","message"}) for wrapping code
-// (errors.As works) and the same object, as the core wrote it, in the
-// RoleTool message the model receives. Failures that are not the
-// user-interaction rules' (an unknown tool, a tool that failed without a
-// structured error, a call skipped because the run was cancelled) are
-// written by the core too (its fail op: name core.ToolErrorName, codes
-// core.CodeUnknownTool, core.CodeToolFailed, core.CodeToolCancelled), so
-// the registry runs on an engine client.
+// Errors keep their structure all the way: a tool failure is an
+// *askcore.Error ({"name","code","message"}) for wrapping code (errors.As
+// works) and the same object, as the core wrote it, in the RoleTool
+// message the model receives. Failures of the tool machinery itself (an
+// unknown tool, a tool that failed without a structured error, a call
+// skipped because the run was cancelled) are written by the core too (its
+// fail op: name askcore.ToolErrorName, codes askcore.CodeUnknownTool,
+// CodeToolFailed, CodeToolCancelled), so a Registry runs on an
+// *askcore.Core.
 package agent
 
 import (
@@ -21,9 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore"
 )
 
 // Role of a Message, as in OpenAI-style chat APIs.
@@ -64,29 +62,17 @@ type Reply struct {
 	ToolCalls []ToolCall
 }
 
-// ToolSpec is a tool as a model sees it.
-type ToolSpec = engine.Tool
-
-// Model produces the next reply for a conversation.
+// Model produces the next reply for a conversation, given the tools it may
+// call.
 type Model interface {
-	Complete(ctx context.Context, messages []Message, tools []ToolSpec) (Reply, error)
+	Complete(ctx context.Context, messages []Message, tools []askcore.Tool) (Reply, error)
 }
 
-// Call is one tool invocation as a tool sees it.
-type Call struct {
-	ID string
-	// Arguments are the model's text, unchanged (see ToolCall).
-	Arguments json.RawMessage
-	From      interaction.Identity
-}
-
-// Tool is something the model can call.
-type Tool interface {
-	Spec() ToolSpec
-	// Execute returns the tool result as JSON, or an error that reaches the
-	// model as {"name","code","message"} (a *core.HarnessError).
-	Execute(ctx context.Context, call Call) (json.RawMessage, error)
-}
+// ToolHandler runs one call of a tool on behalf of the agent from. It
+// returns the tool result as JSON, or an error that reaches the model as
+// {"name","code","message"} (an *askcore.Error keeps its code; any other
+// error becomes the core's TOOL_FAILED).
+type ToolHandler func(ctx context.Context, call ToolCall, from askcore.Identity) (json.RawMessage, error)
 
 // Hooks let a front door report what happens as it happens. Any may be nil.
 type Hooks struct {
@@ -95,10 +81,6 @@ type Hooks struct {
 	OnToolResult func(call ToolCall, result json.RawMessage, err error)
 }
 
-// AskToolName is the name of the ask_user_question tool, as the core's
-// schema op names it.
-const AskToolName = "ask_user_question"
-
 // DefaultMaxSteps bounds model calls per Run when Agent.MaxSteps is 0.
 const DefaultMaxSteps = 32
 
@@ -106,78 +88,85 @@ const DefaultMaxSteps = 32
 // for more than MaxSteps replies.
 var ErrMaxSteps = errors.New("agent: too many model steps without a final reply")
 
-// AsHarnessError returns err as the *core.HarnessError it is or wraps
-// (every error Registry.Execute returns is one, written by the core). Any
-// other error becomes the core's tool_failed situation, written by the
-// native core as no engine is at hand here. nil stays nil.
-func AsHarnessError(err error) *core.HarnessError {
-	if err == nil {
-		return nil
-	}
-	var he *core.HarnessError
-	if errors.As(err, &he) && he != nil {
-		return he
-	}
-	return core.Fail(core.Failure{Situation: core.SituationToolFailed, Detail: err.Error()})
-}
-
-// ErrorJSON is err as the model (and an ACP or MCP client) receives it:
-// {"name","code","message"}, the core's own bytes (see AsHarnessError).
-// nil stays nil.
-func ErrorJSON(err error) json.RawMessage {
-	if err == nil {
-		return nil
-	}
-	return AsHarnessError(err).JSON()
-}
-
 // Registry holds the tools a model may call, in a stable order, and the
-// engine client whose core writes the loop's own failures.
+// core that writes the failures of the tool machinery.
 type Registry struct {
-	client engine.Client
-	tools  []Tool
-	byName map[string]Tool
+	core     *askcore.Core
+	tools    []askcore.Tool
+	handlers map[string]ToolHandler
 }
 
-// NewRegistry returns a registry of tools in the order given; an empty or
-// duplicate name is an error. client's core writes the failures of the
-// tool machinery (an unknown tool, a tool that failed without a structured
-// error, calls skipped after a cancellation).
-func NewRegistry(client engine.Client, tools ...Tool) (*Registry, error) {
-	if client.Core == nil {
-		return nil, errors.New("agent: the registry needs an engine client")
+// NewRegistry returns an empty registry whose failures c's core writes
+// (nil: the native core).
+func NewRegistry(c *askcore.Core) *Registry {
+	if c == nil {
+		c = askcore.NewCore(nil)
 	}
-	r := &Registry{client: client, byName: make(map[string]Tool, len(tools))}
-	for _, t := range tools {
-		if t == nil {
-			return nil, errors.New("agent: nil tool")
-		}
-		name := t.Spec().Name
-		if name == "" {
-			return nil, errors.New("agent: a tool has no name")
-		}
-		if _, dup := r.byName[name]; dup {
-			return nil, fmt.Errorf("agent: duplicate tool name %q", name)
-		}
-		r.byName[name] = t
-		r.tools = append(r.tools, t)
-	}
-	return r, nil
+	return &Registry{core: c, handlers: map[string]ToolHandler{}}
 }
 
-// Specs lists the tools as a model sees them.
-func (r *Registry) Specs() []ToolSpec {
+// Add registers tool t, run by h. An empty or duplicate name, or a nil
+// handler, is an error.
+func (r *Registry) Add(t askcore.Tool, h ToolHandler) error {
+	switch {
+	case r == nil:
+		return errors.New("agent: nil *Registry (use NewRegistry)")
+	case t.Name == "":
+		return errors.New("agent: a tool has no name")
+	case h == nil:
+		return fmt.Errorf("agent: tool %q has no handler", t.Name)
+	case r.handlers[t.Name] != nil:
+		return fmt.Errorf("agent: duplicate tool name %q", t.Name)
+	}
+	r.handlers[t.Name] = h
+	r.tools = append(r.tools, t)
+	return nil
+}
+
+// AddAsk registers the ask_user_question tool, as the service's core
+// describes it, asking through svc (see AskHandler).
+func (r *Registry) AddAsk(ctx context.Context, svc *askcore.Service, timeout time.Duration) error {
+	t, err := svc.Core().Tool(ctx)
+	if err != nil {
+		return fmt.Errorf("agent: reading the ask_user_question tool from the core: %w", err)
+	}
+	return r.Add(t, AskHandler(svc, timeout))
+}
+
+// AskHandler runs ask_user_question calls through svc, on behalf of the
+// calling agent, handing the model's arguments to the core as the text
+// they are. The result is the answer object exactly as the core wrote it;
+// the error is the service's *askcore.Error (INVALID_REQUEST,
+// NO_PROVIDER, ASK_ABORTED, ASK_DECLINED, ...). A positive timeout ends
+// each question with ASK_TIMEOUT; zero means never: nothing is ever
+// chosen on a person's behalf.
+func AskHandler(svc *askcore.Service, timeout time.Duration) ToolHandler {
+	return func(ctx context.Context, call ToolCall, from askcore.Identity) (json.RawMessage, error) {
+		a, err := svc.Ask(ctx, string(call.Arguments), askcore.AskOptions{From: from, Timeout: timeout})
+		if err != nil {
+			return nil, err
+		}
+		return a.JSON(), nil
+	}
+}
+
+// Tools lists the tools as a model sees them, in the order added.
+func (r *Registry) Tools() []askcore.Tool {
 	if r == nil {
 		return nil
 	}
-	specs := make([]ToolSpec, len(r.tools))
-	for i, t := range r.tools {
-		specs[i] = t.Spec()
-	}
-	return specs
+	return append([]askcore.Tool(nil), r.tools...)
 }
 
-// Execute runs the tool called name. Every failure is a *core.HarnessError
+// Core returns the core that writes the registry's failures.
+func (r *Registry) Core() *askcore.Core {
+	if r == nil {
+		return askcore.NewCore(nil)
+	}
+	return r.core
+}
+
+// Execute runs call on behalf of from. Every failure is an *askcore.Error
 // written by the core, so that the model and any wrapping code receive
 // {name, code, message}; errors.As works.
 //
@@ -186,32 +175,23 @@ func (r *Registry) Specs() []ToolSpec {
 // (INVALID_REQUEST). An unknown tool is ToolError UNKNOWN_TOOL (naming the
 // tools there are); a tool error that is not structured, or a panic, is
 // ToolError TOOL_FAILED. A nil Registry has no tools.
-func (r *Registry) Execute(ctx context.Context, name string, call Call) (json.RawMessage, error) {
-	var t Tool
+func (r *Registry) Execute(ctx context.Context, call ToolCall, from askcore.Identity) (json.RawMessage, error) {
+	var h ToolHandler
 	if r != nil {
-		t = r.byName[name]
+		h = r.handlers[call.Name]
 	}
-	if t == nil {
-		return nil, r.fail(ctx, core.Failure{Situation: core.SituationUnknownTool, Tool: name, Tools: r.names()})
+	if h == nil {
+		return nil, r.Core().Fail(ctx, askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: call.Name, Tools: r.names()})
 	}
-	res, err := runTool(ctx, t, call)
+	res, err := runTool(ctx, h, call, from)
 	if err != nil {
-		var he *core.HarnessError
-		if errors.As(err, &he) && he != nil {
-			return nil, he
+		var e *askcore.Error
+		if errors.As(err, &e) && e != nil {
+			return nil, e
 		}
-		return nil, r.fail(ctx, core.Failure{Situation: core.SituationToolFailed, Tool: name, Detail: err.Error()})
+		return nil, r.Core().Fail(ctx, askcore.Failure{Situation: askcore.SituationToolFailed, Tool: call.Name, Detail: err.Error()})
 	}
 	return res, nil
-}
-
-// fail is the core's error for a failure of the tool machinery. A nil
-// Registry has no engine: the native core writes it.
-func (r *Registry) fail(ctx context.Context, f core.Failure) *core.HarnessError {
-	if r == nil {
-		return core.Fail(f)
-	}
-	return r.client.Fail(ctx, f)
 }
 
 // panicError is a recovered tool panic.
@@ -221,13 +201,13 @@ func (p panicError) Error() string { return fmt.Sprint(p.value) }
 
 // runTool turns a tool's panic into an error: one broken tool must not take
 // the loop down.
-func runTool(ctx context.Context, t Tool, call Call) (res json.RawMessage, err error) {
+func runTool(ctx context.Context, h ToolHandler, call ToolCall, from askcore.Identity) (res json.RawMessage, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = nil, panicError{p}
 		}
 	}()
-	return t.Execute(ctx, call)
+	return h(ctx, call, from)
 }
 
 func (r *Registry) names() []string {
@@ -236,51 +216,17 @@ func (r *Registry) names() []string {
 	}
 	names := make([]string, len(r.tools))
 	for i, t := range r.tools {
-		names[i] = t.Spec().Name
+		names[i] = t.Name
 	}
 	return names
-}
-
-// AskTool is the ask_user_question tool. NewAskTool builds one; a front door
-// that wants an opt-in per-question timeout may build it directly.
-type AskTool struct {
-	// Service asks the person (required).
-	Service *interaction.Service
-	// ToolSpec is the core's schema op result (engine.Client.Schema).
-	ToolSpec ToolSpec
-	// Timeout, when positive, ends each question with ASK_TIMEOUT. Off by
-	// default: nothing is ever chosen on a person's behalf.
-	Timeout time.Duration
-}
-
-// NewAskTool returns the ask_user_question tool: spec from the core's schema
-// op, execution through svc.Ask, the core's answer object as the result.
-func NewAskTool(svc *interaction.Service, spec ToolSpec) Tool {
-	return &AskTool{Service: svc, ToolSpec: spec}
-}
-
-// Spec returns the core's tool description.
-func (t *AskTool) Spec() ToolSpec { return t.ToolSpec }
-
-// Execute asks through the service, on behalf of call.From, passing the
-// model's arguments to the core as the text they are. The result is the
-// answer object exactly as the core wrote it; the error is the service's
-// *core.HarnessError (INVALID_REQUEST, NO_PROVIDER, ASK_ABORTED,
-// ASK_DECLINED, ...).
-func (t *AskTool) Execute(ctx context.Context, call Call) (json.RawMessage, error) {
-	res, err := t.Service.Ask(ctx, string(call.Arguments), interaction.AskOptions{From: call.From, Timeout: t.Timeout})
-	if err != nil {
-		return nil, err
-	}
-	return res.Raw, nil
 }
 
 // Agent is one conversation with a model. Run it from one goroutine at a
 // time.
 type Agent struct {
-	// ID identifies the agent to providers (interaction.Identity.AgentID).
+	// ID identifies the agent to providers (askcore.Identity.AgentID).
 	ID string
-	// SessionID, when known, is passed along in interaction.Identity.
+	// SessionID, when known, is passed along in askcore.Identity.
 	SessionID string
 	Model     Model
 	Tools     *Registry
@@ -322,7 +268,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) error {
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
 	}
-	specs := a.Tools.Specs()
+	specs := a.Tools.Tools()
 	for step := 0; ; step++ {
 		if step >= maxSteps {
 			return fmt.Errorf("%w (%d)", ErrMaxSteps, maxSteps)
@@ -363,15 +309,11 @@ func (a *Agent) runCall(ctx context.Context, call ToolCall) {
 	if a.Hooks.OnToolCall != nil {
 		a.Hooks.OnToolCall(call)
 	}
-	res, err := a.Tools.Execute(ctx, call.Name, Call{
-		ID:        call.ID,
-		Arguments: call.Arguments,
-		From:      interaction.Identity{AgentID: a.ID, SessionID: a.SessionID, ToolCallID: call.ID},
-	})
+	res, err := a.Tools.Execute(ctx, call, askcore.Identity{AgentID: a.ID, SessionID: a.SessionID, ToolCallID: call.ID})
 	msg := Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name}
 	if err != nil {
 		msg.IsError = true
-		msg.Content = string(ErrorJSON(err))
+		msg.Content = string(askcore.ErrorJSON(err))
 	} else {
 		msg.Content = string(res)
 	}
@@ -384,7 +326,7 @@ func (a *Agent) runCall(ctx context.Context, call ToolCall) {
 // skip records calls that never ran, so every tool call has its answer.
 func (a *Agent) skip(ctx context.Context, calls []ToolCall) {
 	for _, call := range calls {
-		err := a.Tools.fail(ctx, core.Failure{Situation: core.SituationToolCancelled})
+		err := a.Tools.Core().Fail(ctx, askcore.Failure{Situation: askcore.SituationToolCancelled})
 		a.History = append(a.History, Message{
 			Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name,
 			IsError: true, Content: string(err.JSON()),

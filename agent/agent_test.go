@@ -74,11 +74,11 @@ func echo(name string) fakeTool {
 	}}
 }
 
-func requireHarness(t *testing.T, err error, name string, code core.Code) *core.HarnessError {
+func requireHarness(t *testing.T, err error, name string, code askcore.Code) *askcore.Error {
 	t.Helper()
 	require.Error(t, err)
-	var he *core.HarnessError
-	require.True(t, errors.As(err, &he), "want *core.HarnessError, got %T: %v", err, err)
+	var he *askcore.Error
+	require.True(t, errors.As(err, &he), "want *askcore.Error, got %T: %v", err, err)
 	assert.Equal(t, name, he.Name)
 	assert.Equal(t, code, he.Code, "message: %s", he.Message)
 	assert.NotEmpty(t, he.Message)
@@ -87,14 +87,14 @@ func requireHarness(t *testing.T, err error, name string, code core.Code) *core.
 }
 
 // requireSituation checks that err is the core's error for f, byte for byte.
-func requireSituation(t *testing.T, err error, f core.Failure) {
+func requireSituation(t *testing.T, err error, f askcore.Failure) {
 	t.Helper()
-	want := core.Fail(f)
+	want := askcore.NewCore(nil).Fail(context.Background(), f)
 	he := requireHarness(t, err, want.Name, want.Code)
 	assert.Equal(t, string(want.JSON()), string(he.JSON()))
 }
 
-func requireErrorMessage(t *testing.T, msg agent.Message, name string, code core.Code) {
+func requireErrorMessage(t *testing.T, msg agent.Message, name string, code askcore.Code) {
 	t.Helper()
 	assert.Equal(t, agent.RoleTool, msg.Role)
 	assert.True(t, msg.IsError)
@@ -168,18 +168,18 @@ func TestExecuteUnknownToolIsTheCoresError(t *testing.T) {
 	reg, err := agent.NewRegistry(engine.Client{Core: counter}, echo("a"), echo("b"))
 	require.NoError(t, err)
 	_, err = reg.Execute(context.Background(), "nope\x1b[2J", agent.Call{ID: "1", Arguments: json.RawMessage(`{}`)})
-	requireSituation(t, err, core.Failure{Situation: core.SituationUnknownTool, Tool: "nope\x1b[2J", Tools: []string{"a", "b"}})
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: "nope\x1b[2J", Tools: []string{"a", "b"}})
 	assert.Equal(t, int32(1), counter.fails.Load(), "written by the registry's engine")
-	assert.Equal(t, core.ToolErrorName, agent.AsHarnessError(err).Name)
+	assert.Equal(t, askcore.ToolErrorName, agent.AsHarnessError(err).Name)
 
 	var nilReg *agent.Registry
 	_, err = nilReg.Execute(context.Background(), "a", agent.Call{})
-	requireSituation(t, err, core.Failure{Situation: core.SituationUnknownTool, Tool: "a"})
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: "a"})
 	assert.Nil(t, nilReg.Specs())
 }
 
 func TestExecuteKeepsToolErrorsStructured(t *testing.T) {
-	declined := client.Fail(context.Background(), core.Failure{Situation: core.SituationDeclined})
+	declined := client.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationDeclined})
 	reg, err := agent.NewRegistry(client,
 		fakeTool{name: "harness", run: func(context.Context, agent.Call) (json.RawMessage, error) {
 			return nil, fmt.Errorf("wrapped: %w", declined)
@@ -195,29 +195,29 @@ func TestExecuteKeepsToolErrorsStructured(t *testing.T) {
 	ctx := context.Background()
 
 	_, err = reg.Execute(ctx, "harness", agent.Call{})
-	he := requireHarness(t, err, core.ErrorName, core.CodeAskDeclined)
+	he := requireHarness(t, err, askcore.ErrorName, askcore.CodeAskDeclined)
 	assert.Same(t, declined, he)
 
 	_, err = reg.Execute(ctx, "plain", agent.Call{})
-	requireSituation(t, err, core.Failure{Situation: core.SituationToolFailed, Tool: "plain", Detail: "disk full"})
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationToolFailed, Tool: "plain", Detail: "disk full"})
 
 	_, err = reg.Execute(ctx, "panics", agent.Call{})
-	requireSituation(t, err, core.Failure{Situation: core.SituationToolFailed, Tool: "panics", Detail: "boom"})
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationToolFailed, Tool: "panics", Detail: "boom"})
 }
 
 // ErrorJSON returns the core's bytes: an error quoting <a> reaches the
 // model as <a>, not as encoding/json's \u003ca\u003e.
 func TestErrorJSONIsTheCoresBytes(t *testing.T) {
 	_, err := client.NormalizeArguments(context.Background(), `{"question":"Q?","options":["<a>","<A>"]}`)
-	he := requireHarness(t, err, core.ErrorName, core.CodeInvalidRequest)
+	he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)
 	assert.Equal(t, string(he.Raw), string(agent.ErrorJSON(err)))
 	assert.Equal(t, string(he.Raw), string(agent.ErrorJSON(fmt.Errorf("wrapped: %w", err))))
 	assert.Contains(t, string(agent.ErrorJSON(err)), `<A>`)
 	assert.NotContains(t, string(agent.ErrorJSON(err)), `\u003c`)
 
 	// An error that is not the core's becomes its tool_failed situation.
-	assert.Equal(t, core.Fail(core.Failure{Situation: core.SituationToolFailed, Detail: "x"}), agent.AsHarnessError(errors.New("x")))
-	assert.Equal(t, string(core.Fail(core.Failure{Situation: core.SituationToolFailed, Detail: "x"}).JSON()),
+	assert.Equal(t, askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationToolFailed, Detail: "x"}), agent.AsHarnessError(errors.New("x")))
+	assert.Equal(t, string(askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationToolFailed, Detail: "x"}).JSON()),
 		string(agent.ErrorJSON(errors.New("x"))))
 	assert.Nil(t, agent.AsHarnessError(nil))
 	assert.Nil(t, agent.ErrorJSON(nil))
@@ -243,7 +243,7 @@ func TestAskToolThroughExecute(t *testing.T) {
 
 	// Nobody registered: NO_PROVIDER, never an empty answer.
 	res, err := reg.Execute(ctx, agent.AskToolName, agent.Call{ID: "c1", Arguments: req})
-	requireSituation(t, err, core.Failure{Situation: core.SituationNoProvider})
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationNoProvider})
 	assert.Nil(t, res)
 
 	var from interaction.Identity
@@ -269,7 +269,7 @@ func TestAskToolThroughExecute(t *testing.T) {
 		"  ": "the arguments are empty",
 	} {
 		_, err = reg.Execute(ctx, agent.AskToolName, agent.Call{ID: "c4", Arguments: json.RawMessage(args)})
-		he := requireHarness(t, err, core.ErrorName, core.CodeInvalidRequest)
+		he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)
 		assert.Contains(t, he.Message, want, "arguments %q", args)
 	}
 }
@@ -286,7 +286,7 @@ func TestAskToolTimeoutOptIn(t *testing.T) {
 	defer dispose()
 	tool := &agent.AskTool{Service: svc, ToolSpec: spec, Timeout: 10 * time.Millisecond}
 	_, err = tool.Execute(context.Background(), agent.Call{Arguments: json.RawMessage(`{"question":"q?"}`)})
-	requireSituation(t, err, core.Failure{Situation: core.SituationTimeout, Millis: 10})
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationTimeout, Millis: 10})
 }
 
 // ---- The loop ----
@@ -346,10 +346,10 @@ func TestLoopAnswerAndErrorReachTheModelAndTheLoopGoesOn(t *testing.T) {
 	assert.False(t, h[3].IsError)
 	assert.JSONEq(t, `{"answer":"pg","selected":{"index":1,"label":"Postgres","value":"pg"}}`, h[3].Content)
 	assert.Len(t, h[4].ToolCalls, 2)
-	requireErrorMessage(t, h[5], core.ErrorName, core.CodeInvalidRequest)
+	requireErrorMessage(t, h[5], askcore.ErrorName, askcore.CodeInvalidRequest)
 	assert.Equal(t, "q2", h[5].ToolCallID)
-	requireErrorMessage(t, h[6], core.ToolErrorName, core.CodeUnknownTool)
-	assert.Equal(t, string(core.Fail(core.Failure{Situation: core.SituationUnknownTool, Tool: "no_such_tool", Tools: []string{agent.AskToolName}}).JSON()),
+	requireErrorMessage(t, h[6], askcore.ToolErrorName, askcore.CodeUnknownTool)
+	assert.Equal(t, string(askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: "no_such_tool", Tools: []string{agent.AskToolName}}).JSON()),
 		h[6].Content, "the model receives the core's bytes")
 	assert.Equal(t, "q3", h[6].ToolCallID)
 	assert.Equal(t, agent.Message{Role: agent.RoleAssistant, Content: "All done."}, h[7])
@@ -383,7 +383,7 @@ func TestLoopNoProviderIsAnErrorResultNotAnAnswer(t *testing.T) {
 	a := &agent.Agent{Tools: reg, Model: replies(agent.Reply{ToolCalls: []agent.ToolCall{call("c", `{"question":"ok?"}`)}})}
 	require.NoError(t, a.Run(context.Background(), "go"))
 	require.Len(t, a.History, 4)
-	requireErrorMessage(t, a.History[2], core.ErrorName, core.CodeNoProvider)
+	requireErrorMessage(t, a.History[2], askcore.ErrorName, askcore.CodeNoProvider)
 }
 
 func TestCancelMidQuestion(t *testing.T) {
@@ -411,10 +411,10 @@ func TestCancelMidQuestion(t *testing.T) {
 	assert.Len(t, m.calls, 1, "the model is not called after cancellation")
 	h := a.History
 	require.Len(t, h, 4, "every tool call keeps its tool message")
-	requireErrorMessage(t, h[2], core.ErrorName, core.CodeAskAborted)
+	requireErrorMessage(t, h[2], askcore.ErrorName, askcore.CodeAskAborted)
 	assert.Equal(t, "c1", h[2].ToolCallID)
-	requireErrorMessage(t, h[3], core.ToolErrorName, core.CodeToolCancelled)
-	assert.Equal(t, string(core.Fail(core.Failure{Situation: core.SituationToolCancelled}).JSON()), h[3].Content)
+	requireErrorMessage(t, h[3], askcore.ToolErrorName, askcore.CodeToolCancelled)
+	assert.Equal(t, string(askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationToolCancelled}).JSON()), h[3].Content)
 	assert.Equal(t, "c2", h[3].ToolCallID)
 }
 

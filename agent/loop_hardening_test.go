@@ -47,24 +47,24 @@ func askTools(t *testing.T, c engine.Client) (*interaction.Service, *agent.Regis
 var hostileCalls = []struct {
 	name, tool, args string // args: the arguments text, as the model wrote it
 	errName          string
-	code             core.Code
+	code             askcore.Code
 }{
-	{"invalid JSON arguments", "ask_user_question", `{"question": `, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments not JSON at all", "ask_user_question", `question: which?`, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments an array", "ask_user_question", `[{"question":"q"}]`, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments a number", "ask_user_question", `42`, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments a JSON string", "ask_user_question", `"{\"question\":\"q\"}"`, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments null", "ask_user_question", `null`, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments empty object", "ask_user_question", `{}`, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments trailing garbage", "ask_user_question", `{"question":"q"} {"x":1}`, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments depth bomb", "ask_user_question", `{"question":"q","x":` + strings.Repeat(`[`, 5000) + strings.Repeat(`]`, 5000) + `}`, core.ErrorName, core.CodeInvalidRequest},
-	{"arguments invalid UTF-8 in a key", "ask_user_question", "{\"quest\xffion\":\"q\"}", core.ErrorName, core.CodeInvalidRequest},
-	{"thousands of options", "ask_user_question", manyOptions(5000), core.ErrorName, core.CodeInvalidRequest},
-	{"zero-width duplicate labels", "ask_user_question", `{"question":"q","options":[{"label":"Yes"},{"label":"Ye\u200bs"}]}`, core.ErrorName, core.CodeInvalidRequest},
-	{"unknown tool", "delete_everything", `{}`, core.ToolErrorName, core.CodeUnknownTool},
-	{"empty tool name", " ", `{}`, core.ToolErrorName, core.CodeUnknownTool},
-	{"tool name with escapes", "ask_user_question\x1b[2J", `{"question":"q"}`, core.ToolErrorName, core.CodeUnknownTool},
-	{"tool name of 1 MB", strings.Repeat("x", 1<<20), `{}`, core.ToolErrorName, core.CodeUnknownTool},
+	{"invalid JSON arguments", "ask_user_question", `{"question": `, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments not JSON at all", "ask_user_question", `question: which?`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments an array", "ask_user_question", `[{"question":"q"}]`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments a number", "ask_user_question", `42`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments a JSON string", "ask_user_question", `"{\"question\":\"q\"}"`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments null", "ask_user_question", `null`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments empty object", "ask_user_question", `{}`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments trailing garbage", "ask_user_question", `{"question":"q"} {"x":1}`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments depth bomb", "ask_user_question", `{"question":"q","x":` + strings.Repeat(`[`, 5000) + strings.Repeat(`]`, 5000) + `}`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"arguments invalid UTF-8 in a key", "ask_user_question", "{\"quest\xffion\":\"q\"}", askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"thousands of options", "ask_user_question", manyOptions(5000), askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"zero-width duplicate labels", "ask_user_question", `{"question":"q","options":[{"label":"Yes"},{"label":"Ye\u200bs"}]}`, askcore.ErrorName, askcore.CodeInvalidRequest},
+	{"unknown tool", "delete_everything", `{}`, askcore.ToolErrorName, askcore.CodeUnknownTool},
+	{"empty tool name", " ", `{}`, askcore.ToolErrorName, askcore.CodeUnknownTool},
+	{"tool name with escapes", "ask_user_question\x1b[2J", `{"question":"q"}`, askcore.ToolErrorName, askcore.CodeUnknownTool},
+	{"tool name of 1 MB", strings.Repeat("x", 1<<20), `{}`, askcore.ToolErrorName, askcore.CodeUnknownTool},
 }
 
 func manyOptions(n int) string {
@@ -181,7 +181,7 @@ func TestHugeArgumentsThroughExecute(t *testing.T) {
 			_, err = reg.Execute(context.Background(), agent.AskToolName, agent.Call{ID: "big", Arguments: args})
 			took := time.Since(start)
 			runtime.ReadMemStats(&m1)
-			he := requireHarness(t, err, core.ErrorName, core.CodeInvalidRequest)
+			he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)
 			assert.Contains(t, he.Message, "at most 262144 are allowed")
 			assert.Zero(t, asked)
 			alloc := m1.TotalAlloc - m0.TotalAlloc
@@ -209,7 +209,7 @@ func TestHugeArgumentsThroughTheLoop(t *testing.T) {
 	a := &agent.Agent{ID: "a", Model: m, Tools: reg}
 	require.NoError(t, a.Run(context.Background(), "go"))
 	require.Len(t, a.History, 4)
-	requireErrorMessage(t, a.History[2], core.ErrorName, core.CodeInvalidRequest)
+	requireErrorMessage(t, a.History[2], askcore.ErrorName, askcore.CodeInvalidRequest)
 	assert.Less(t, len(a.History[2].Content), 512)
 	assert.Equal(t, "moving on", a.History[3].Content)
 }
@@ -244,9 +244,9 @@ func TestProviderPanicThroughTheLoop(t *testing.T) {
 	a := &agent.Agent{ID: "a", Model: m, Tools: reg}
 	require.NoError(t, a.Run(context.Background(), "go"))
 	require.Len(t, a.History, 7)
-	requireErrorMessage(t, a.History[2], core.ErrorName, core.CodeAskFailed)
+	requireErrorMessage(t, a.History[2], askcore.ErrorName, askcore.CodeAskFailed)
 	assert.Contains(t, a.History[2].Content, "the terminal exploded")
-	requireErrorMessage(t, a.History[3], core.ErrorName, core.CodeAskFailed)
+	requireErrorMessage(t, a.History[3], askcore.ErrorName, askcore.CodeAskFailed)
 	assert.JSONEq(t, `{"answer":"fine"}`, a.History[5].Content)
 }
 
@@ -310,7 +310,7 @@ func TestGuestMemoryLimitThroughTheLoop(t *testing.T) {
 	faults := 0
 	for _, msg := range a.History {
 		if msg.Role == agent.RoleTool && msg.IsError {
-			requireErrorMessage(t, msg, core.ErrorName, core.CodeAskFailed)
+			requireErrorMessage(t, msg, askcore.ErrorName, askcore.CodeAskFailed)
 			faults++
 		}
 	}

@@ -74,7 +74,7 @@ func conformanceCases() []struct{ name, in string } {
 
 // v1ConformanceCases are the cases of contract sections 1-6.
 func v1ConformanceCases() []struct{ name, in string } {
-	overLimit := `{"op":"normalize","request":{"question":"` + strings.Repeat("a", MaxInputBytes) + `"}}`
+	overLimit := `{"op":"normalize","request":{"question":"` + strings.Repeat("a", MaxInputBytes-41) + `"}}`
 	atQuestionLimit := `{"question":"` + strings.Repeat("q", MaxQuestionChars) + `"}`
 	overQuestionLimit := `{"question":"` + strings.Repeat("q", MaxQuestionChars+1) + `"}`
 	depthBomb := `{"op":"normalize","request":{"question":"x","junk":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}}`
@@ -343,7 +343,7 @@ func TestConformanceCorpus(t *testing.T) {
 	require.NoError(t, err)
 	sort.Strings(files)
 	require.GreaterOrEqual(t, len(files), 120)
-	codes := map[Code]bool{}
+	codes := map[errCode]bool{}
 	ops := map[string]bool{}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".in")
@@ -358,7 +358,7 @@ func TestConformanceCorpus(t *testing.T) {
 		}
 		var e struct {
 			OK    bool          `json:"ok"`
-			Error *HarnessError `json:"error"`
+			Error *harnessError `json:"error"`
 		}
 		require.NoError(t, json.Unmarshal(got, &e), name)
 		if !e.OK {
@@ -371,7 +371,7 @@ func TestConformanceCorpus(t *testing.T) {
 			ops[op.Op] = true
 		}
 	}
-	for _, c := range []Code{CodeInvalidRequest, CodeInvalidAnswer, CodeAskDeclined, CodeAskCancelled, CodeAskFailed} {
+	for _, c := range []errCode{codeInvalidRequest, codeInvalidAnswer, codeAskDeclined, codeAskCancelled, codeAskFailed} {
 		require.True(t, codes[c], "no corpus case produces %s", c)
 	}
 	for _, op := range []string{"normalize", "schema", "present", "resolve", "elicitation", "elicitation_result"} {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -25,6 +26,47 @@ func argsEnv(op, args string, rest ...string) string {
 		s += "," + r
 	}
 	return s + "}"
+}
+
+// manyToolNames is n tool names as JSON strings, comma separated.
+func manyToolNames(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = `"tool_` + itoa(i+1) + `"`
+	}
+	return strings.Join(names, ",")
+}
+
+// htmlEscaped is env with '<', '>' and '&' escaped as encoding/json escapes
+// them (\u003c, ...), as a Go host that json.Marshals its envelope sends it.
+func htmlEscaped(env string) string {
+	var b bytes.Buffer
+	json.HTMLEscape(&b, []byte(env))
+	return b.String()
+}
+
+// atArgumentsLimit is an arguments text of exactly MaxArgumentsBytes bytes:
+// a question padded with pad after its closing brace (white space JSON
+// allows).
+func atArgumentsLimit(pad byte) string {
+	s := `{"question":"Ship it?"}`
+	return s + strings.Repeat(string(pad), MaxArgumentsBytes-len(s))
+}
+
+// manyDescriptions is a call of 40 options whose descriptions are 1,900
+// copies of s each: 76,000 characters of s, six times as many bytes once
+// escaped as \u003c.
+func manyDescriptions(s string) string {
+	var b strings.Builder
+	b.WriteString(`{"question":"Which?","options":[`)
+	for i := 0; i < 40; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"label":"O` + itoa(i) + `","description":"` + strings.Repeat(s, 1900) + `"}`)
+	}
+	b.WriteString(`]}`)
+	return b.String()
 }
 
 func indexEnv(op, request string, i int, rest ...string) string {
@@ -225,6 +267,20 @@ func v2ConformanceCases() []struct{ name, in string } {
 		{"args-elicitation", argsEnv("elicitation", reqBatch)},
 		{"args-elicitation-result", argsEnv("elicitation_result", reqDB, `"response":{"action":"accept","content":{"choice":"mysql"}}`)},
 		{"args-picker-invalid", argsEnv("picker", `{"question":`)},
+		// Limits are judged on the arguments text, as the model wrote it:
+		// the same verdict whether the host escaped '<' in its envelope
+		// (encoding/json: \u003c, six bytes) or not (JSON.stringify).
+		{"limit-arguments-too-large", argsEnv("normalize", `{"question":"`+strings.Repeat("a", MaxArgumentsBytes)+`"}`)},
+		{"limit-arguments-too-large-escaped", htmlEscaped(argsEnv("normalize", `{"question":"`+strings.Repeat("<", MaxArgumentsBytes)+`"}`))},
+		{"limit-arguments-at-limit", argsEnv("normalize", atArgumentsLimit(' '))},
+		{"limit-arguments-angle-brackets", argsEnv("normalize", manyDescriptions("<"))},
+		{"limit-arguments-angle-brackets-escaped", htmlEscaped(argsEnv("normalize", manyDescriptions("<")))},
+		{"limit-arguments-bytes", `{"op":"normalize","argumentsBytes":15000000}`},
+		{"limit-arguments-bytes-within-limit", `{"op":"normalize","argumentsBytes":100}`},
+		{"limit-arguments-bytes-with-arguments", `{"op":"normalize","argumentsBytes":300000,"arguments":"{}"}`},
+		{"limit-arguments-bytes-not-a-number", `{"op":"present","argumentsBytes":"300000"}`},
+		// The core's output escapes '<', '>' and '&' as encoding/json does.
+		{"escape-html-in-answer", resolveEnv(`{"question":"A & B?","options":[{"label":"<b>bold</b>","value":"a&b"}]}`, "1")},
 		// fail: the errors of seam situations
 		{"fail-no-provider", failEnv(`"situation":"no_provider"`)},
 		{"fail-duplicate-provider", failEnv(`"situation":"duplicate_provider"`)},
@@ -237,6 +293,13 @@ func v2ConformanceCases() []struct{ name, in string } {
 		{"fail-timeout-thirty-days", failEnv(`"situation":"timeout","ms":2592000000`)},
 		{"fail-timeout-negative", failEnv(`"situation":"timeout","ms":-5`)},
 		{"fail-no-answer", failEnv(`"situation":"no_answer"`)},
+		{"fail-not-a-reply", failEnv(`"situation":"not_a_reply"`)},
+		// Host text is read up to MaxFailTextChars: what follows is never
+		// quoted, even when what precedes it sanitizes to nothing.
+		{"fail-detail-read-so-far", failEnv(`"situation":"provider_failed","detail":"` + strings.Repeat(`\u200b`, MaxFailTextChars) + `never quoted"`)},
+		{"fail-unknown-tool-many-tools", failEnv(`"situation":"unknown_tool","tool":"nope","tools":[` + manyToolNames(MaxFailTools+6) + `]`)},
+		{"fail-stale-answer", failEnv(`"situation":"stale_answer"`)},
+		{"fail-invalid-reply", failEnv(`"situation":"invalid_reply","detail":"Please choose an option."`)},
 		{"fail-provider-failed", failEnv(`"situation":"provider_failed","detail":"boom"`)},
 		{"fail-provider-failed-hostile", failEnv(`"situation":"provider_failed","detail":"\u001b[31mred\u001b[0m\nsecond line <a> ` + strings.Repeat("z", 400) + `"`)},
 		{"fail-engine-fault", failEnv(`"situation":"engine_fault","detail":"wasm error: unreachable"`)},

@@ -72,67 +72,67 @@ func TestKey(t *testing.T) {
 }
 
 func TestNormalizeTyped(t *testing.T) {
-	in := Request{
+	in := request{
 		Header:   " DB ",
 		Question: "Which?\x1b[0m",
-		Options: []Option{
+		Options: []option{
 			{Label: " A ", Description: "first"},
 			{Label: "B", Value: "b", Recommended: true},
 		},
 	}
-	got, err := Normalize(in)
+	got, err := typedNormalize(in)
 	require.NoError(t, err)
-	require.Equal(t, Request{Header: "DB", Question: "Which?", Options: []Option{
+	require.Equal(t, request{Header: "DB", Question: "Which?", Options: []option{
 		{Label: "A", Value: "A", Description: "first"},
 		{Label: "B", Value: "b", Recommended: true},
 	}}, got)
 	require.Equal(t, " A ", in.Options[0].Label, "input not modified")
 
-	open, err := Normalize(Request{Question: "Name?"})
+	open, err := typedNormalize(request{Question: "Name?"})
 	require.NoError(t, err)
 	require.True(t, open.AllowCustom, "optionless questions are free-form")
 
-	_, err = Normalize(Request{Question: "Q", Options: []Option{{Label: "x"}, {Label: "X "}}})
-	var he *HarnessError
+	_, err = typedNormalize(request{Question: "Q", Options: []option{{Label: "x"}, {Label: "X "}}})
+	var he *harnessError
 	require.True(t, errors.As(err, &he), "errors.As finds *HarnessError")
-	require.Equal(t, CodeInvalidRequest, he.Code)
+	require.Equal(t, codeInvalidRequest, he.Code)
 	require.Equal(t, ErrorName, he.Name)
 
-	_, err = Normalize(Request{Question: "Q", Options: make([]Option, MaxOptions+1)})
+	_, err = typedNormalize(request{Question: "Q", Options: make([]option, MaxOptions+1)})
 	require.True(t, errors.As(err, &he) && strings.Contains(he.Message, "at most 64"), "%v", err)
 }
 
 func TestNormalizeMatchesHandle(t *testing.T) {
-	var r Request
+	var r request
 	require.NoError(t, json.Unmarshal([]byte(reqDB), &r))
-	n, err := Normalize(r)
+	n, err := typedNormalize(r)
 	require.NoError(t, err)
 	out := Handle([]byte(env("normalize", reqDB)))
 	require.Equal(t, `{"ok":true,"result":`+string(n.JSON())+`}`, string(out))
 	// encoding/json reads the core's bytes back into the same Request.
-	var back struct{ Result Request }
+	var back struct{ Result request }
 	require.NoError(t, json.Unmarshal(out, &back))
 	require.Equal(t, n, back.Result)
 }
 
 func TestResolveTyped(t *testing.T) {
-	r := Request{Question: "Q?", Options: []Option{{Label: "Alpha"}, {Label: "Beta", Recommended: true}}}
+	r := request{Question: "Q?", Options: []option{{Label: "Alpha"}, {Label: "Beta", Recommended: true}}}
 	for _, c := range []struct {
 		line  string
 		want  string
 		index int
-		code  Code
+		code  errCode
 	}{
 		{"", "Beta", 1, ""},
 		{"1", "Beta", 1, ""},
 		{"2", "Alpha", 0, ""},
 		{"ALPHA", "Alpha", 0, ""},
-		{"gamma", "", 0, CodeInvalidAnswer},
-		{"3", "", 0, CodeInvalidAnswer},
+		{"gamma", "", 0, codeInvalidAnswer},
+		{"3", "", 0, codeInvalidAnswer},
 	} {
-		a, err := Resolve(r, c.line)
+		a, err := typedResolve(r, c.line)
 		if c.code != "" {
-			var he *HarnessError
+			var he *harnessError
 			require.True(t, errors.As(err, &he) && he.Code == c.code, "%q: %v", c.line, err)
 			continue
 		}
@@ -141,14 +141,14 @@ func TestResolveTyped(t *testing.T) {
 		require.Equal(t, c.index, a.Selected.Index, c.line)
 	}
 	r.AllowCustom = true
-	a, err := Resolve(r, " gamma ")
+	a, err := typedResolve(r, " gamma ")
 	require.NoError(t, err)
-	require.Equal(t, Answer{Answer: "gamma"}, a)
+	require.Equal(t, answer{Answer: "gamma"}, a)
 }
 
 func TestElicitationTyped(t *testing.T) {
-	r := Request{Header: "H", Question: "Q?", Options: []Option{{Label: "A", Value: "a"}, {Label: "B", Value: "b", Recommended: true}}, AllowCustom: true}
-	f, err := Elicitation(r)
+	r := request{Header: "H", Question: "Q?", Options: []option{{Label: "A", Value: "a"}, {Label: "B", Value: "b", Recommended: true}}, AllowCustom: true}
+	f, err := typedElicitation(r)
 	require.NoError(t, err)
 	require.Equal(t, "Q?", f.Message)
 	var schema map[string]any
@@ -157,22 +157,22 @@ func TestElicitationTyped(t *testing.T) {
 	require.True(t, json.Valid(f.JSON()))
 
 	for _, c := range []struct {
-		resp ElicitationResponse
+		resp elicitationResponse
 		want string
-		code Code
+		code errCode
 	}{
-		{ElicitationResponse{Action: "accept", Content: map[string]any{"choice": "a"}}, "a", ""},
-		{ElicitationResponse{Action: "accept", Content: map[string]any{"choice": "b", "custom_answer": "zed"}}, "zed", ""},
-		{ElicitationResponse{Action: "accept", Content: map[string]any{"choice": "c"}}, "", CodeInvalidAnswer},
-		{ElicitationResponse{Action: "accept", Content: map[string]any{"choice": 1.0}}, "", CodeInvalidAnswer},
-		{ElicitationResponse{Action: "accept"}, "", CodeInvalidAnswer},
-		{ElicitationResponse{Action: "decline"}, "", CodeAskDeclined},
-		{ElicitationResponse{Action: "cancel"}, "", CodeAskCancelled},
-		{ElicitationResponse{Action: "other"}, "", CodeAskFailed},
+		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": "a"}}, "a", ""},
+		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": "b", "custom_answer": "zed"}}, "zed", ""},
+		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": "c"}}, "", codeInvalidAnswer},
+		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": 1.0}}, "", codeInvalidAnswer},
+		{elicitationResponse{Action: "accept"}, "", codeInvalidAnswer},
+		{elicitationResponse{Action: "decline"}, "", codeAskDeclined},
+		{elicitationResponse{Action: "cancel"}, "", codeAskCancelled},
+		{elicitationResponse{Action: "other"}, "", codeAskFailed},
 	} {
-		a, err := ElicitationResult(r, c.resp)
+		a, err := typedElicitationResult(r, c.resp)
 		if c.code != "" {
-			var he *HarnessError
+			var he *harnessError
 			require.True(t, errors.As(err, &he) && he.Code == c.code, "%+v: %v", c.resp, err)
 			continue
 		}
@@ -194,12 +194,12 @@ func TestSchema(t *testing.T) {
 	require.NoError(t, json.Unmarshal(out, &e))
 	require.Equal(t, ToolName, e.Result.Name)
 	require.Equal(t, "object", e.Result.Parameters["type"])
-	tool := Schema()
+	tool := schemaTool()
 	require.Equal(t, `{"ok":true,"result":`+string(tool.JSON())+`}`, string(out))
 }
 
 func TestPresentLayout(t *testing.T) {
-	p, err := Present(Request{Header: "Database", Question: "Which database should I use?", Options: []Option{
+	p, err := typedPresent(request{Header: "Database", Question: "Which database should I use?", Options: []option{
 		{Label: "PostgreSQL", Description: "Reliable; needs a server."},
 		{Label: "SQLite", Description: "A single file.", Recommended: true},
 		{Label: "MySQL"},
@@ -226,14 +226,14 @@ func TestOutputsAreValidUTF8JSON(t *testing.T) {
 
 func TestMaxInputBytes(t *testing.T) {
 	big := make([]byte, MaxInputBytes+1)
-	var e struct{ Error HarnessError }
+	var e struct{ Error harnessError }
 	require.NoError(t, json.Unmarshal(Handle(big), &e))
-	require.Equal(t, CodeInvalidRequest, e.Error.Code)
+	require.Equal(t, codeInvalidRequest, e.Error.Code)
 	require.True(t, strings.Contains(e.Error.Message, "at most 262144"), e.Error.Message)
 }
 
 func TestErrorJSON(t *testing.T) {
-	e := NewError(CodeAskDeclined, "no \"thanks\"")
+	e := newError(codeAskDeclined, "no \"thanks\"")
 	require.Equal(t, `{"name":"UserInteractionError","code":"ASK_DECLINED","message":"no \"thanks\""}`, string(e.JSON()))
 	require.Equal(t, "ASK_DECLINED: no \"thanks\"", e.Error())
 }

@@ -11,9 +11,9 @@ import (
 
 func okEnvelope(result []byte) string { return `{"ok":true,"result":` + string(result) + `}` }
 
-func requireCode(t *testing.T, err error, code Code) *HarnessError {
+func requireCode(t *testing.T, err error, code errCode) *harnessError {
 	t.Helper()
-	var he *HarnessError
+	var he *harnessError
 	require.True(t, errors.As(err, &he), "want a *HarnessError, got %v", err)
 	require.Equal(t, code, he.Code, he.Message)
 	return he
@@ -21,56 +21,56 @@ func requireCode(t *testing.T, err error, code Code) *HarnessError {
 
 // The JSON methods write exactly the bytes Handle writes.
 func TestJSONMethodsMatchHandle(t *testing.T) {
-	var r Request
+	var r request
 	require.NoError(t, json.Unmarshal([]byte(reqMulti), &r))
-	p, err := Present(r)
+	p, err := typedPresent(r)
 	require.NoError(t, err)
 	require.Equal(t, string(Handle([]byte(env("present", reqMulti)))), okEnvelope(p.JSON()))
 
-	f, err := Elicitation(r)
+	f, err := typedElicitation(r)
 	require.NoError(t, err)
 	require.Equal(t, string(Handle([]byte(env("elicitation", reqMulti)))), okEnvelope(f.JSON()))
 
-	require.Equal(t, string(Handle([]byte(`{"op":"schema"}`))), okEnvelope(Schema().JSON()))
+	require.Equal(t, string(Handle([]byte(`{"op":"schema"}`))), okEnvelope(schemaTool().JSON()))
 
-	var batch struct{ Questions []Request }
+	var batch struct{ Questions []request }
 	require.NoError(t, json.Unmarshal([]byte(reqBatch), &batch))
-	a, err := NormalizeAsk(Ask{Questions: batch.Questions, Batch: true})
+	a, err := typedNormalizeAsk(call{Questions: batch.Questions, Batch: true})
 	require.NoError(t, err)
 	require.Equal(t, string(Handle([]byte(env("normalize", reqBatch)))), okEnvelope(a.JSON()))
 
-	answers := make([]Answer, 3)
+	answers := make([]answer, 3)
 	texts := make([]string, 3)
 	for i, line := range []string{"1", "", "Aurora"} {
-		answers[i], err = Resolve(a.Questions[i], line)
+		answers[i], err = typedResolve(a.Questions[i], line)
 		require.NoError(t, err)
 		texts[i] = a.Questions[i].Question
 	}
 	require.Equal(t, string(Handle([]byte(inputsEnv(reqBatch, "1", "", "Aurora")))),
-		okEnvelope(BatchAnswer{Questions: texts, Answers: answers}.JSON()))
+		okEnvelope(batchAnswer{Questions: texts, Answers: answers}.JSON()))
 	require.Equal(t, string(Handle([]byte(`{"op":"fail","situation":"eof"}`))),
-		okEnvelope(Fail(Failure{Situation: SituationEOF}).JSON()))
+		okEnvelope(failFor(failure{Situation: situationEOF}).JSON()))
 }
 
 func TestNormalizeAskTyped(t *testing.T) {
-	q := func(s string) Request { return Request{Question: s} }
-	_, err := NormalizeAsk(Ask{Questions: []Request{q("A?"), q(" a? ")}, Batch: true})
-	he := requireCode(t, err, CodeInvalidRequest)
+	q := func(s string) request { return request{Question: s} }
+	_, err := typedNormalizeAsk(call{Questions: []request{q("A?"), q(" a? ")}, Batch: true})
+	he := requireCode(t, err, codeInvalidRequest)
 	require.True(t, strings.HasPrefix(he.Message, "questions[0] and questions[1] ask the same question"), he.Message)
 
-	_, err = NormalizeAsk(Ask{Questions: []Request{q("A?"), q("B?")}})
-	requireCode(t, err, CodeInvalidRequest) // a single-question call has one question
+	_, err = typedNormalizeAsk(call{Questions: []request{q("A?"), q("B?")}})
+	requireCode(t, err, codeInvalidRequest) // a single-question call has one question
 
-	many := make([]Request, MaxQuestions+1)
+	many := make([]request, MaxQuestions+1)
 	for i := range many {
 		many[i] = q("Q" + strconv.Itoa(i) + "?")
 	}
-	_, err = NormalizeAsk(Ask{Questions: many, Batch: true})
-	he = requireCode(t, err, CodeInvalidRequest)
+	_, err = typedNormalizeAsk(call{Questions: many, Batch: true})
+	he = requireCode(t, err, codeInvalidRequest)
 	require.True(t, strings.Contains(he.Message, "at most 10"), he.Message)
 
-	in := Ask{Questions: []Request{{Question: " Which? ", Options: []Option{{Label: " A "}}, MultiSelect: true}}, Batch: true}
-	n, err := NormalizeAsk(in)
+	in := call{Questions: []request{{Question: " Which? ", Options: []option{{Label: " A "}}, MultiSelect: true}}, Batch: true}
+	n, err := typedNormalizeAsk(in)
 	require.NoError(t, err)
 	require.Equal(t, " A ", in.Questions[0].Options[0].Label, "the input is not modified")
 	require.Equal(t, "A", n.Questions[0].Options[0].Value)
@@ -78,42 +78,42 @@ func TestNormalizeAskTyped(t *testing.T) {
 }
 
 func TestResolveMultiAndPicksTyped(t *testing.T) {
-	r := Request{Question: "Which?", Options: []Option{{Label: "Red"}, {Label: "Green", Recommended: true}, {Label: "Blue"}},
+	r := request{Question: "Which?", Options: []option{{Label: "Red"}, {Label: "Green", Recommended: true}, {Label: "Blue"}},
 		MultiSelect: true, AllowCustom: true}
-	a, err := Resolve(r, "")
+	a, err := typedResolve(r, "")
 	require.NoError(t, err)
 	require.Equal(t, []string{"Green"}, a.Answers)
 	require.Equal(t, `{"answers":["Green"],"selected":[{"index":1,"label":"Green","value":"Green"}]}`, string(a.JSON()))
 
-	a, err = Resolve(r, "3, red, teal")
+	a, err = typedResolve(r, "3, red, teal")
 	require.NoError(t, err)
 	require.Equal(t, []string{"Red", "Blue", "teal"}, a.Answers)
 	require.Equal(t, 2, len(a.Choices))
 
-	a, err = ResolvePick(r, Pick{Options: []int{2, 0}, Text: " teal "})
+	a, err = typedResolvePick(r, pick{Options: []int{2, 0}, Text: " teal "})
 	require.NoError(t, err)
 	require.Equal(t, []string{"Red", "Blue", "teal"}, a.Answers)
 
-	_, err = ResolvePick(r, Pick{Options: []int{3}})
-	requireCode(t, err, CodeInvalidAnswer)
+	_, err = typedResolvePick(r, pick{Options: []int{3}})
+	requireCode(t, err, codeInvalidAnswer)
 
-	single := Request{Question: "One?", Options: []Option{{Label: "Yes"}, {Label: "No"}}}
-	a, err = ResolvePick(single, Pick{Options: []int{1}})
+	single := request{Question: "One?", Options: []option{{Label: "Yes"}, {Label: "No"}}}
+	a, err = typedResolvePick(single, pick{Options: []int{1}})
 	require.NoError(t, err)
 	require.Equal(t, "No", a.Answer)
-	_, err = ResolvePick(single, Pick{Text: "maybe"})
-	requireCode(t, err, CodeInvalidAnswer)
-	_, err = Resolve(Request{Question: "Which?", MultiSelect: true}, "x")
-	requireCode(t, err, CodeInvalidRequest)
+	_, err = typedResolvePick(single, pick{Text: "maybe"})
+	requireCode(t, err, codeInvalidAnswer)
+	_, err = typedResolve(request{Question: "Which?", MultiSelect: true}, "x")
+	requireCode(t, err, codeInvalidRequest)
 }
 
 func TestElicitationResultMultiTyped(t *testing.T) {
-	r := Request{Question: "Which?", Options: []Option{{Label: "Red", Value: "r"}, {Label: "Blue", Value: "b"}}, MultiSelect: true}
+	r := request{Question: "Which?", Options: []option{{Label: "Red", Value: "r"}, {Label: "Blue", Value: "b"}}, MultiSelect: true}
 	for _, content := range []map[string]any{
 		{"choices": []any{"b", "r"}},
 		{"choices": []string{"r", "b"}},
 	} {
-		a, err := ElicitationResult(r, ElicitationResponse{Action: "accept", Content: content})
+		a, err := typedElicitationResult(r, elicitationResponse{Action: "accept", Content: content})
 		require.NoError(t, err)
 		require.Equal(t, []string{"r", "b"}, a.Answers)
 	}
@@ -122,8 +122,8 @@ func TestElicitationResultMultiTyped(t *testing.T) {
 		"number": `The form's field "choices" must hold strings (the chosen options' values), got a number.`,
 	} {
 		v := map[string]any{"string": "r", "number": []any{1.0}}[content]
-		_, err := ElicitationResult(r, ElicitationResponse{Action: "accept", Content: map[string]any{"choices": v}})
-		require.Equal(t, want, requireCode(t, err, CodeInvalidAnswer).Message)
+		_, err := typedElicitationResult(r, elicitationResponse{Action: "accept", Content: map[string]any{"choices": v}})
+		require.Equal(t, want, requireCode(t, err, codeInvalidAnswer).Message)
 	}
 }
 
@@ -134,17 +134,17 @@ func TestFailEverySituation(t *testing.T) {
 	for _, s := range strings.Split(situationList, ", ") {
 		require.False(t, seen[s], "%s listed twice", s)
 		seen[s] = true
-		e := Fail(Failure{Situation: Situation(s), Detail: "d", Tool: "t", Millis: 1000})
-		require.True(t, (e.Code != CodeInvalidRequest || s == "usage") && e.Message != "", "%s: %v", s, e)
+		e := failFor(failure{Situation: situation(s), Detail: "d", Tool: "t", Millis: 1000})
+		require.True(t, (e.Code != codeInvalidRequest || s == "usage") && e.Message != "", "%s: %v", s, e)
 		out := Handle([]byte(`{"op":"fail","situation":"` + s + `","detail":"d","tool":"t","ms":1000}`))
 		require.Equal(t, okEnvelope(e.JSON()), string(out), s)
 	}
-	require.Equal(t, 24, len(seen))
-	requireCode(t, Fail(Failure{Situation: "nope"}), CodeInvalidRequest)
+	require.Equal(t, 27, len(seen))
+	requireCode(t, failFor(failure{Situation: "nope"}), codeInvalidRequest)
 	// Host text is sanitized, folded to one line and cut.
-	e := Fail(Failure{Situation: SituationClientError, Detail: "\x1b[2Jline\nnext" + strings.Repeat("x", 2*MaxDetailChars)})
+	e := failFor(failure{Situation: situationClientError, Detail: "\x1b[2Jline\nnext" + strings.Repeat("x", 2*maxDetailChars)})
 	require.True(t, !strings.ContainsAny(e.Message, "\x1b\n") && strings.HasSuffix(e.Message, "…"), e.Message)
-	require.Equal(t, len("the client could not ask the question: ")+MaxDetailChars+len("…"), len(e.Message))
+	require.Equal(t, len("the client could not ask the question: ")+maxDetailChars+len("…"), len(e.Message))
 }
 
 func TestFormatMillis(t *testing.T) {
@@ -152,49 +152,49 @@ func TestFormatMillis(t *testing.T) {
 		0: "0ms", 35: "35ms", 999: "999ms", 1000: "1s", 1500: "1.5s", 1050: "1.05s", 45000: "45s",
 		60000: "1m", 90000: "1m30s", 120000: "2m", 3600000: "1h", 5430250: "1h30m30.25s", 2592000000: "720h", -3: "0ms",
 	} {
-		require.Equal(t, want, FormatMillis(ms), ms)
+		require.Equal(t, want, formatMillis(ms), ms)
 	}
 }
 
 func TestTerminalModeFor(t *testing.T) {
-	tty := Terminal{StdinTTY: true, StderrTTY: true, OutTTY: true, Term: "xterm"}
-	require.Equal(t, TerminalMode{Picker: true, Color: true}, TerminalModeFor(tty))
+	tty := terminalFacts{StdinTTY: true, StderrTTY: true, OutTTY: true, Term: "xterm"}
+	require.Equal(t, terminalMode{Picker: true, Color: true}, terminalModeFor(tty))
 	for name, c := range map[string]struct {
-		t    func(*Terminal)
-		want TerminalMode
+		t    func(*terminalFacts)
+		want terminalMode
 	}{
-		"stdin pipe":    {func(x *Terminal) { x.StdinTTY = false }, TerminalMode{Color: true}},
-		"stderr pipe":   {func(x *Terminal) { x.StderrTTY = false }, TerminalMode{Color: true}},
-		"out pipe":      {func(x *Terminal) { x.OutTTY = false }, TerminalMode{Picker: true}},
-		"dumb":          {func(x *Terminal) { x.Term = "dumb" }, TerminalMode{}},
-		"NO_COLOR":      {func(x *Terminal) { x.NoColor = "1" }, TerminalMode{Picker: true}},
-		"ASKCORE_PLAIN": {func(x *Terminal) { x.Plain = "yes" }, TerminalMode{Color: true}},
-		"PLAIN=0":       {func(x *Terminal) { x.Plain = "0" }, TerminalMode{Picker: true, Color: true}},
-		"--plain":       {func(x *Terminal) { x.PlainFlag = true }, TerminalMode{Color: true}},
+		"stdin pipe":    {func(x *terminalFacts) { x.StdinTTY = false }, terminalMode{Color: true}},
+		"stderr pipe":   {func(x *terminalFacts) { x.StderrTTY = false }, terminalMode{Color: true}},
+		"out pipe":      {func(x *terminalFacts) { x.OutTTY = false }, terminalMode{Picker: true}},
+		"dumb":          {func(x *terminalFacts) { x.Term = "dumb" }, terminalMode{}},
+		"NO_COLOR":      {func(x *terminalFacts) { x.NoColor = "1" }, terminalMode{Picker: true}},
+		"ASKCORE_PLAIN": {func(x *terminalFacts) { x.Plain = "yes" }, terminalMode{Color: true}},
+		"PLAIN=0":       {func(x *terminalFacts) { x.Plain = "0" }, terminalMode{Picker: true, Color: true}},
+		"--plain":       {func(x *terminalFacts) { x.PlainFlag = true }, terminalMode{Color: true}},
 	} {
 		x := tty
 		c.t(&x)
-		require.Equal(t, c.want, TerminalModeFor(x), name)
+		require.Equal(t, c.want, terminalModeFor(x), name)
 	}
 }
 
 func TestSummaryTyped(t *testing.T) {
-	var batch struct{ Questions []Request }
+	var batch struct{ Questions []request }
 	require.NoError(t, json.Unmarshal([]byte(reqBatch), &batch))
-	a, err := NormalizeAsk(Ask{Questions: batch.Questions, Batch: true})
+	a, err := typedNormalizeAsk(call{Questions: batch.Questions, Batch: true})
 	require.NoError(t, err)
-	answers := []Answer{
-		{Answer: "x", Selected: &Selected{Label: "PostgreSQL"}},
-		{Multi: true, Answers: []string{"auth", "\x1b[31mevil"}, Choices: []Selected{{Label: "Auth"}}},
+	answers := []answer{
+		{Answer: "x", Selected: &selected{Label: "PostgreSQL"}},
+		{Multi: true, Answers: []string{"auth", "\x1b[31mevil"}, Choices: []selected{{Label: "Auth"}}},
 		{Answer: "Aurora"},
 	}
-	require.Equal(t, "Database: PostgreSQL\nFeatures: Auth, evil\nWhat should the release be called?: Aurora", Summary(a, answers))
+	require.Equal(t, "Database: PostgreSQL\nFeatures: Auth, evil\nWhat should the release be called?: Aurora", summaryText(a, answers))
 }
 
 // The tool description states the batch limit in words; keep them equal.
 func TestSchemaStatesTheLimits(t *testing.T) {
 	require.Equal(t, strconv.Itoa(MaxQuestions), maxQuestionsText)
-	tool := Schema()
+	tool := schemaTool()
 	var params struct {
 		Type       string                     `json:"type"`
 		Required   []string                   `json:"required"`
@@ -253,7 +253,7 @@ func FuzzPick(f *testing.F) {
 		in := []byte(`{"op":"resolve","request":` + r + `,"input":{"options":` + string(options) + `,"text":` + string(tb) + `}}`)
 		out := handle(in)
 		checkEnvelope(t, in, out)
-		var req Request
+		var req request
 		var opts []int
 		if json.Unmarshal([]byte(r), &req) != nil || json.Unmarshal(options, &opts) != nil || !utf8Valid(text) {
 			return
@@ -266,10 +266,10 @@ func FuzzPick(f *testing.F) {
 		if !bytes.HasPrefix(bytes.TrimSpace(options), []byte("[")) || bytes.ContainsAny(options, ".eE-") || bytes.Contains(options, []byte("00")) {
 			return // literals the typed API reads differently (1.0, 1e0, 01)
 		}
-		a, err := ResolvePick(req, Pick{Options: opts, Text: text})
+		a, err := typedResolvePick(req, pick{Options: opts, Text: text})
 		want := ""
 		if err != nil {
-			want = string(errorEnvelope(err.(*HarnessError)))
+			want = string(errorEnvelope(err.(*harnessError)))
 		} else {
 			want = okEnvelope(a.JSON())
 		}

@@ -24,9 +24,9 @@
 //	elicitation         request|arguments, for?               the form for ACP (default) or MCP clients ("for":"mcp"): {"message","requestedSchema":{"type":"object","title"?,"properties","required"}}
 //	elicitation_result  request|arguments, response           the call's answer to the client's form response
 //	fail                situation, detail?, ms?, tool?, tools? the error object of a seam situation, see "Situations"
-//	terminal            stdinTTY, stderrTTY, outTTY, term,    {"picker","color"}: what a terminal front door does, see [TerminalModeFor]
+//	terminal            stdinTTY, stderrTTY, outTTY, term,    {"picker","color"}: what a terminal front door does, see [terminalModeFor]
 //	                    noColor, plain, plainFlag
-//	sanitize            text, as?                             {"text"}: any text made safe to show, see [SanitizeText] and [SanitizeTitle]
+//	sanitize            text, as?                             {"text"}: any text made safe to show, see [sanitizeText] and [sanitizeTitle]
 //
 // The call an op is about comes either as "request", a JSON object (bytes
 // the core wrote, such as a normalized request, or a value the host
@@ -41,14 +41,14 @@
 // same way in every op. Keys are written in the fixed order shown; unknown
 // envelope fields are ignored. The typed API ([Normalize], [NormalizeAsk],
 // [Present], [Resolve], [ResolvePick], [Elicitation], [ElicitationResult],
-// [Schema], [Fail], [TerminalModeFor], [Summary]) applies the same rules to
-// Go values, and the JSON methods ([Request.JSON], [Ask.JSON],
-// [Answer.JSON], [BatchAnswer.JSON], [HarnessError.JSON], ...) write
+// [schemaTool], [failFor], [terminalModeFor], [summaryText]) applies the same rules to
+// Go values, and the JSON methods ([request.JSON], [call.JSON],
+// [answer.JSON], [batchAnswer.JSON], [harnessError.JSON], ...) write
 // exactly the bytes Handle writes.
 //
 // # Error codes
 //
-// Errors are *[HarnessError] values (use errors.As) with Name
+// Errors are *[harnessError] values (use errors.As) with Name
 // "UserInteractionError" and one of these codes:
 //
 //	INVALID_REQUEST     the envelope or the request is malformed or ambiguous: not JSON, not an
@@ -69,7 +69,7 @@
 //
 // The messages of the codes the core does not decide itself (NO_PROVIDER,
 // ASK_ABORTED, ASK_TIMEOUT, a surface that cannot ask, ...) are written by
-// the core too, by [Fail] (op "fail"), so that every surface reports the
+// the core too, by [failFor] (op "fail"), so that every surface reports the
 // same situation with the same bytes. An agent loop's own failures carry
 // the name "ToolError" ([ToolErrorName]) and the codes UNKNOWN_TOOL,
 // TOOL_FAILED and TOOL_CANCELLED.
@@ -215,7 +215,7 @@
 // "inputs" (one per question) writes the batch's answer.
 //
 // A keyboard picker sends a pick instead of a line: {"options":[positions
-// in the request],"text":"own answer"} ([Pick]). Single-select: a
+// in the request],"text":"own answer"} ([pick]). Single-select: a
 // non-empty text wins (and chooses the option it names), else exactly one
 // option. Multi-select: the options, then the text as one more answer.
 // Text on a question without allowCustom is INVALID_ANSWER.
@@ -227,7 +227,7 @@
 // single choice) and string-array fields (items anyOf [{const, title}])
 // for multi-select, which both specs accept; MCP clients drop the
 // description inside oneOf items, which loses nothing. The one difference
-// ("for":"mcp", [FormTarget]): MCP's requestedSchema has no title (its
+// ("for":"mcp", [formTarget]): MCP's requestedSchema has no title (its
 // TypeScript SDK drops it), so for MCP a single question's header is the
 // title of its field instead; batches are the same for both.
 //
@@ -274,7 +274,7 @@
 //
 // # Situations (fail)
 //
-// [Fail] writes the error of a situation that ends an ask outside the
+// [failFor] writes the error of a situation that ends an ask outside the
 // request rules ([Situation]: no_provider, aborted, withdrawn, timeout,
 // no_answer, provider_failed, engine_fault, interrupted, eof, declined,
 // session_not_found, no_form_support, client_error, client_disconnected,
@@ -285,7 +285,7 @@
 // quoted: it differs between runtimes and the situation must read the same
 // everywhere. When the engine cannot answer op "fail" (it faulted, or the
 // envelope is over MaxInputBytes because a detail is huge), a Go host
-// calls [Fail] natively: the same rules, the same bytes.
+// calls [failFor] natively: the same rules, the same bytes.
 //
 // # JSON decisions
 //

@@ -6,32 +6,20 @@ import (
 	"github.com/askcore/askcore/core/internal/jsonx"
 )
 
-// Elicitation returns the form for r (contract sections 5 and 7), the same
-// for ACP and MCP clients. r is normalized first; the error is
-// INVALID_REQUEST.
-func Elicitation(r Request) (Form, error) {
-	n, err := normalize(r)
-	if err != nil {
-		return Form{}, err
-	}
-	a := Ask{Questions: []Request{n}}
-	return Form{Message: formMessage(&a), RequestedSchema: appendFormSchema(nil, &a, ForACP)}, nil
-}
-
-// FormTarget says which protocol a form is for. One mapping serves both;
+// formTarget says which protocol a form is for. One mapping serves both;
 // they differ in one place: MCP's requestedSchema has no title (its
 // TypeScript SDK drops it), so for MCP a single question's header is the
 // title of its field instead of the form's.
-type FormTarget string
+type formTarget string
 
 // The form targets (op "elicitation", field "for").
 const (
-	ForACP FormTarget = "acp"
-	ForMCP FormTarget = "mcp"
+	forACP formTarget = "acp"
+	forMCP formTarget = "mcp"
 )
 
 // appendForm writes the form of a normalized call for target t.
-func appendForm(b []byte, a *Ask, t FormTarget) []byte {
+func appendForm(b []byte, a *call, t formTarget) []byte {
 	b = append(b, `{"message":`...)
 	b = jsonx.AppendString(b, formMessage(a))
 	b = append(b, `,"requestedSchema":`...)
@@ -41,7 +29,7 @@ func appendForm(b []byte, a *Ask, t FormTarget) []byte {
 
 // formMessage is the form's message: the question, or for a batch a line
 // that says how many questions the form holds (each field carries its own).
-func formMessage(a *Ask) string {
+func formMessage(a *call) string {
 	if !a.Batch {
 		return a.Questions[0].Question
 	}
@@ -52,7 +40,7 @@ func formMessage(a *Ask) string {
 }
 
 // JSON returns the form as op "elicitation" writes it.
-func (f Form) JSON() []byte {
+func (f form) JSON() []byte {
 	b := []byte(`{"message":`)
 	b = jsonx.AppendString(b, f.Message)
 	b = append(b, `,"requestedSchema":`...)
@@ -75,7 +63,7 @@ const (
 
 // fieldName is the form field called base for question i: base itself for
 // a single question, base_<i+1> in a batch.
-func fieldName(a *Ask, base string, i int) string {
+func fieldName(a *call, base string, i int) string {
 	if !a.Batch {
 		return base
 	}
@@ -84,9 +72,9 @@ func fieldName(a *Ask, base string, i int) string {
 
 // appendFormSchema writes the requestedSchema of a normalized call: one
 // object with the fields of every question, in question order.
-func appendFormSchema(b []byte, a *Ask, t FormTarget) []byte {
+func appendFormSchema(b []byte, a *call, t formTarget) []byte {
 	b = append(b, `{"type":"object"`...)
-	if !a.Batch && a.Questions[0].Header != "" && t != ForMCP {
+	if !a.Batch && a.Questions[0].Header != "" && t != forMCP {
 		b = append(b, `,"title":`...)
 		b = jsonx.AppendString(b, a.Questions[0].Header)
 	}
@@ -112,14 +100,14 @@ func appendFormSchema(b []byte, a *Ask, t FormTarget) []byte {
 // for question i: the v1 titles for a single question (for MCP, its header
 // when it has one); in a batch the header (or the question) as title and
 // the question as description.
-func appendFieldHead(b []byte, a *Ask, i int, t FormTarget, name, typ, title string) []byte {
+func appendFieldHead(b []byte, a *call, i int, t formTarget, name, typ, title string) []byte {
 	r := &a.Questions[i]
 	b = jsonx.AppendString(b, name)
 	b = append(b, `:{"type":`...)
 	b = jsonx.AppendString(b, typ)
 	b = append(b, `,"title":`...)
 	if !a.Batch {
-		if t == ForMCP && r.Header != "" {
+		if t == forMCP && r.Header != "" {
 			title = r.Header
 		}
 		return jsonx.AppendString(b, title)
@@ -134,10 +122,10 @@ func appendFieldHead(b []byte, a *Ask, i int, t FormTarget, name, typ, title str
 
 // appendQuestionFields writes the fields of question i and adds the
 // required ones to required.
-func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []string) ([]byte, []string) {
+func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []string) ([]byte, []string) {
 	r := &a.Questions[i]
 	if len(r.Options) == 0 {
-		name := fieldName(a, FieldAnswer, i)
+		name := fieldName(a, fieldAnswer, i)
 		b = appendFieldHead(b, a, i, t, name, "string", titleAnswer)
 		b = append(b, `,"minLength":1,"maxLength":`...)
 		b = jsonx.AppendInt(b, MaxAnswerChars)
@@ -147,7 +135,7 @@ func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []stri
 	order := r.appendDisplayOrder(ob[:0])
 	var name string
 	if r.MultiSelect {
-		name = fieldName(a, FieldChoices, i)
+		name = fieldName(a, fieldChoices, i)
 		b = appendFieldHead(b, a, i, t, name, "array", titleChoices)
 		b = append(b, `,"items":{"anyOf":`...)
 		b = appendConsts(b, r, order, false)
@@ -170,7 +158,7 @@ func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []stri
 			b = append(b, ']')
 		}
 	} else {
-		name = fieldName(a, FieldChoice, i)
+		name = fieldName(a, fieldChoice, i)
 		b = appendFieldHead(b, a, i, t, name, "string", titleChoice)
 		b = append(b, `,"oneOf":`...)
 		b = appendConsts(b, r, order, true)
@@ -191,7 +179,7 @@ func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []stri
 		desc = questionPosition(i, len(a.Questions)) + ": " + lowerFirst(desc)
 	}
 	b = append(b, ',')
-	b = jsonx.AppendString(b, fieldName(a, FieldCustomAnswer, i))
+	b = jsonx.AppendString(b, fieldName(a, fieldCustomAnswer, i))
 	b = append(b, `:{"type":"string","title":`...)
 	b = jsonx.AppendString(b, titleCustom)
 	b = append(b, `,"description":`...)
@@ -204,7 +192,7 @@ func appendQuestionFields(b []byte, a *Ask, i int, t FormTarget, required []stri
 // appendConsts writes the options in display order as
 // [{"const":value,"title":label[,"description":...]}...]; descriptions only
 // with withDescription (single choice: multi-select items take none).
-func appendConsts(b []byte, r *Request, order []int, withDescription bool) []byte {
+func appendConsts(b []byte, r *request, order []int, withDescription bool) []byte {
 	b = append(b, '[')
 	for n, oi := range order {
 		o := &r.Options[oi]
@@ -232,37 +220,18 @@ func lowerFirst(s string) string {
 	return s
 }
 
-// ElicitationResult turns a client's response to the form for r into an
-// answer (contract sections 5 and 7): "accept" with a usable value gives an
-// answer, "accept" with nothing usable or a choice that was not offered is
-// INVALID_ANSWER, "decline" is ASK_DECLINED, "cancel" is ASK_CANCELLED and
-// any other action ASK_FAILED. Content values must be strings (string
-// arrays for a multi-select field); other fields are ignored.
-func ElicitationResult(r Request, resp ElicitationResponse) (Answer, error) {
-	n, err := normalize(r)
-	if err != nil {
-		return Answer{}, err
-	}
-	a := Ask{Questions: []Request{n}}
-	answers, err := elicitationResult(&a, resp.Action, mapContent(resp.Content))
-	if err != nil {
-		return Answer{}, err
-	}
-	return answers[0], nil
-}
-
 // content reads the fields of a form's content: str a string field, strs a
 // string-array field (multi-select). present is false for an absent or
 // null field; problem says why a field is not usable.
 type content interface {
-	str(name string) (s string, present bool, problem *HarnessError)
-	strs(name string) (s []string, present bool, problem *HarnessError)
+	str(name string) (s string, present bool, problem *harnessError)
+	strs(name string) (s []string, present bool, problem *harnessError)
 }
 
 // mapContent reads content decoded by a Go caller.
 type mapContent map[string]any
 
-func (m mapContent) str(name string) (string, bool, *HarnessError) {
+func (m mapContent) str(name string) (string, bool, *harnessError) {
 	v, ok := m[name]
 	if !ok || v == nil {
 		return "", false, nil
@@ -273,7 +242,7 @@ func (m mapContent) str(name string) (string, bool, *HarnessError) {
 	return "", false, notAString(name, goNoun(v))
 }
 
-func (m mapContent) strs(name string) ([]string, bool, *HarnessError) {
+func (m mapContent) strs(name string) ([]string, bool, *harnessError) {
 	v, ok := m[name]
 	if !ok || v == nil {
 		return nil, false, nil
@@ -315,10 +284,10 @@ func goNoun(v any) string {
 // that problem.
 type jsonContent struct {
 	v       *jsonx.Value
-	problem *HarnessError
+	problem *harnessError
 }
 
-func (c jsonContent) field(name string) (*jsonx.Value, bool, *HarnessError) {
+func (c jsonContent) field(name string) (*jsonx.Value, bool, *harnessError) {
 	if c.problem != nil {
 		return nil, false, c.problem
 	}
@@ -332,7 +301,7 @@ func (c jsonContent) field(name string) (*jsonx.Value, bool, *HarnessError) {
 	return f, true, nil
 }
 
-func (c jsonContent) str(name string) (string, bool, *HarnessError) {
+func (c jsonContent) str(name string) (string, bool, *harnessError) {
 	f, ok, err := c.field(name)
 	if !ok {
 		return "", false, err
@@ -343,7 +312,7 @@ func (c jsonContent) str(name string) (string, bool, *HarnessError) {
 	return f.Str, true, nil
 }
 
-func (c jsonContent) strs(name string) ([]string, bool, *HarnessError) {
+func (c jsonContent) strs(name string) ([]string, bool, *harnessError) {
 	f, ok, err := c.field(name)
 	if !ok {
 		return nil, false, err
@@ -361,15 +330,15 @@ func (c jsonContent) strs(name string) ([]string, bool, *HarnessError) {
 	return out, true, nil
 }
 
-func notAString(name, noun string) *HarnessError {
+func notAString(name, noun string) *harnessError {
 	return invalidAnswer(`The form's field "` + name + `" must be a string, got ` + noun + ".")
 }
 
-func notAnArray(name, noun string) *HarnessError {
+func notAnArray(name, noun string) *harnessError {
 	return invalidAnswer(`The form's field "` + name + `" must be an array of the chosen options' values, got ` + noun + ".")
 }
 
-func notStrings(name, noun string) *HarnessError {
+func notStrings(name, noun string) *harnessError {
 	return invalidAnswer(`The form's field "` + name + `" must hold strings (the chosen options' values), got ` + noun + ".")
 }
 
@@ -381,17 +350,17 @@ const (
 
 // elicitationResult judges a client's response for a normalized call: one
 // answer per question, or the one error of the whole call.
-func elicitationResult(a *Ask, action string, c content) ([]Answer, *HarnessError) {
+func elicitationResult(a *call, action string, c content) ([]answer, *harnessError) {
 	switch action {
 	case "accept":
 	case "decline":
-		return nil, NewError(CodeAskDeclined, msgDeclined)
+		return nil, newError(codeAskDeclined, msgDeclined)
 	case "cancel":
-		return nil, NewError(CodeAskCancelled, msgCancelled)
+		return nil, newError(codeAskCancelled, msgCancelled)
 	default:
-		return nil, NewError(CodeAskFailed, "The client answered the form with an unknown action "+snippet(action)+` (expected "accept", "decline" or "cancel").`)
+		return nil, newError(codeAskFailed, "The client answered the form with an unknown action "+snippet(action)+` (expected "accept", "decline" or "cancel").`)
 	}
-	answers := make([]Answer, len(a.Questions))
+	answers := make([]answer, len(a.Questions))
 	for i := range a.Questions {
 		ans, err := formAnswer(a, i, c)
 		if err != nil {
@@ -403,23 +372,23 @@ func elicitationResult(a *Ask, action string, c content) ([]Answer, *HarnessErro
 }
 
 // formAnswer reads question i's fields of an accepted form.
-func formAnswer(a *Ask, i int, c content) (Answer, *HarnessError) {
+func formAnswer(a *call, i int, c content) (answer, *harnessError) {
 	r := &a.Questions[i]
 	if len(r.Options) == 0 {
-		s, _, err := c.str(fieldName(a, FieldAnswer, i))
+		s, _, err := c.str(fieldName(a, fieldAnswer, i))
 		if err != nil {
-			return Answer{}, err
+			return answer{}, err
 		}
 		if s = sanitize(s, true); s == "" {
-			return Answer{}, invalidAnswer("The form was accepted without an answer. Please type an answer.")
+			return answer{}, invalidAnswer("The form was accepted without an answer. Please type an answer.")
 		}
 		return freeText(s)
 	}
 	custom := ""
 	if r.AllowCustom {
-		s, _, err := c.str(fieldName(a, FieldCustomAnswer, i))
+		s, _, err := c.str(fieldName(a, fieldCustomAnswer, i))
 		if err != nil {
-			return Answer{}, err
+			return answer{}, err
 		}
 		custom = sanitize(s, true)
 	}
@@ -432,26 +401,26 @@ func formAnswer(a *Ask, i int, c content) (Answer, *HarnessError) {
 		}
 		return freeText(custom)
 	}
-	ch, _, err := c.str(fieldName(a, FieldChoice, i))
+	ch, _, err := c.str(fieldName(a, fieldChoice, i))
 	if err != nil {
-		return Answer{}, err
+		return answer{}, err
 	}
 	if ch == "" {
 		if r.AllowCustom {
-			return Answer{}, invalidAnswer("The form was accepted without an answer. Please choose an option or type your own answer.")
+			return answer{}, invalidAnswer("The form was accepted without an answer. Please choose an option or type your own answer.")
 		}
-		return Answer{}, invalidAnswer("The form was accepted without a choice. Please choose an option.")
+		return answer{}, invalidAnswer("The form was accepted without a choice. Please choose an option.")
 	}
 	o, err := offered(r, ch)
 	if err != nil {
-		return Answer{}, err
+		return answer{}, err
 	}
 	return selectOption(r, o), nil
 }
 
 // offered finds the option a form value names: its value, or a label or
 // value with the same key.
-func offered(r *Request, v string) (int, *HarnessError) {
+func offered(r *request, v string) (int, *harnessError) {
 	for i := range r.Options {
 		if r.Options[i].Value == v {
 			return i, nil
@@ -465,17 +434,17 @@ func offered(r *Request, v string) (int, *HarnessError) {
 
 // formMultiAnswer reads a multi-select question's fields: the chosen
 // values, and the typed text (which chooses an option when it names one).
-func formMultiAnswer(a *Ask, i int, c content, custom string) (Answer, *HarnessError) {
+func formMultiAnswer(a *call, i int, c content, custom string) (answer, *harnessError) {
 	r := &a.Questions[i]
-	values, _, err := c.strs(fieldName(a, FieldChoices, i))
+	values, _, err := c.strs(fieldName(a, fieldChoices, i))
 	if err != nil {
-		return Answer{}, err
+		return answer{}, err
 	}
 	chosen := make([]bool, len(r.Options))
 	for _, v := range values {
 		o, err := offered(r, v)
 		if err != nil {
-			return Answer{}, err
+			return answer{}, err
 		}
 		chosen[o] = true
 	}
@@ -494,14 +463,14 @@ func formMultiAnswer(a *Ask, i int, c content, custom string) (Answer, *HarnessE
 		return multiAnswer(r, chosen, custom, "")
 	}
 	if r.AllowCustom {
-		return Answer{}, invalidAnswer("The form was accepted without an answer. Please choose at least one option or type your own answer.")
+		return answer{}, invalidAnswer("The form was accepted without an answer. Please choose at least one option or type your own answer.")
 	}
-	return Answer{}, invalidAnswer("The form was accepted without a choice. Please choose at least one option.")
+	return answer{}, invalidAnswer("The form was accepted without a choice. Please choose at least one option.")
 }
 
 // envelopeElicitation is op "elicitation_result": it reads the envelope's
 // response and writes the call's answer.
-func envelopeElicitation(b []byte, a *Ask, env *jsonx.Value) ([]byte, *HarnessError) {
+func envelopeElicitation(b []byte, a *call, env *jsonx.Value) ([]byte, *harnessError) {
 	resp, n := lookup(env, "response")
 	switch {
 	case n == 0 || resp.Kind == jsonx.Null:
@@ -511,16 +480,16 @@ func envelopeElicitation(b []byte, a *Ask, env *jsonx.Value) ([]byte, *HarnessEr
 	case resp.Kind != jsonx.Object:
 		// The client's fault, not the model's: the model must not read
 		// INVALID_REQUEST ("fix your request") for it.
-		return nil, NewError(CodeAskFailed, "The client answered the form with "+resp.Kind.Noun()+` instead of an object {"action":...,"content":{...}}.`)
+		return nil, newError(codeAskFailed, "The client answered the form with "+resp.Kind.Noun()+` instead of an object {"action":...,"content":{...}}.`)
 	}
 	act, n := lookup(resp, "action")
 	switch {
 	case n == 0 || act.Kind == jsonx.Null:
-		return nil, NewError(CodeAskFailed, `The client answered the form without an action (expected "accept", "decline" or "cancel").`)
+		return nil, newError(codeAskFailed, `The client answered the form without an action (expected "accept", "decline" or "cancel").`)
 	case n > 1:
-		return nil, NewError(CodeAskFailed, `The client answered the form with "action" given `+strconv.Itoa(n)+" times.")
+		return nil, newError(codeAskFailed, `The client answered the form with "action" given `+strconv.Itoa(n)+" times.")
 	case act.Kind != jsonx.String:
-		return nil, NewError(CodeAskFailed, "The client answered the form with an action that is "+act.Kind.Noun()+`, not a string (expected "accept", "decline" or "cancel").`)
+		return nil, newError(codeAskFailed, "The client answered the form with an action that is "+act.Kind.Noun()+`, not a string (expected "accept", "decline" or "cancel").`)
 	}
 	cv, n := lookup(resp, "content")
 	c := jsonContent{v: cv}

@@ -7,39 +7,42 @@ import (
 	"github.com/askcore/askcore/core/internal/jsonx"
 )
 
-// Situation names something that ends an ask outside the rules of a
+// situation names something that ends an ask outside the rules of a
 // request: nobody to ask, an abort, a timeout, a broken provider or client
 // (op "fail"). Every surface that meets one reports the error the core
 // writes for it, so the Go and JS seams, the terminal, ACP and MCP give the
 // same code and message for the same situation.
-type Situation string
+type situation string
 
 // The situations, with the code each gives.
 const (
-	SituationNoProvider        Situation = "no_provider"         // NO_PROVIDER: nobody is registered to ask a human
-	SituationDuplicateProvider Situation = "duplicate_provider"  // DUPLICATE_PROVIDER
-	SituationAborted           Situation = "aborted"             // ASK_ABORTED; Detail: why, when known
-	SituationWithdrawn         Situation = "withdrawn"           // ASK_ABORTED: the provider was disposed
-	SituationTimeout           Situation = "timeout"             // ASK_TIMEOUT; Millis: the timeout
-	SituationNoAnswer          Situation = "no_answer"           // ASK_FAILED: the provider returned neither answer nor error
-	SituationProviderFailed    Situation = "provider_failed"     // ASK_FAILED; Detail: the provider's error or panic
-	SituationEngineFault       Situation = "engine_fault"        // ASK_FAILED: the engine trapped or closed (details are logged, not shown)
-	SituationInterrupted       Situation = "interrupted"         // ASK_ABORTED: Ctrl-C at a terminal
-	SituationEOF               Situation = "eof"                 // ASK_ABORTED: the input ended before an answer
-	SituationInputClosed       Situation = "input_closed"        // ASK_ABORTED: the input was closed
-	SituationReadFailed        Situation = "read_failed"         // ASK_ABORTED; Detail: the read error
-	SituationDeclined          Situation = "declined"            // ASK_DECLINED: the person declined (Esc in a picker)
-	SituationNoTerminal        Situation = "no_terminal"         // ASK_FAILED: no terminal to read the answer from
-	SituationSessionNotFound   Situation = "session_not_found"   // SESSION_NOT_FOUND; Detail: the asking agent
-	SituationNoFormSupport     Situation = "no_form_support"     // ASK_FAILED: the client cannot show forms
-	SituationClientError       Situation = "client_error"        // ASK_FAILED; Detail: the client's error
-	SituationClientNoResult    Situation = "client_no_result"    // ASK_FAILED: the client answered without a result
-	SituationClientGone        Situation = "client_disconnected" // ASK_ABORTED: the client went away while it was asked
-	SituationUsage             Situation = "usage"               // INVALID_REQUEST; Detail: what is wrong with the command line
-	SituationRequestReadFailed Situation = "request_read_failed" // ASK_FAILED; Detail: the read error
-	SituationUnknownTool       Situation = "unknown_tool"        // ToolError UNKNOWN_TOOL; Tool, Tools
-	SituationToolFailed        Situation = "tool_failed"         // ToolError TOOL_FAILED; Tool, Detail
-	SituationToolCancelled     Situation = "tool_cancelled"      // ToolError TOOL_CANCELLED
+	situationNoProvider        situation = "no_provider"         // NO_PROVIDER: nobody is registered to ask a human
+	situationDuplicateProvider situation = "duplicate_provider"  // DUPLICATE_PROVIDER
+	situationAborted           situation = "aborted"             // ASK_ABORTED; Detail: why, when known
+	situationWithdrawn         situation = "withdrawn"           // ASK_ABORTED: the provider was disposed
+	situationTimeout           situation = "timeout"             // ASK_TIMEOUT; Millis: the timeout
+	situationNoAnswer          situation = "no_answer"           // ASK_FAILED: the provider returned neither a reply nor an error
+	situationNotAReply         situation = "not_a_reply"         // ASK_FAILED: the provider returned something that is neither the person's reply nor the core's answer to this call
+	situationStaleAnswer       situation = "stale_answer"        // ASK_FAILED: the provider returned the core's answer to another call
+	situationInvalidReply      situation = "invalid_reply"       // INVALID_ANSWER: the person's reply did not answer the call; Detail: what the core told the person
+	situationProviderFailed    situation = "provider_failed"     // ASK_FAILED; Detail: the provider's error or panic
+	situationEngineFault       situation = "engine_fault"        // ASK_FAILED: the engine trapped or closed (details are logged, not shown)
+	situationInterrupted       situation = "interrupted"         // ASK_ABORTED: Ctrl-C at a terminal
+	situationEOF               situation = "eof"                 // ASK_ABORTED: the input ended before an answer
+	situationInputClosed       situation = "input_closed"        // ASK_ABORTED: the input was closed
+	situationReadFailed        situation = "read_failed"         // ASK_ABORTED; Detail: the read error
+	situationDeclined          situation = "declined"            // ASK_DECLINED: the person declined (Esc in a picker)
+	situationNoTerminal        situation = "no_terminal"         // ASK_FAILED: no terminal to read the answer from
+	situationSessionNotFound   situation = "session_not_found"   // SESSION_NOT_FOUND; Detail: the asking agent
+	situationNoFormSupport     situation = "no_form_support"     // ASK_FAILED: the client cannot show forms
+	situationClientError       situation = "client_error"        // ASK_FAILED; Detail: the client's error
+	situationClientNoResult    situation = "client_no_result"    // ASK_FAILED: the client answered without a result
+	situationClientGone        situation = "client_disconnected" // ASK_ABORTED: the client went away while it was asked
+	situationUsage             situation = "usage"               // INVALID_REQUEST; Detail: what is wrong with the command line
+	situationRequestReadFailed situation = "request_read_failed" // ASK_FAILED; Detail: the read error
+	situationUnknownTool       situation = "unknown_tool"        // ToolError UNKNOWN_TOOL; Tool, Tools
+	situationToolFailed        situation = "tool_failed"         // ToolError TOOL_FAILED; Tool, Detail
+	situationToolCancelled     situation = "tool_cancelled"      // ToolError TOOL_CANCELLED
 )
 
 // ToolErrorName names failures of the tool machinery (an agent loop)
@@ -48,18 +51,28 @@ const ToolErrorName = "ToolError"
 
 // Codes of ToolError failures.
 const (
-	CodeUnknownTool   Code = "UNKNOWN_TOOL"   // the model called a tool that is not registered
-	CodeToolFailed    Code = "TOOL_FAILED"    // a tool failed without a structured error
-	CodeToolCancelled Code = "TOOL_CANCELLED" // the run was cancelled before the call ran
+	codeUnknownTool   errCode = "UNKNOWN_TOOL"   // the model called a tool that is not registered
+	codeToolFailed    errCode = "TOOL_FAILED"    // a tool failed without a structured error
+	codeToolCancelled errCode = "TOOL_CANCELLED" // the run was cancelled before the call ran
 )
 
-// MaxDetailChars bounds the host text (an error, a panic, a reason) a
+// maxDetailChars bounds the host text (an error, a panic, a reason) a
 // failure message quotes.
-const MaxDetailChars = 300
+const maxDetailChars = 300
 
-// Failure is one situation with its particulars (op "fail").
-type Failure struct {
-	Situation Situation
+// Host text in a fail envelope is read only so far: the first
+// MaxFailTextChars characters of detail, of tool and of each tool name, and
+// the first MaxFailTools names of tools. A host may cut its text the same
+// way before it builds the envelope (a provider's error can be any length)
+// and get the same bytes, and the envelope stays far under MaxInputBytes.
+const (
+	MaxFailTextChars = 4096
+	MaxFailTools     = 64
+)
+
+// failure is one situation with its particulars (op "fail").
+type failure struct {
+	Situation situation
 	// Detail is host text the message quotes (sanitized to one line and
 	// cut to MaxDetailChars): an abort reason, a provider's or client's
 	// error, the asking agent.
@@ -72,10 +85,10 @@ type Failure struct {
 	Tools []string
 }
 
-// Fail returns the error for f: {"name","code","message"} as every surface
+// failFor returns the error for f: {"name","code","message"} as every surface
 // reports it. An unknown situation is itself reported as INVALID_REQUEST.
-func Fail(f Failure) *HarnessError {
-	detail := cut(sanitize(f.Detail, false), MaxDetailChars)
+func failFor(f failure) *harnessError {
+	detail := cut(sanitize(f.Detail, false), maxDetailChars)
 	withDetail := func(msg, sep string) string {
 		if detail == "" {
 			return msg
@@ -83,78 +96,84 @@ func Fail(f Failure) *HarnessError {
 		return msg + sep + detail
 	}
 	switch f.Situation {
-	case SituationNoProvider:
-		return NewError(CodeNoProvider, "no one can be asked here: no user-interaction provider is registered; continue without asking or stop and report")
-	case SituationDuplicateProvider:
-		return NewError(CodeDuplicateProvider, "a provider is already registered; dispose it before registering another")
-	case SituationAborted:
-		return NewError(CodeAskAborted, withDetail("the question was aborted", ": "))
-	case SituationWithdrawn:
-		return NewError(CodeAskAborted, "the question was withdrawn: the provider was disposed")
-	case SituationTimeout:
-		return NewError(CodeAskTimeout, "no answer within "+FormatMillis(f.Millis)+"; nothing was chosen")
-	case SituationNoAnswer:
-		return NewError(CodeAskFailed, "the provider returned no answer")
-	case SituationProviderFailed:
-		return NewError(CodeAskFailed, withDetail("the provider failed", ": "))
-	case SituationEngineFault:
-		return NewError(CodeAskFailed, "the askcore engine failed, so the question was not asked (a fault of the host, not of the request)")
-	case SituationInterrupted:
-		return NewError(CodeAskAborted, "the person dismissed the question (Ctrl-C) without answering; nothing was chosen")
-	case SituationEOF:
-		return NewError(CodeAskAborted, "the input ended (EOF) before an answer was given; nothing was chosen")
-	case SituationInputClosed:
-		return NewError(CodeAskAborted, "the question was withdrawn: the input was closed")
-	case SituationReadFailed:
-		return NewError(CodeAskAborted, withDetail("reading the answer failed", ": "))
-	case SituationDeclined:
-		return NewError(CodeAskDeclined, msgDeclined)
-	case SituationNoTerminal:
-		return NewError(CodeAskFailed, "there is no terminal to read the answer from: pass the request with --request and the answer on stdin")
-	case SituationSessionNotFound:
-		return NewError(CodeSessionNotFound, "no session is bound to agent "+quoteDetail(detail)+", so the question cannot reach anyone; continue without asking")
-	case SituationNoFormSupport:
-		return NewError(CodeAskFailed, "this client cannot show questions (it did not advertise form elicitation); continue without asking, or ask in your reply and stop")
-	case SituationClientError:
-		return NewError(CodeAskFailed, withDetail("the client could not ask the question", ": "))
-	case SituationClientNoResult:
-		return NewError(CodeAskFailed, "the client answered the form request without a result")
-	case SituationClientGone:
-		return NewError(CodeAskAborted, "the client disconnected before an answer was given; nothing was chosen")
-	case SituationUsage:
-		return NewError(CodeInvalidRequest, withDetail("the command line is not valid", ": "))
-	case SituationRequestReadFailed:
-		return NewError(CodeAskFailed, withDetail("reading the request failed", ": "))
-	case SituationUnknownTool:
+	case situationNoProvider:
+		return newError(codeNoProvider, "no one can be asked here: no user-interaction provider is registered; continue without asking or stop and report")
+	case situationDuplicateProvider:
+		return newError(codeDuplicateProvider, "a provider is already registered; dispose it before registering another")
+	case situationAborted:
+		return newError(codeAskAborted, withDetail("the question was aborted", ": "))
+	case situationWithdrawn:
+		return newError(codeAskAborted, "the question was withdrawn: the provider was disposed")
+	case situationTimeout:
+		return newError(codeAskTimeout, "no answer within "+formatMillis(f.Millis)+"; nothing was chosen")
+	case situationNoAnswer:
+		return newError(codeAskFailed, "the provider returned no answer")
+	case situationNotAReply:
+		return newError(codeAskFailed, "the provider returned something that is neither the person's reply nor the core's answer to this question, so nothing was chosen (a fault of the front end, not of the request)")
+	case situationStaleAnswer:
+		return newError(codeAskFailed, "the provider returned the answer to another question, so nothing was chosen (a fault of the front end, not of the request)")
+	case situationInvalidReply:
+		return newError(codeInvalidAnswer, withDetail("the reply given did not answer the question, so nothing was chosen; the person was told", ": "))
+	case situationProviderFailed:
+		return newError(codeAskFailed, withDetail("the provider failed", ": "))
+	case situationEngineFault:
+		return newError(codeAskFailed, "the askcore engine failed, so the question was not asked (a fault of the host, not of the request)")
+	case situationInterrupted:
+		return newError(codeAskAborted, "the person dismissed the question (Ctrl-C) without answering; nothing was chosen")
+	case situationEOF:
+		return newError(codeAskAborted, "the input ended (EOF) before an answer was given; nothing was chosen")
+	case situationInputClosed:
+		return newError(codeAskAborted, "the question was withdrawn: the input was closed")
+	case situationReadFailed:
+		return newError(codeAskAborted, withDetail("reading the answer failed", ": "))
+	case situationDeclined:
+		return newError(codeAskDeclined, msgDeclined)
+	case situationNoTerminal:
+		return newError(codeAskFailed, "there is no terminal to read the answer from: pass the request with --request and the answer on stdin")
+	case situationSessionNotFound:
+		return newError(codeSessionNotFound, "no session is bound to agent "+quoteDetail(detail)+", so the question cannot reach anyone; continue without asking")
+	case situationNoFormSupport:
+		return newError(codeAskFailed, "this client cannot show questions (it did not advertise form elicitation); continue without asking, or ask in your reply and stop")
+	case situationClientError:
+		return newError(codeAskFailed, withDetail("the client could not ask the question", ": "))
+	case situationClientNoResult:
+		return newError(codeAskFailed, "the client answered the form request without a result")
+	case situationClientGone:
+		return newError(codeAskAborted, "the client disconnected before an answer was given; nothing was chosen")
+	case situationUsage:
+		return newError(codeInvalidRequest, withDetail("the command line is not valid", ": "))
+	case situationRequestReadFailed:
+		return newError(codeAskFailed, withDetail("reading the request failed", ": "))
+	case situationUnknownTool:
 		available := "none"
 		if len(f.Tools) > 0 {
 			available = strings.Join(f.Tools, ", ")
 		}
-		return &HarnessError{Name: ToolErrorName, Code: CodeUnknownTool,
-			Message: "there is no tool called " + snippet(f.Tool) + "; available tools: " + sanitize(available, false)}
-	case SituationToolFailed:
+		return &harnessError{Name: ToolErrorName, Code: codeUnknownTool,
+			Message: "there is no tool called " + snippet(f.Tool) + "; available tools: " + cut(sanitize(available, false), maxDetailChars)}
+	case situationToolFailed:
 		tool := "a tool"
 		if f.Tool != "" {
 			tool = "the tool " + snippet(f.Tool)
 		}
-		return &HarnessError{Name: ToolErrorName, Code: CodeToolFailed, Message: withDetail(tool+" failed", ": ")}
-	case SituationToolCancelled:
-		return &HarnessError{Name: ToolErrorName, Code: CodeToolCancelled, Message: "the run was cancelled before this tool call ran"}
+		return &harnessError{Name: ToolErrorName, Code: codeToolFailed, Message: withDetail(tool+" failed", ": ")}
+	case situationToolCancelled:
+		return &harnessError{Name: ToolErrorName, Code: codeToolCancelled, Message: "the run was cancelled before this tool call ran"}
 	}
 	return invalidRequest("unknown situation " + snippet(string(f.Situation)) + ": use one of " + situationList)
 }
 
 // situationList names every Situation, for messages and the envelope check.
-const situationList = "no_provider, duplicate_provider, aborted, withdrawn, timeout, no_answer, provider_failed, engine_fault, " +
+const situationList = "no_provider, duplicate_provider, aborted, withdrawn, timeout, no_answer, not_a_reply, stale_answer, invalid_reply, provider_failed, engine_fault, " +
 	"interrupted, eof, input_closed, read_failed, declined, no_terminal, session_not_found, no_form_support, client_error, " +
 	"client_no_result, client_disconnected, usage, request_read_failed, unknown_tool, tool_failed, tool_cancelled"
 
 // quoteDetail quotes a detail already sanitized and cut.
 func quoteDetail(s string) string { return `"` + s + `"` }
 
-// FormatMillis writes a duration given in milliseconds for people: "2m",
+// formatMillis writes a duration given in milliseconds for people: "2m",
 // "1m30s", "45s", "1.5s", "250ms", "1h".
-func FormatMillis(ms int64) string {
+func formatMillis(ms int64) string {
 	if ms < 0 {
 		ms = 0
 	}
@@ -182,13 +201,13 @@ func FormatMillis(ms int64) string {
 
 // envelopeFailure reads op "fail": situation, and the optional detail, ms,
 // tool and tools.
-func envelopeFailure(env *jsonx.Value) (Failure, *HarnessError) {
-	var f Failure
+func envelopeFailure(env *jsonx.Value) (failure, *harnessError) {
+	var f failure
 	s, err := envelopeString(env, "situation", "what happened, one of "+situationList)
 	if err != nil {
 		return f, err
 	}
-	f.Situation = Situation(s)
+	f.Situation = situation(s)
 	if !strings.Contains(", "+situationList+", ", ", "+s+", ") {
 		return f, invalidRequest("unknown situation " + snippet(s) + ": use one of " + situationList)
 	}
@@ -198,6 +217,7 @@ func envelopeFailure(env *jsonx.Value) (Failure, *HarnessError) {
 	if f.Tool, err = envelopeOptString(env, "tool"); err != nil {
 		return f, err
 	}
+	f.Detail, f.Tool = head(f.Detail, MaxFailTextChars), head(f.Tool, MaxFailTextChars)
 	if v, n := lookup(env, "ms"); n > 0 && v.Kind != jsonx.Null {
 		ms, ok := wholeNumber(v, 15)
 		if n > 1 || !ok {
@@ -213,7 +233,9 @@ func envelopeFailure(env *jsonx.Value) (Failure, *HarnessError) {
 			if v.Arr[i].Kind != jsonx.String {
 				return f, invalidRequest("tools must hold tool names (strings), got " + v.Arr[i].Kind.Noun())
 			}
-			f.Tools = append(f.Tools, v.Arr[i].Str)
+			if len(f.Tools) < MaxFailTools {
+				f.Tools = append(f.Tools, head(v.Arr[i].Str, MaxFailTextChars))
+			}
 		}
 	}
 	return f, nil

@@ -18,7 +18,7 @@ func checkEnvelope(t *testing.T, in, out []byte) {
 	var e struct {
 		OK     *bool           `json:"ok"`
 		Result json.RawMessage `json:"result"`
-		Error  *HarnessError   `json:"error"`
+		Error  *harnessError   `json:"error"`
 	}
 	if err := json.Unmarshal(out, &e); err != nil {
 		t.Fatalf("output is not JSON (%v) for input %q: %q", err, in, out)
@@ -113,14 +113,14 @@ func FuzzResolve(f *testing.F) {
 		out := handle(in)
 		checkEnvelope(t, in, out)
 		// The typed API agrees with the envelope.
-		var req Request
+		var req request
 		if err := json.Unmarshal([]byte(r), &req); err != nil {
 			t.Fatal(err)
 		}
-		a, err := Resolve(req, line)
+		a, err := typedResolve(req, line)
 		var want []byte
 		if err != nil {
-			want = errorEnvelope(err.(*HarnessError))
+			want = errorEnvelope(err.(*harnessError))
 		} else {
 			want = append(append([]byte(`{"ok":true,"result":`), a.JSON()...), '}')
 		}
@@ -133,10 +133,10 @@ func FuzzResolve(f *testing.F) {
 		}
 		var res struct {
 			OK     bool
-			Result Answer
+			Result answer
 		}
 		if json.Unmarshal(out, &res) == nil && res.OK && res.Result.Selected != nil {
-			n, _ := Normalize(req)
+			n, _ := typedNormalize(req)
 			s := res.Result.Selected
 			if s.Index < 0 || s.Index >= len(n.Options) || n.Options[s.Index].Value != res.Result.Answer || s.Value != res.Result.Answer {
 				t.Fatalf("bad selection %+v for %s", res.Result, out)

@@ -32,7 +32,7 @@ func Handle(input []byte) (out []byte) {
 // (a recovered panic, a host that broke the ABI), with message sanitized.
 // The WebAssembly guest writes it as its last line of defence.
 func FaultEnvelope(message string) []byte {
-	return errorEnvelope(NewError(CodeAskFailed, sanitize(message, false)))
+	return errorEnvelope(newError(codeAskFailed, sanitize(message, false)))
 }
 
 // OversizedEnvelope is what Handle returns for an input of n bytes when n
@@ -41,9 +41,17 @@ func FaultEnvelope(message string) []byte {
 // core's bytes.
 func OversizedEnvelope(n int) []byte { return errorEnvelope(inputTooLarge(n)) }
 
-func inputTooLarge(n int) *HarnessError {
+func inputTooLarge(n int) *harnessError {
 	return invalidRequest("the input is " + strconv.Itoa(n) + " bytes; at most " +
-		strconv.Itoa(MaxInputBytes) + " are allowed: shorten the question, the options or their descriptions")
+		strconv.Itoa(MaxInputBytes) + " are allowed: send the model's arguments as text in arguments, shortened to at most " +
+		strconv.Itoa(MaxArgumentsBytes) + " bytes")
+}
+
+// argumentsTooLarge is the verdict on an arguments text of n bytes over
+// MaxArgumentsBytes.
+func argumentsTooLarge(n int) *harnessError {
+	return invalidRequest("the arguments are " + strconv.Itoa(n) + " bytes; at most " +
+		strconv.Itoa(MaxArgumentsBytes) + " are allowed: shorten the question, the options or their descriptions")
 }
 
 func handle(input []byte) []byte {
@@ -54,7 +62,7 @@ func handle(input []byte) []byte {
 	return res
 }
 
-func errorEnvelope(e *HarnessError) []byte {
+func errorEnvelope(e *harnessError) []byte {
 	b := make([]byte, 0, 96+len(e.Message))
 	b = append(b, `{"ok":false,"error":`...)
 	b = appendError(b, e)
@@ -66,7 +74,7 @@ func okPrefix(size int) []byte {
 	return append(b, `{"ok":true,"result":`...)
 }
 
-func dispatch(input []byte) ([]byte, *HarnessError) {
+func dispatch(input []byte) ([]byte, *harnessError) {
 	if len(input) > MaxInputBytes {
 		return nil, inputTooLarge(len(input))
 	}
@@ -90,7 +98,7 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 	switch op {
 	case "schema":
 		b := okPrefix(4096)
-		b = Schema().appendJSON(b)
+		b = schemaTool().appendJSON(b)
 		return append(b, '}'), nil
 	case "sanitize":
 		return envelopeSanitize(&env)
@@ -99,7 +107,7 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 		if err != nil {
 			return nil, err
 		}
-		e := Fail(f)
+		e := failFor(f)
 		b := okPrefix(128 + len(e.Message))
 		b = appendError(b, e)
 		return append(b, '}'), nil
@@ -109,7 +117,7 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 			return nil, err
 		}
 		b := okPrefix(32)
-		b = appendTerminalMode(b, TerminalModeFor(t))
+		b = appendTerminalMode(b, terminalModeFor(t))
 		return append(b, '}'), nil
 	case "normalize", "present", "resolve", "elicitation", "elicitation_result", "picker", "summary":
 	default:
@@ -137,11 +145,11 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 		if err != nil {
 			return nil, err
 		}
-		switch FormTarget(t) {
-		case "", ForACP:
-			b = appendForm(b, &a, ForACP)
-		case ForMCP:
-			b = appendForm(b, &a, ForMCP)
+		switch formTarget(t) {
+		case "", forACP:
+			b = appendForm(b, &a, forACP)
+		case forMCP:
+			b = appendForm(b, &a, forMCP)
 		default:
 			return nil, invalidRequest(`for must be "acp" or "mcp", got ` + snippet(t))
 		}
@@ -164,54 +172,67 @@ func dispatch(input []byte) ([]byte, *HarnessError) {
 // envelopeAsk reads and normalizes the call an op is about: "request" (an
 // object) or "arguments" (the model's tool arguments as text, parsed here
 // so that every host gives the same verdict for the same text).
-func envelopeAsk(env *jsonx.Value) (Ask, *HarnessError) {
+func envelopeAsk(env *jsonx.Value) (call, *harnessError) {
 	rv, rn := lookup(env, "request")
 	av, an := lookup(env, "arguments")
 	hasRequest, hasArgs := rn > 0 && rv.Kind != jsonx.Null, an > 0 && av.Kind != jsonx.Null
+	if bv, bn := lookup(env, "argumentsBytes"); bn > 0 && bv.Kind != jsonx.Null {
+		// A host that refused to copy an oversized arguments text gets
+		// the same verdict as if it had sent the text.
+		n, ok := wholeNumber(bv, 15)
+		if bn > 1 || hasRequest || hasArgs || !ok || n <= MaxArgumentsBytes {
+			return call{}, invalidRequest("argumentsBytes is the length of an arguments text over " + strconv.Itoa(MaxArgumentsBytes) +
+				" bytes that the host did not send: give it once, alone, as a whole number over that limit")
+		}
+		return call{}, argumentsTooLarge(int(n))
+	}
 	switch {
 	case rn > 1:
-		return Ask{}, invalidRequest(`the input has the key "request" ` + strconv.Itoa(rn) + " times: send it once")
+		return call{}, invalidRequest(`the input has the key "request" ` + strconv.Itoa(rn) + " times: send it once")
 	case an > 1:
-		return Ask{}, invalidRequest(`the input has the key "arguments" ` + strconv.Itoa(an) + " times: send it once")
+		return call{}, invalidRequest(`the input has the key "arguments" ` + strconv.Itoa(an) + " times: send it once")
 	case hasRequest && hasArgs:
-		return Ask{}, invalidRequest(`the input has both "request" and "arguments": send the request once, as an object in request or as the model's JSON text in arguments`)
+		return call{}, invalidRequest(`the input has both "request" and "arguments": send the request once, as an object in request or as the model's JSON text in arguments`)
 	case !hasRequest && !hasArgs:
-		return Ask{}, invalidRequest(`request is required: {"question":"...","options":[...]}`)
+		return call{}, invalidRequest(`request is required: {"question":"...","options":[...]}`)
 	}
-	var a Ask
-	var err *HarnessError
+	var a call
+	var err *harnessError
 	if hasArgs {
 		a, err = decodeArguments(av)
 	} else {
 		a, err = decodeAsk(rv)
 	}
 	if err != nil {
-		return Ask{}, err
+		return call{}, err
 	}
 	// a and its Options are this call's own: normalize them in place.
 	if err := normalizeAskInPlace(&a); err != nil {
-		return Ask{}, err
+		return call{}, err
 	}
 	return a, nil
 }
 
 // decodeArguments parses a model's tool arguments (the text, as a JSON
 // string in the envelope) and reads the call they hold.
-func decodeArguments(v *jsonx.Value) (Ask, *HarnessError) {
+func decodeArguments(v *jsonx.Value) (call, *harnessError) {
 	if v.Kind != jsonx.String {
-		return Ask{}, invalidRequest("arguments must be a string holding the model's JSON text, got " + v.Kind.Noun())
+		return call{}, invalidRequest("arguments must be a string holding the model's JSON text, got " + v.Kind.Noun())
+	}
+	if len(v.Str) > MaxArgumentsBytes {
+		return call{}, argumentsTooLarge(len(v.Str))
 	}
 	text := []byte(v.Str)
 	if len(trimJSONSpace(text)) == 0 {
-		return Ask{}, invalidRequest(`the arguments are empty: send one JSON object like {"question":"...","options":[{"label":"..."}]}`)
+		return call{}, invalidRequest(`the arguments are empty: send one JSON object like {"question":"...","options":[{"label":"..."}]}`)
 	}
 	args, perr := jsonx.Parse(text, MaxDepth)
 	if perr != nil {
-		return Ask{}, invalidRequest("the arguments are not valid JSON (" + perr.Error() + " of " + strconv.Itoa(len(text)) +
+		return call{}, invalidRequest("the arguments are not valid JSON (" + perr.Error() + " of " + strconv.Itoa(len(text)) +
 			`): send exactly one JSON object like {"question":"...","options":[{"label":"..."}]}`)
 	}
 	if args.Kind != jsonx.Object {
-		return Ask{}, invalidRequest(`the arguments must be a JSON object like {"question":"...","options":[{"label":"..."}]}, got ` + args.Kind.Noun())
+		return call{}, invalidRequest(`the arguments must be a JSON object like {"question":"...","options":[{"label":"..."}]}, got ` + args.Kind.Noun())
 	}
 	return decodeAsk(&args)
 }
@@ -230,7 +251,7 @@ func trimJSONSpace(b []byte) []byte {
 
 // envelopeIndex reads the optional "index" of the question an op is about:
 // 0 when absent. For a batch and required, it must be given.
-func envelopeIndex(env *jsonx.Value, a *Ask, required bool) (int, *HarnessError) {
+func envelopeIndex(env *jsonx.Value, a *call, required bool) (int, *harnessError) {
 	v, n := lookup(env, "index")
 	last := strconv.Itoa(len(a.Questions) - 1)
 	switch {
@@ -284,7 +305,7 @@ func describeNumber(v *jsonx.Value) string {
 }
 
 // envelopeString reads a required string field of the envelope.
-func envelopeString(env *jsonx.Value, name, what string) (string, *HarnessError) {
+func envelopeString(env *jsonx.Value, name, what string) (string, *harnessError) {
 	v, n := lookup(env, name)
 	switch {
 	case n == 0 || v.Kind == jsonx.Null:
@@ -298,7 +319,7 @@ func envelopeString(env *jsonx.Value, name, what string) (string, *HarnessError)
 }
 
 // envelopeOptString reads an optional string field of the envelope.
-func envelopeOptString(env *jsonx.Value, name string) (string, *HarnessError) {
+func envelopeOptString(env *jsonx.Value, name string) (string, *harnessError) {
 	v, n := lookup(env, name)
 	switch {
 	case n == 0 || v.Kind == jsonx.Null:
@@ -312,7 +333,7 @@ func envelopeOptString(env *jsonx.Value, name string) (string, *HarnessError) {
 }
 
 // envelopeOptBool reads an optional boolean field of the envelope.
-func envelopeOptBool(env *jsonx.Value, name string) (bool, *HarnessError) {
+func envelopeOptBool(env *jsonx.Value, name string) (bool, *harnessError) {
 	v, n := lookup(env, name)
 	switch {
 	case n == 0 || v.Kind == jsonx.Null:
@@ -327,7 +348,7 @@ func envelopeOptBool(env *jsonx.Value, name string) (bool, *HarnessError) {
 
 // envelopeSanitize is op "sanitize": text made safe to show, as it is
 // ("as" absent or "text") or as a one-line title ("as":"title").
-func envelopeSanitize(env *jsonx.Value) ([]byte, *HarnessError) {
+func envelopeSanitize(env *jsonx.Value) ([]byte, *harnessError) {
 	text, err := envelopeString(env, "text", "the text to show")
 	if err != nil {
 		return nil, err
@@ -338,9 +359,9 @@ func envelopeSanitize(env *jsonx.Value) ([]byte, *HarnessError) {
 	}
 	switch as {
 	case "", "text":
-		text = SanitizeText(text)
+		text = sanitizeText(text)
 	case "title":
-		text = SanitizeTitle(text)
+		text = sanitizeTitle(text)
 	default:
 		return nil, invalidRequest(`as must be "text" or "title", got ` + snippet(as))
 	}

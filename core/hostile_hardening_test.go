@@ -1,4 +1,4 @@
-package core_test
+package core
 
 import (
 	"encoding/json"
@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
-
-	"github.com/askcore/askcore/core"
 )
 
 // Hostile input classes that the conformance corpus (testdata/conformance)
@@ -19,7 +17,7 @@ import (
 
 type hostileCase struct {
 	in   string
-	code core.Code // "" : ok:true
+	code errCode // "" : ok:true
 	// check, when set, inspects the ok:true result.
 	check func(t *testing.T, result json.RawMessage)
 }
@@ -28,7 +26,7 @@ func hostileRun(t *testing.T, class string, cases []hostileCase) {
 	t.Helper()
 	for i, c := range cases {
 		var out []byte
-		took := core.WorkTime(t, func() { out = core.Handle([]byte(c.in)) }) // CPU time: load does not count
+		took := WorkTime(t, func() { out = Handle([]byte(c.in)) }) // CPU time: load does not count
 		if took > time.Second {
 			t.Errorf("%s #%d: %v for %d bytes", class, i, took, len(c.in))
 		}
@@ -38,7 +36,7 @@ func hostileRun(t *testing.T, class string, cases []hostileCase) {
 		var env struct {
 			OK     bool
 			Result json.RawMessage
-			Error  *core.HarnessError
+			Error  *harnessError
 		}
 		if err := json.Unmarshal(out, &env); err != nil {
 			t.Fatalf("%s #%d: output is not JSON: %v: %.300s", class, i, err, out)
@@ -66,7 +64,7 @@ func hResolve(request, input string) string {
 
 func hQuestionIs(want string) func(t *testing.T, r json.RawMessage) {
 	return func(t *testing.T, r json.RawMessage) {
-		var req core.Request
+		var req request
 		if err := json.Unmarshal(r, &req); err != nil || req.Question != want {
 			t.Errorf("question %q (%v), want %q", req.Question, err, want)
 		}
@@ -77,8 +75,8 @@ func TestHostileNumbersInBooleanFields(t *testing.T) {
 	var cases []hostileCase
 	for _, v := range []string{"1e999", "-0", "1", "0", `"true"`, "[]", "{}", "-1e-999", strings.Repeat("9", 100000)} {
 		cases = append(cases,
-			hostileCase{in: hNorm(`{"question":"q","allowCustom":` + v + `}`), code: core.CodeInvalidRequest},
-			hostileCase{in: hNorm(`{"question":"q","options":[{"label":"a","recommended":` + v + `}]}`), code: core.CodeInvalidRequest})
+			hostileCase{in: hNorm(`{"question":"q","allowCustom":` + v + `}`), code: codeInvalidRequest},
+			hostileCase{in: hNorm(`{"question":"q","options":[{"label":"a","recommended":` + v + `}]}`), code: codeInvalidRequest})
 	}
 	hostileRun(t, "numbers in boolean fields", cases)
 }
@@ -87,7 +85,7 @@ func TestHostileNumberLookalikeAnswers(t *testing.T) {
 	noCustom := `{"question":"q","options":[{"label":"a"},{"label":"b"}],"allowCustom":false}`
 	var cases []hostileCase
 	for _, in := range []string{"1e0", "-1", "+1", "0x1", "1.0", "½", "١", "१", "Ⅰ", "1 2", "1\u00002", "99999999999999999999999", "-0", "NaN", "Infinity"} {
-		cases = append(cases, hostileCase{in: hResolve(noCustom, in), code: core.CodeInvalidAnswer})
+		cases = append(cases, hostileCase{in: hResolve(noCustom, in), code: codeInvalidAnswer})
 	}
 	hostileRun(t, "number look-alike answers", cases)
 }
@@ -119,15 +117,15 @@ func TestHostileTerminalSequences(t *testing.T) {
 		// Device status report request (makes a terminal type a reply).
 		{in: hNorm(`{"question":"q` + esc + `[6n"}`), check: hQuestionIs("q")},
 		// Many unterminated sequences in a row.
-		{in: hNorm(`{"question":"` + strings.Repeat(esc+"[", 5000) + `q"}`), code: core.CodeInvalidRequest}, // 'q' ends the CSI: nothing left
-		{in: hNorm(`{"question":"` + strings.Repeat(esc+"]", 5000) + `"}`), code: core.CodeInvalidRequest},
+		{in: hNorm(`{"question":"` + strings.Repeat(esc+"[", 5000) + `q"}`), code: codeInvalidRequest}, // 'q' ends the CSI: nothing left
+		{in: hNorm(`{"question":"` + strings.Repeat(esc+"]", 5000) + `"}`), code: codeInvalidRequest},
 		// 8-bit C1 CSI only: nothing left to ask.
-		{in: hNorm(`{"question":"\u009b2J\u009d0;t\u009c"}`), code: core.CodeInvalidRequest},
+		{in: hNorm(`{"question":"\u009b2J\u009d0;t\u009c"}`), code: codeInvalidRequest},
 	}
 	hostileRun(t, "terminal sequences", cases)
 	// None survives in any output string.
 	for _, c := range cases {
-		out := string(core.Handle([]byte(c.in)))
+		out := string(Handle([]byte(c.in)))
 		var v any
 		_ = json.Unmarshal([]byte(out), &v)
 		if s := fmt.Sprint(v); strings.ContainsAny(s, "\x1b\x07\u009b\u009d") {
@@ -152,12 +150,12 @@ func TestHostileWideAndRepetitive(t *testing.T) {
 	manyEmpty := `{"question":"q","options":[` + strings.Repeat(`{"label":""},`, 3000) + `{"label":"x"}]}`
 	cases := []hostileCase{
 		{in: hNorm(wide.String()), check: hQuestionIs("q")}, // unknown fields are ignored, within the size limit
-		{in: hNorm(dupKeys.String()), code: core.CodeInvalidRequest},
-		{in: hNorm(manyEmpty), code: core.CodeInvalidRequest},
+		{in: hNorm(dupKeys.String()), code: codeInvalidRequest},
+		{in: hNorm(manyEmpty), code: codeInvalidRequest},
 		{in: hNorm(`{"question":"` + strings.Repeat(`\ud800`, 2000) + `"}`)},
-		{in: hNorm(`{"question":"` + strings.Repeat(`\\`, 60000) + `"}`), code: core.CodeInvalidRequest},                 // too long
-		{in: hNorm(`{"question":"q","options":[` + strings.Repeat(`"s",`, 63) + `"t"]}`), code: core.CodeInvalidRequest}, // 64 duplicates
-		{in: strings.Repeat(" ", core.MaxInputBytes-20) + `{"op":"schema"}`},
+		{in: hNorm(`{"question":"` + strings.Repeat(`\\`, 60000) + `"}`), code: codeInvalidRequest},                 // too long
+		{in: hNorm(`{"question":"q","options":[` + strings.Repeat(`"s",`, 63) + `"t"]}`), code: codeInvalidRequest}, // 64 duplicates
+		{in: strings.Repeat(" ", MaxInputBytes-20) + `{"op":"schema"}`},
 	}
 	hostileRun(t, "wide and repetitive", cases)
 }
@@ -171,7 +169,7 @@ func TestHostileInvisibleDuplicateLabels(t *testing.T) {
 	more := []rune{0x34f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180e, 0x2061, 0x2064, 0x206a, 0x206f, 0x3164, 0xffa0, 0x1bca0, 0x1d173}
 	dup := func(r rune) hostileCase {
 		opts, _ := json.Marshal([]map[string]string{{"label": "Yes"}, {"label": "Y" + string(r) + "es"}})
-		return hostileCase{in: hNorm(`{"question":"q","options":` + string(opts) + `}`), code: core.CodeInvalidRequest}
+		return hostileCase{in: hNorm(`{"question":"q","options":` + string(opts) + `}`), code: codeInvalidRequest}
 	}
 	var cases []hostileCase
 	for _, r := range covered {

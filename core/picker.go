@@ -38,7 +38,7 @@ const (
 //	  "custom"?,"cursor","toggled","help"}],
 //	 "recommended":"recommended","on":"[x] ","off":"[ ] ","more":"more",
 //	 "declined":"✗ declined","interrupted":"✗ dismissed (Ctrl-C)"}
-func appendPicker(b []byte, a *Ask) []byte {
+func appendPicker(b []byte, a *call) []byte {
 	b = append(b, `{"questions":[`...)
 	for i := range a.Questions {
 		if i > 0 {
@@ -61,7 +61,7 @@ func appendPicker(b []byte, a *Ask) []byte {
 	return append(b, '}')
 }
 
-func appendPickerQuestion(b []byte, a *Ask, i int) []byte {
+func appendPickerQuestion(b []byte, a *call, i int) []byte {
 	r := &a.Questions[i]
 	b = append(b, '{')
 	if a.Batch {
@@ -128,7 +128,7 @@ func appendPickerQuestion(b []byte, a *Ask, i int) []byte {
 }
 
 // pickerHelp is the key help line of question i.
-func pickerHelp(a *Ask, i int) string {
+func pickerHelp(a *call, i int) string {
 	r := &a.Questions[i]
 	var parts []string
 	if len(r.Options) == 0 {

@@ -7,19 +7,9 @@ import (
 	"github.com/askcore/askcore/core/internal/jsonx"
 )
 
-// Present returns what a terminal shows for r (contract section 4). r is
-// normalized first; the error is INVALID_REQUEST.
-func Present(r Request) (Presentation, error) {
-	n, err := normalize(r)
-	if err != nil {
-		return Presentation{}, err
-	}
-	return present(&n), nil
-}
-
 // presentQuestion lays out question i of a normalized call; a batch's
 // text starts with a line saying which question of how many it is.
-func presentQuestion(a *Ask, i int) Presentation {
+func presentQuestion(a *call, i int) presentation {
 	p := present(&a.Questions[i])
 	if a.Batch {
 		p.Text = questionPosition(i, len(a.Questions)) + "\n" + p.Text
@@ -41,7 +31,7 @@ func questionPosition(i, n int) string {
 //	  2. SQLite
 //
 //	Type 1-2 or a label, or type your own answer. Enter picks 1 (PostgreSQL).
-func present(r *Request) Presentation {
+func present(r *request) presentation {
 	order := r.displayOrder()
 	var b strings.Builder
 	if r.Header != "" {
@@ -80,11 +70,11 @@ func present(r *Request) Presentation {
 	}
 	b.WriteString("\n")
 	b.WriteString(hint(r, order))
-	return Presentation{Text: b.String(), Order: order}
+	return presentation{Text: b.String(), Order: order}
 }
 
 // hint is the one line that says how to answer.
-func hint(r *Request, order []int) string {
+func hint(r *request, order []int) string {
 	n := len(order)
 	if n == 0 {
 		return "Type your answer and press Enter."
@@ -136,7 +126,7 @@ func hint(r *Request, order []int) string {
 	return b.String()
 }
 
-func appendPresentation(b []byte, p *Presentation) []byte {
+func appendPresentation(b []byte, p *presentation) []byte {
 	b = append(b, `{"text":`...)
 	b = jsonx.AppendString(b, p.Text)
 	b = append(b, `,"order":[`...)
@@ -150,4 +140,4 @@ func appendPresentation(b []byte, p *Presentation) []byte {
 }
 
 // JSON returns the presentation as op "present" writes it.
-func (p Presentation) JSON() []byte { return appendPresentation(nil, &p) }
+func (p presentation) JSON() []byte { return appendPresentation(nil, &p) }

@@ -10,9 +10,17 @@ import (
 // sanitization and trimming. They are generous: they exist so that a
 // runaway model cannot flood a terminal or a form, not to police style.
 const (
-	// MaxInputBytes bounds a whole envelope. Hosts should refuse larger
-	// inputs before copying them into the core; the core refuses them too.
-	MaxInputBytes = 256 << 10
+	// MaxArgumentsBytes bounds the model's tool arguments: the text as the
+	// model wrote it (envelope field "arguments", counted once decoded), so
+	// the verdict never depends on how a host escaped its envelope. A host
+	// that holds a longer text sends only its length ("argumentsBytes").
+	MaxArgumentsBytes = 256 << 10
+	// MaxInputBytes bounds a whole envelope, far above what any call
+	// within the other limits needs, escaped in any way (every character
+	// of the arguments may take six bytes as \u003c). Hosts should refuse
+	// larger inputs before copying them into the core; the core refuses
+	// them too.
+	MaxInputBytes = 4 << 20
 	// MaxDepth bounds JSON nesting (arrays and objects) in an envelope.
 	MaxDepth = 64
 
@@ -30,7 +38,7 @@ const (
 const MaxQuestions = 10
 
 // invalidRequest returns an INVALID_REQUEST error.
-func invalidRequest(msg string) *HarnessError { return NewError(CodeInvalidRequest, msg) }
+func invalidRequest(msg string) *harnessError { return newError(codeInvalidRequest, msg) }
 
 // at locates an object in the request for messages: the request itself,
 // questions[q] of a batch, options[o], or questions[q].options[o] (q or o
@@ -59,7 +67,7 @@ func (a at) option(o int) at { return at{a.q, o} }
 func (a at) path(key string) string { return join(a.String(), key) }
 
 // field looks key up in obj (at a) and rejects a key given twice.
-func field(obj *jsonx.Value, a at, key string) (*jsonx.Value, bool, *HarnessError) {
+func field(obj *jsonx.Value, a at, key string) (*jsonx.Value, bool, *harnessError) {
 	v, n := lookup(obj, key)
 	if n > 1 {
 		where := "the request"
@@ -89,7 +97,7 @@ func lookup(obj *jsonx.Value, key string) (*jsonx.Value, int) {
 }
 
 // optString reads an optional string field; null counts as absent.
-func optString(obj *jsonx.Value, a at, key string) (string, *HarnessError) {
+func optString(obj *jsonx.Value, a at, key string) (string, *harnessError) {
 	v, ok, err := field(obj, a, key)
 	if err != nil || !ok {
 		return "", err
@@ -101,7 +109,7 @@ func optString(obj *jsonx.Value, a at, key string) (string, *HarnessError) {
 }
 
 // optBool reads an optional boolean field; null counts as absent.
-func optBool(obj *jsonx.Value, a at, key string) (bool, *HarnessError) {
+func optBool(obj *jsonx.Value, a at, key string) (bool, *harnessError) {
 	v, ok, err := field(obj, a, key)
 	if err != nil || !ok {
 		return false, err
@@ -128,23 +136,23 @@ var questionFields = [...]string{"header", "question", "options", "allowCustom",
 // decodeAsk reads a request object: one question, or a batch
 // {"questions":[...]} (not yet normalized). Unknown fields are ignored;
 // null counts as absent.
-func decodeAsk(v *jsonx.Value) (Ask, *HarnessError) {
+func decodeAsk(v *jsonx.Value) (call, *harnessError) {
 	if v.Kind != jsonx.Object {
-		return Ask{}, invalidRequest(`request must be an object like {"question":"...","options":[{"label":"..."}]}, got ` + v.Kind.Noun())
+		return call{}, invalidRequest(`request must be an object like {"question":"...","options":[{"label":"..."}]}, got ` + v.Kind.Noun())
 	}
 	qs, ok, err := field(v, atRequest, "questions")
 	if err != nil {
-		return Ask{}, err
+		return call{}, err
 	}
 	if !ok {
 		r, err := decodeQuestion(v, atRequest)
 		if err != nil {
-			return Ask{}, err
+			return call{}, err
 		}
-		return Ask{Questions: []Request{r}}, nil
+		return call{Questions: []request{r}}, nil
 	}
 	if qs.Kind != jsonx.Array {
-		return Ask{}, invalidRequest(`questions must be an array of questions like [{"question":"...","options":[...]}], got ` + qs.Kind.Noun())
+		return call{}, invalidRequest(`questions must be an array of questions like [{"question":"...","options":[...]}], got ` + qs.Kind.Noun())
 	}
 	var mixed []string
 	for _, k := range questionFields {
@@ -153,25 +161,25 @@ func decodeAsk(v *jsonx.Value) (Ask, *HarnessError) {
 		}
 	}
 	if len(mixed) > 0 {
-		return Ask{}, invalidRequest("the request has both questions and " + listWords(mixed) +
+		return call{}, invalidRequest("the request has both questions and " + listWords(mixed) +
 			": send one question with question, or several with questions and every question's fields inside its entry of questions")
 	}
 	switch n := len(qs.Arr); {
 	case n == 0:
-		return Ask{}, invalidRequest(`questions is empty: give at least one question like {"question":"..."}, or send one question with question`)
+		return call{}, invalidRequest(`questions is empty: give at least one question like {"question":"..."}, or send one question with question`)
 	case n > MaxQuestions:
-		return Ask{}, invalidRequest("questions has " + strconv.Itoa(n) + " entries; at most " + strconv.Itoa(MaxQuestions) +
+		return call{}, invalidRequest("questions has " + strconv.Itoa(n) + " entries; at most " + strconv.Itoa(MaxQuestions) +
 			" are allowed: ask the ones that matter now and the rest in a later call")
 	}
-	ask := Ask{Questions: make([]Request, len(qs.Arr)), Batch: true}
+	ask := call{Questions: make([]request, len(qs.Arr)), Batch: true}
 	for i := range qs.Arr {
 		qv := &qs.Arr[i]
 		a := at{i, -1}
 		if qv.Kind != jsonx.Object {
-			return Ask{}, invalidRequest(a.String() + ` must be an object like {"question":"...","options":[...]}, got ` + qv.Kind.Noun())
+			return call{}, invalidRequest(a.String() + ` must be an object like {"question":"...","options":[...]}, got ` + qv.Kind.Noun())
 		}
 		if ask.Questions[i], err = decodeQuestion(qv, a); err != nil {
-			return Ask{}, err
+			return call{}, err
 		}
 	}
 	return ask, nil
@@ -193,19 +201,10 @@ func listWords(names []string) string {
 	return s
 }
 
-// decodeRequest reads one question object at atRequest (not yet
-// normalized); it is what the typed API and v1 requests use.
-func decodeRequest(v *jsonx.Value) (Request, *HarnessError) {
-	if v.Kind != jsonx.Object {
-		return Request{}, invalidRequest(`request must be an object like {"question":"...","options":[{"label":"..."}]}, got ` + v.Kind.Noun())
-	}
-	return decodeQuestion(v, atRequest)
-}
-
 // decodeQuestion reads the question object v, found at a.
-func decodeQuestion(v *jsonx.Value, a at) (Request, *HarnessError) {
-	var r Request
-	var err *HarnessError
+func decodeQuestion(v *jsonx.Value, a at) (request, *harnessError) {
+	var r request
+	var err *harnessError
 	if r.Header, err = optString(v, a, "header"); err != nil {
 		return r, err
 	}
@@ -236,7 +235,7 @@ func decodeQuestion(v *jsonx.Value, a at) (Request, *HarnessError) {
 	if len(opts.Arr) > MaxOptions {
 		return r, tooManyOptions(a, len(opts.Arr))
 	}
-	r.Options = make([]Option, len(opts.Arr))
+	r.Options = make([]option, len(opts.Arr))
 	for i := range opts.Arr {
 		ov := &opts.Arr[i]
 		oa := a.option(i)
@@ -278,57 +277,29 @@ func decodeQuestion(v *jsonx.Value, a at) (Request, *HarnessError) {
 	return r, nil
 }
 
-func tooManyOptions(a at, n int) *HarnessError {
+func tooManyOptions(a at, n int) *harnessError {
 	return invalidRequest(a.path("options") + " has " + strconv.Itoa(n) + " entries; at most " + strconv.Itoa(MaxOptions) +
 		" are allowed: merge or drop some (the person can still type an answer when allowCustom is true)")
 }
 
 // tooLong returns the error for a field over its limit.
-func tooLong(name string, n, max int, hint string) *HarnessError {
+func tooLong(name string, n, max int, hint string) *harnessError {
 	return invalidRequest(name + " is " + strconv.Itoa(n) + " characters long; at most " + strconv.Itoa(max) +
 		" are allowed: " + hint)
 }
 
-// Normalize applies the request rules (contract section 2) to r: strings
-// sanitized and trimmed, Value defaulting to Label, AllowCustom forced true
-// for optionless questions, limits checked, and duplicate labels or values
-// rejected. The error is a *HarnessError with code INVALID_REQUEST whose
-// message tells the model what to change. r is not modified.
-func Normalize(r Request) (Request, error) {
-	n, err := normalize(r)
-	if err != nil {
-		return Request{}, err
-	}
-	return n, nil
-}
-
-func normalize(r Request) (Request, *HarnessError) {
+func normalize(r request) (request, *harnessError) {
 	n := r
-	n.Options = make([]Option, len(r.Options))
+	n.Options = make([]option, len(r.Options))
 	copy(n.Options, r.Options)
 	if err := normalizeInPlace(&n, atRequest); err != nil {
-		return Request{}, err
-	}
-	return n, nil
-}
-
-// NormalizeAsk applies the request rules to every question of a (and, for
-// a batch, the batch rules of contract section 7: 1 to MaxQuestions
-// questions, no two asking the same question). a is not modified.
-func NormalizeAsk(a Ask) (Ask, error) {
-	n := Ask{Questions: make([]Request, len(a.Questions)), Batch: a.Batch}
-	for i, q := range a.Questions {
-		n.Questions[i] = q
-		n.Questions[i].Options = append([]Option(nil), q.Options...)
-	}
-	if err := normalizeAskInPlace(&n); err != nil {
-		return Ask{}, err
+		return request{}, err
 	}
 	return n, nil
 }
 
 // normalizeAskInPlace normalizes a call the caller owns.
-func normalizeAskInPlace(a *Ask) *HarnessError {
+func normalizeAskInPlace(a *call) *harnessError {
 	switch n := len(a.Questions); {
 	case !a.Batch && n != 1:
 		return invalidRequest("a single-question request has exactly one question; send several with questions")
@@ -361,7 +332,7 @@ func normalizeAskInPlace(a *Ask) *HarnessError {
 
 // normalizeInPlace is normalize on a question the caller owns (its Options
 // included), found at a: no copy. On error r is left half-normalized.
-func normalizeInPlace(n *Request, a at) *HarnessError {
+func normalizeInPlace(n *request, a at) *harnessError {
 	n.Header = sanitize(n.Header, false)
 	n.Question = sanitize(n.Question, true)
 	n.AllowCustom = n.AllowCustom || len(n.Options) == 0
@@ -436,7 +407,7 @@ func normalizeInPlace(n *Request, a at) *HarnessError {
 }
 
 // defaultIndex returns the index of the first recommended option, or -1.
-func (r *Request) defaultIndex() int {
+func (r *request) defaultIndex() int {
 	for i, o := range r.Options {
 		if o.Recommended {
 			return i
@@ -446,13 +417,13 @@ func (r *Request) defaultIndex() int {
 }
 
 // displayOrder returns option indices recommended first, stable.
-func (r *Request) displayOrder() []int {
+func (r *request) displayOrder() []int {
 	return r.appendDisplayOrder(make([]int, 0, len(r.Options)))
 }
 
 // appendDisplayOrder appends displayOrder to order (a buffer the caller
 // may keep on its stack).
-func (r *Request) appendDisplayOrder(order []int) []int {
+func (r *request) appendDisplayOrder(order []int) []int {
 	for i, o := range r.Options {
 		if o.Recommended {
 			order = append(order, i)
@@ -467,7 +438,7 @@ func (r *Request) appendDisplayOrder(order []int) []int {
 }
 
 // appendRequest writes a normalized question.
-func appendRequest(b []byte, r *Request) []byte {
+func appendRequest(b []byte, r *request) []byte {
 	b = append(b, '{')
 	if r.Header != "" {
 		b = append(b, `"header":`...)
@@ -504,7 +475,7 @@ func appendRequest(b []byte, r *Request) []byte {
 
 // appendAsk writes a normalized call: the question itself, or
 // {"questions":[...]} for a batch.
-func appendAsk(b []byte, a *Ask) []byte {
+func appendAsk(b []byte, a *call) []byte {
 	if !a.Batch {
 		return appendRequest(b, &a.Questions[0])
 	}
@@ -520,20 +491,20 @@ func appendAsk(b []byte, a *Ask) []byte {
 
 // JSON returns the request as the core writes it (key order fixed, the
 // same bytes as op "normalize" returns for a normalized request).
-func (r Request) JSON() []byte { return appendRequest(nil, &r) }
+func (r request) JSON() []byte { return appendRequest(nil, &r) }
 
 // JSON returns the call as op "normalize" writes it once normalized.
-func (a Ask) JSON() []byte { return appendAsk(nil, &a) }
+func (a call) JSON() []byte { return appendAsk(nil, &a) }
 
 // appendAnswer writes the answer to one question.
-func appendAnswer(b []byte, a *Answer) []byte {
+func appendAnswer(b []byte, a *answer) []byte {
 	b = append(b, '{')
 	return appendAnswerFields(b, a)
 }
 
 // appendAnswerFields writes an answer's fields and its closing brace
 // (after an opening brace, or after a batch entry's "question").
-func appendAnswerFields(b []byte, a *Answer) []byte {
+func appendAnswerFields(b []byte, a *answer) []byte {
 	if a.Multi {
 		b = append(b, `"answers":[`...)
 		for i, s := range a.Answers {
@@ -560,7 +531,7 @@ func appendAnswerFields(b []byte, a *Answer) []byte {
 	return append(b, '}')
 }
 
-func appendSelected(b []byte, s *Selected) []byte {
+func appendSelected(b []byte, s *selected) []byte {
 	b = append(b, `{"index":`...)
 	b = jsonx.AppendInt(b, s.Index)
 	b = append(b, `,"label":`...)
@@ -571,7 +542,7 @@ func appendSelected(b []byte, s *Selected) []byte {
 }
 
 // appendBatchAnswer writes {"answers":[{"question":...,<answer>}...]}.
-func appendBatchAnswer(b []byte, a *BatchAnswer) []byte {
+func appendBatchAnswer(b []byte, a *batchAnswer) []byte {
 	b = append(b, `{"answers":[`...)
 	for i := range a.Answers {
 		if i > 0 {
@@ -586,21 +557,21 @@ func appendBatchAnswer(b []byte, a *BatchAnswer) []byte {
 }
 
 // JSON returns the answer as the model receives it.
-func (a Answer) JSON() []byte { return appendAnswer(nil, &a) }
+func (a answer) JSON() []byte { return appendAnswer(nil, &a) }
 
 // JSON returns the batch answer as the model receives it.
-func (a BatchAnswer) JSON() []byte { return appendBatchAnswer(nil, &a) }
+func (a batchAnswer) JSON() []byte { return appendBatchAnswer(nil, &a) }
 
 // JSON returns the error as {"name","code","message"}: Raw when set, else
 // written by the core's writer.
-func (e *HarnessError) JSON() []byte {
+func (e *harnessError) JSON() []byte {
 	if e.Raw != nil {
 		return e.Raw
 	}
 	return appendError(nil, e)
 }
 
-func appendError(b []byte, e *HarnessError) []byte {
+func appendError(b []byte, e *harnessError) []byte {
 	name := e.Name
 	if name == "" {
 		name = ErrorName

@@ -7,58 +7,24 @@ import (
 	"github.com/askcore/askcore/core/internal/jsonx"
 )
 
-// Resolve turns one line typed by a person into an answer (contract
-// sections 4 and 7). r is normalized first (INVALID_REQUEST); a line that
-// does not answer r is INVALID_ANSWER, whose message can be shown as the
-// re-prompt. For a multi-select question the line holds comma-separated
-// choices and the answer is Multi.
-func Resolve(r Request, line string) (Answer, error) {
-	n, err := normalize(r)
-	if err != nil {
-		return Answer{}, err
-	}
-	a, err := resolveLine(&n, line)
-	if err != nil {
-		return Answer{}, err
-	}
-	return a, nil
-}
-
-// Pick is what a keyboard picker sends for one question: the options
+// pick is what a keyboard picker sends for one question: the options
 // chosen (positions in the request as given) and the text typed in the
 // own-answer entry. On the wire: {"options":[...],"text":"..."}.
-type Pick struct {
+type pick struct {
 	Options []int
 	Text    string
 }
 
-// ResolvePick turns a picker's pick into an answer to r, by the rules of
-// a typed line: for a single-select question a non-empty Text wins (and
-// chooses the option whose label or value it matches), else exactly one
-// option; for a multi-select question the options, then Text as one more
-// answer.
-func ResolvePick(r Request, p Pick) (Answer, error) {
-	n, err := normalize(r)
-	if err != nil {
-		return Answer{}, err
-	}
-	a, err := resolvePick(&n, p)
-	if err != nil {
-		return Answer{}, err
-	}
-	return a, nil
-}
-
-func invalidAnswer(msg string) *HarnessError { return NewError(CodeInvalidAnswer, msg) }
+func invalidAnswer(msg string) *harnessError { return newError(codeInvalidAnswer, msg) }
 
 // selectOption answers with option i of r.
-func selectOption(r *Request, i int) Answer {
+func selectOption(r *request, i int) answer {
 	o := &r.Options[i]
-	return Answer{Answer: o.Value, Selected: &Selected{Index: i, Label: o.Label, Value: o.Value}}
+	return answer{Answer: o.Value, Selected: &selected{Index: i, Label: o.Label, Value: o.Value}}
 }
 
 // checkFreeText checks the length of a free-text answer (sanitized).
-func checkFreeText(text string) *HarnessError {
+func checkFreeText(text string) *harnessError {
 	if c := chars(text); c > MaxAnswerChars {
 		return invalidAnswer("That answer is " + strconv.Itoa(c) + " characters long; at most " +
 			strconv.Itoa(MaxAnswerChars) + " are allowed. Please shorten it.")
@@ -67,39 +33,39 @@ func checkFreeText(text string) *HarnessError {
 }
 
 // freeText checks and returns a free-text answer (already sanitized).
-func freeText(text string) (Answer, *HarnessError) {
+func freeText(text string) (answer, *harnessError) {
 	if err := checkFreeText(text); err != nil {
-		return Answer{}, err
+		return answer{}, err
 	}
-	return Answer{Answer: text}, nil
+	return answer{Answer: text}, nil
 }
 
 // multiAnswer builds a multi-select answer from chosen options (a set of
 // request positions) and free text (empty for none); at least one of them,
 // else INVALID_ANSWER with how (how to choose, for the re-prompt).
-func multiAnswer(r *Request, chosen []bool, text, how string) (Answer, *HarnessError) {
-	a := Answer{Multi: true, Answers: []string{}, Choices: []Selected{}}
+func multiAnswer(r *request, chosen []bool, text, how string) (answer, *harnessError) {
+	a := answer{Multi: true, Answers: []string{}, Choices: []selected{}}
 	for i, on := range chosen {
 		if on {
 			o := &r.Options[i]
 			a.Answers = append(a.Answers, o.Value)
-			a.Choices = append(a.Choices, Selected{Index: i, Label: o.Label, Value: o.Value})
+			a.Choices = append(a.Choices, selected{Index: i, Label: o.Label, Value: o.Value})
 		}
 	}
 	if text != "" {
 		if err := checkFreeText(text); err != nil {
-			return Answer{}, err
+			return answer{}, err
 		}
 		a.Answers = append(a.Answers, text)
 	}
 	if len(a.Answers) == 0 {
-		return Answer{}, invalidAnswer("Please choose at least one option. " + how)
+		return answer{}, invalidAnswer("Please choose at least one option. " + how)
 	}
 	return a, nil
 }
 
 // recommendedSet is the multi-select default: every recommended option.
-func recommendedSet(r *Request) ([]bool, bool) {
+func recommendedSet(r *request) ([]bool, bool) {
 	set := make([]bool, len(r.Options))
 	some := false
 	for i, o := range r.Options {
@@ -110,11 +76,11 @@ func recommendedSet(r *Request) ([]bool, bool) {
 }
 
 // resolveLine applies the typed-line rules to a normalized question.
-func resolveLine(r *Request, line string) (Answer, *HarnessError) {
+func resolveLine(r *request, line string) (answer, *harnessError) {
 	text := sanitize(line, true)
 	if len(r.Options) == 0 {
 		if text == "" {
-			return Answer{}, invalidAnswer("Please type an answer; an empty line does not answer the question.")
+			return answer{}, invalidAnswer("Please type an answer; an empty line does not answer the question.")
 		}
 		return freeText(text)
 	}
@@ -127,7 +93,7 @@ func resolveLine(r *Request, line string) (Answer, *HarnessError) {
 		if d := r.defaultIndex(); d >= 0 {
 			return selectOption(r, d), nil
 		}
-		return Answer{}, invalidAnswer("Please choose an option. " + howToAnswer(r, len(order)))
+		return answer{}, invalidAnswer("Please choose an option. " + howToAnswer(r, len(order)))
 	}
 	if n, ok := optionNumber(text); ok && n >= 1 && n <= len(order) {
 		return selectOption(r, order[n-1]), nil
@@ -138,18 +104,18 @@ func resolveLine(r *Request, line string) (Answer, *HarnessError) {
 	if r.AllowCustom {
 		return freeText(text)
 	}
-	return Answer{}, invalidAnswer(snippet(text) + " is not one of the options. " + howToAnswer(r, len(order)))
+	return answer{}, invalidAnswer(snippet(text) + " is not one of the options. " + howToAnswer(r, len(order)))
 }
 
 // resolveMultiLine reads a multi-select line: comma-separated parts, each a
 // displayed number, a label or a value; the parts that match no option are
 // the free text (joined by ", ") when it is allowed. A label that itself
 // holds commas matches when its parts are typed together.
-func resolveMultiLine(r *Request, text string) (Answer, *HarnessError) {
+func resolveMultiLine(r *request, text string) (answer, *harnessError) {
 	if text == "" {
 		set, ok := recommendedSet(r)
 		if !ok {
-			return Answer{}, invalidAnswer("Please choose at least one option. " + howToAnswer(r, len(r.Options)))
+			return answer{}, invalidAnswer("Please choose at least one option. " + howToAnswer(r, len(r.Options)))
 		}
 		return multiAnswer(r, set, "", howToAnswer(r, len(r.Options)))
 	}
@@ -181,7 +147,7 @@ func resolveMultiLine(r *Request, text string) (Answer, *HarnessError) {
 			continue
 		}
 		if !r.AllowCustom {
-			return Answer{}, invalidAnswer(snippet(part) + " is not one of the options. " + howToAnswer(r, len(order)))
+			return answer{}, invalidAnswer(snippet(part) + " is not one of the options. " + howToAnswer(r, len(order)))
 		}
 		free = append(free, part)
 	}
@@ -189,15 +155,15 @@ func resolveMultiLine(r *Request, text string) (Answer, *HarnessError) {
 }
 
 // resolvePick applies a picker's pick to a normalized question.
-func resolvePick(r *Request, p Pick) (Answer, *HarnessError) {
+func resolvePick(r *request, p pick) (answer, *harnessError) {
 	for _, i := range p.Options {
 		if i < 0 || i >= len(r.Options) {
-			return Answer{}, invalidAnswer("Option " + strconv.Itoa(i) + " is not one of the options offered. Please choose one of the options.")
+			return answer{}, invalidAnswer("Option " + strconv.Itoa(i) + " is not one of the options offered. Please choose one of the options.")
 		}
 	}
 	text := sanitize(p.Text, true)
 	if text != "" && !r.AllowCustom {
-		return Answer{}, invalidAnswer("This question does not take an answer of your own. Please choose one of the options.")
+		return answer{}, invalidAnswer("This question does not take an answer of your own. Please choose one of the options.")
 	}
 	if r.MultiSelect {
 		chosen := make([]bool, len(r.Options))
@@ -209,7 +175,7 @@ func resolvePick(r *Request, p Pick) (Answer, *HarnessError) {
 	switch {
 	case len(r.Options) == 0:
 		if text == "" {
-			return Answer{}, invalidAnswer("Please type an answer.")
+			return answer{}, invalidAnswer("Please type an answer.")
 		}
 		return freeText(text)
 	case text != "":
@@ -220,16 +186,16 @@ func resolvePick(r *Request, p Pick) (Answer, *HarnessError) {
 	case len(p.Options) == 1:
 		return selectOption(r, p.Options[0]), nil
 	case len(p.Options) > 1:
-		return Answer{}, invalidAnswer("Please choose only one option.")
+		return answer{}, invalidAnswer("Please choose only one option.")
 	case r.AllowCustom:
-		return Answer{}, invalidAnswer("Please choose an option or type your own answer.")
+		return answer{}, invalidAnswer("Please choose an option or type your own answer.")
 	}
-	return Answer{}, invalidAnswer("Please choose an option.")
+	return answer{}, invalidAnswer("Please choose an option.")
 }
 
 // howToPick is the instruction for a keyboard picker's empty multi-select
 // pick.
-func howToPick(r *Request) string {
+func howToPick(r *request) string {
 	if r.AllowCustom {
 		return "Space toggles the option under the cursor; or type your own answer."
 	}
@@ -237,7 +203,7 @@ func howToPick(r *Request) string {
 }
 
 // howToAnswer is the re-prompt's instruction.
-func howToAnswer(r *Request, n int) string {
+func howToAnswer(r *request, n int) string {
 	if r.MultiSelect {
 		s := "Type the numbers (1-" + strconv.Itoa(n) + ") or labels of the options you choose, separated by commas"
 		if r.AllowCustom {
@@ -257,7 +223,7 @@ func howToAnswer(r *Request, n int) string {
 
 // matchOption returns the option whose label, or else whose value, has
 // key k; -1 when none does. Labels win over values: the person sees labels.
-func matchOption(r *Request, k string) int {
+func matchOption(r *request, k string) int {
 	if k == "" {
 		return -1
 	}
@@ -302,7 +268,7 @@ func optionNumber(s string) (int, bool) {
 
 // envelopeResolve is op "resolve": "input" (with "index" for a batch)
 // answers one question; "inputs" (one per question) answers the call.
-func envelopeResolve(b []byte, env *jsonx.Value, a *Ask) ([]byte, *HarnessError) {
+func envelopeResolve(b []byte, env *jsonx.Value, a *call) ([]byte, *harnessError) {
 	in, n := lookup(env, "input")
 	ins, ns := lookup(env, "inputs")
 	hasIn, hasIns := n > 0 && in.Kind != jsonx.Null, ns > 0 && ins.Kind != jsonx.Null
@@ -336,7 +302,7 @@ func envelopeResolve(b []byte, env *jsonx.Value, a *Ask) ([]byte, *HarnessError)
 }
 
 // resolveInputs answers every question of a from inputs, one per question.
-func resolveInputs(a *Ask, ins *jsonx.Value) ([]Answer, *HarnessError) {
+func resolveInputs(a *call, ins *jsonx.Value) ([]answer, *harnessError) {
 	if ins.Kind != jsonx.Array {
 		return nil, invalidRequest("inputs must be an array with one input per question, got " + ins.Kind.Noun())
 	}
@@ -344,7 +310,7 @@ func resolveInputs(a *Ask, ins *jsonx.Value) ([]Answer, *HarnessError) {
 		return nil, invalidRequest("inputs has " + strconv.Itoa(len(ins.Arr)) + " entries for " +
 			strconv.Itoa(len(a.Questions)) + " questions: send one input per question, in question order")
 	}
-	answers := make([]Answer, len(a.Questions))
+	answers := make([]answer, len(a.Questions))
 	for i := range a.Questions {
 		ans, err := resolveInput(&a.Questions[i], &ins.Arr[i], index("inputs", i))
 		if err != nil {
@@ -356,32 +322,32 @@ func resolveInputs(a *Ask, ins *jsonx.Value) ([]Answer, *HarnessError) {
 }
 
 // inQuestion says which question of a batch an answer problem is about.
-func inQuestion(a *Ask, i int, err *HarnessError) *HarnessError {
-	if !a.Batch || err.Code == CodeInvalidRequest {
+func inQuestion(a *call, i int, err *harnessError) *harnessError {
+	if !a.Batch || err.Code == codeInvalidRequest {
 		return err
 	}
-	return NewError(err.Code, "Question "+strconv.Itoa(i+1)+" ("+snippet(a.Questions[i].Question)+"): "+err.Message)
+	return newError(err.Code, "Question "+strconv.Itoa(i+1)+" ("+snippet(a.Questions[i].Question)+"): "+err.Message)
 }
 
 // resolveInput answers question r from one input: a typed line (string)
 // or a picker's pick (object).
-func resolveInput(r *Request, v *jsonx.Value, name string) (Answer, *HarnessError) {
+func resolveInput(r *request, v *jsonx.Value, name string) (answer, *harnessError) {
 	switch v.Kind {
 	case jsonx.String:
 		return resolveLine(r, v.Str)
 	case jsonx.Object:
 		p, err := decodePick(v, name)
 		if err != nil {
-			return Answer{}, err
+			return answer{}, err
 		}
 		return resolvePick(r, p)
 	}
-	return Answer{}, invalidRequest(name + " must be a string (the line the person typed), got " + v.Kind.Noun())
+	return answer{}, invalidRequest(name + " must be a string (the line the person typed), got " + v.Kind.Noun())
 }
 
 // decodePick reads {"options":[positions],"text":"..."}.
-func decodePick(v *jsonx.Value, name string) (Pick, *HarnessError) {
-	var p Pick
+func decodePick(v *jsonx.Value, name string) (pick, *harnessError) {
+	var p pick
 	ov, n := lookup(v, "options")
 	switch {
 	case n > 1:
@@ -415,11 +381,11 @@ func decodePick(v *jsonx.Value, name string) (Pick, *HarnessError) {
 
 // appendCallAnswer writes the answer to a whole call: the one question's
 // answer, or a batch's {"answers":[...]}.
-func appendCallAnswer(b []byte, a *Ask, answers []Answer) []byte {
+func appendCallAnswer(b []byte, a *call, answers []answer) []byte {
 	if !a.Batch {
 		return appendAnswer(b, &answers[0])
 	}
-	ba := BatchAnswer{Questions: make([]string, len(a.Questions)), Answers: answers}
+	ba := batchAnswer{Questions: make([]string, len(a.Questions)), Answers: answers}
 	for i := range a.Questions {
 		ba.Questions[i] = a.Questions[i].Question
 	}

@@ -23,7 +23,7 @@ func TestSanitizeText(t *testing.T) {
 		"unicode é 世界 🙂":                 "unicode é 世界 🙂",
 	}
 	for in, want := range cases {
-		if got := SanitizeText(in); got != want {
+		if got := sanitizeText(in); got != want {
 			t.Errorf("SanitizeText(%q) = %q, want %q", in, got, want)
 		}
 	}

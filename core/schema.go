@@ -9,10 +9,10 @@ import (
 // ToolName is the name of the model-facing tool.
 const ToolName = "ask_user_question"
 
-// ToolDescription tells the model when and how to use the tool. It is the
+// toolDescription tells the model when and how to use the tool. It is the
 // one place the tool's usage is explained: front doors derive their system
 // prompts from it.
-const ToolDescription = "Ask the person you are working for and wait for their answer. " +
+const toolDescription = "Ask the person you are working for and wait for their answer. " +
 	"Use it when you need a decision or a fact that only they can give; do not ask what you can find out yourself. " +
 	"For one question, set question (with header, options, allowCustom, multiSelect as needed). " +
 	"When you need several independent answers at the same point, ask them in one call: put up to " + maxQuestionsText +
@@ -27,16 +27,16 @@ const ToolDescription = "Ask the person you are working for and wait for their a
 	"On failure the result is an error {name, code, message}: ASK_DECLINED or ASK_CANCELLED mean the person chose not to answer " +
 	"(do not ask again at once); INVALID_REQUEST means this call must be fixed as the message says."
 
-// Schema returns the model-facing ask_user_question tool (op "schema"): a
-// plain JSON Schema accepted by OpenAI-style function calling.
-func Schema() Tool {
-	return Tool{Name: ToolName, Description: ToolDescription, Parameters: appendParameters(nil)}
+// schemaTool returns the model-facing ask_user_question tool (op "schema"): a
+// plain JSON schemaTool accepted by OpenAI-style function calling.
+func schemaTool() tool {
+	return tool{Name: ToolName, Description: toolDescription, Parameters: appendParameters(nil)}
 }
 
 // JSON returns the tool as op "schema" writes it.
-func (t Tool) JSON() []byte { return t.appendJSON(nil) }
+func (t tool) JSON() []byte { return t.appendJSON(nil) }
 
-func (t Tool) appendJSON(b []byte) []byte {
+func (t tool) appendJSON(b []byte) []byte {
 	b = append(b, `{"name":`...)
 	b = jsonx.AppendString(b, t.Name)
 	b = append(b, `,"description":`...)

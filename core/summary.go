@@ -9,7 +9,7 @@ import (
 
 // summaryLine says in one line what an answer chose: the chosen options'
 // labels, then any typed text, joined by ", ".
-func summaryLine(a *Answer) string {
+func summaryLine(a *answer) string {
 	if !a.Multi {
 		if a.Selected != nil {
 			return a.Selected.Label
@@ -26,30 +26,30 @@ func summaryLine(a *Answer) string {
 	return strings.Join(parts, ", ")
 }
 
-// Summary says what answers chose, for an echo line or a tool card: one
+// summaryText says what answers chose, for an echo line or a tool card: one
 // line per question; in a batch each line starts with the question's
 // header (or its question, cut) and ": ".
-func Summary(a Ask, answers []Answer) string {
+func summaryText(a call, answers []answer) string {
 	if !a.Batch {
-		return SanitizeText(summaryLine(&answers[0]))
+		return sanitizeText(summaryLine(&answers[0]))
 	}
 	lines := make([]string, len(answers))
 	for i := range answers {
 		q := &a.Questions[i]
 		name := q.Header
 		if name == "" {
-			name = SanitizeTitle(q.Question)
+			name = sanitizeTitle(q.Question)
 		}
 		lines[i] = name + ": " + summaryLine(&answers[i])
 	}
-	return SanitizeText(strings.Join(lines, "\n"))
+	return sanitizeText(strings.Join(lines, "\n"))
 }
 
 // envelopeSummary is op "summary": the call's answer object, as the core
 // wrote it, read back and summarized. With "index", the answer is that of
 // question index alone (as resolve with index wrote it) and so is the
 // summary.
-func envelopeSummary(b []byte, a *Ask, env *jsonx.Value) ([]byte, *HarnessError) {
+func envelopeSummary(b []byte, a *call, env *jsonx.Value) ([]byte, *harnessError) {
 	v, n := lookup(env, "answer")
 	switch {
 	case n == 0 || v.Kind == jsonx.Null:
@@ -67,10 +67,10 @@ func envelopeSummary(b []byte, a *Ask, env *jsonx.Value) ([]byte, *HarnessError)
 			return nil, err
 		}
 		b = append(b, `{"text":`...)
-		b = jsonx.AppendString(b, SanitizeText(summaryLine(&ans)))
+		b = jsonx.AppendString(b, sanitizeText(summaryLine(&ans)))
 		return append(b, '}'), nil
 	}
-	answers := make([]Answer, len(a.Questions))
+	answers := make([]answer, len(a.Questions))
 	if a.Batch {
 		list, ok := objectField(v, "answers", jsonx.Array)
 		if !ok || len(list.Arr) != len(a.Questions) {
@@ -90,13 +90,13 @@ func envelopeSummary(b []byte, a *Ask, env *jsonx.Value) ([]byte, *HarnessError)
 		}
 		answers[0] = ans
 	}
-	text := Summary(*a, answers)
+	text := summaryText(*a, answers)
 	b = append(b, `{"text":`...)
 	b = jsonx.AppendString(b, text)
 	return append(b, '}'), nil
 }
 
-func answerMismatch(what string) *HarnessError {
+func answerMismatch(what string) *harnessError {
 	return invalidRequest("answer does not fit the request: " + what)
 }
 
@@ -112,24 +112,24 @@ func objectField(v *jsonx.Value, name string, k jsonx.Kind) (*jsonx.Value, bool)
 
 // readAnswer reads one question's answer object back: enough of it to
 // summarize (labels of the chosen options, the typed text).
-func readAnswer(r *Request, v *jsonx.Value) (Answer, *HarnessError) {
+func readAnswer(r *request, v *jsonx.Value) (answer, *harnessError) {
 	if r.MultiSelect {
 		list, ok := objectField(v, "answers", jsonx.Array)
 		sel, ok2 := objectField(v, "selected", jsonx.Array)
 		if !ok || !ok2 || len(sel.Arr) > len(list.Arr) {
-			return Answer{}, answerMismatch(`a multi-select answer is {"answers":[...],"selected":[...]}`)
+			return answer{}, answerMismatch(`a multi-select answer is {"answers":[...],"selected":[...]}`)
 		}
-		a := Answer{Multi: true}
+		a := answer{Multi: true}
 		for i := range list.Arr {
 			if list.Arr[i].Kind != jsonx.String {
-				return Answer{}, answerMismatch("answers holds strings")
+				return answer{}, answerMismatch("answers holds strings")
 			}
 			a.Answers = append(a.Answers, list.Arr[i].Str)
 		}
 		for i := range sel.Arr {
 			s, err := readSelected(&sel.Arr[i])
 			if err != nil {
-				return Answer{}, err
+				return answer{}, err
 			}
 			a.Choices = append(a.Choices, s)
 		}
@@ -137,23 +137,23 @@ func readAnswer(r *Request, v *jsonx.Value) (Answer, *HarnessError) {
 	}
 	text, ok := objectField(v, "answer", jsonx.String)
 	if !ok {
-		return Answer{}, answerMismatch(`an answer is {"answer":"...","selected"?:{...}}`)
+		return answer{}, answerMismatch(`an answer is {"answer":"...","selected"?:{...}}`)
 	}
-	a := Answer{Answer: text.Str}
+	a := answer{Answer: text.Str}
 	if sv, n := lookup(v, "selected"); n > 0 && sv.Kind != jsonx.Null {
 		s, err := readSelected(sv)
 		if err != nil {
-			return Answer{}, err
+			return answer{}, err
 		}
 		a.Selected = &s
 	}
 	return a, nil
 }
 
-func readSelected(v *jsonx.Value) (Selected, *HarnessError) {
+func readSelected(v *jsonx.Value) (selected, *harnessError) {
 	l, ok := objectField(v, "label", jsonx.String)
 	if !ok {
-		return Selected{}, answerMismatch(`selected is {"index":...,"label":"...","value":"..."}`)
+		return selected{}, answerMismatch(`selected is {"index":...,"label":"...","value":"..."}`)
 	}
-	return Selected{Label: l.Str}, nil
+	return selected{Label: l.Str}, nil
 }

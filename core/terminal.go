@@ -4,9 +4,9 @@ import (
 	"github.com/askcore/askcore/core/internal/jsonx"
 )
 
-// Terminal describes where a terminal front door runs (op "terminal"): the
+// terminalFacts describes where a terminal front door runs (op "terminal"): the
 // host reads the facts, the core decides what they mean.
-type Terminal struct {
+type terminalFacts struct {
 	StdinTTY  bool   // stdin is a terminal
 	StderrTTY bool   // stderr is a terminal
 	OutTTY    bool   // the writer to decorate is a terminal
@@ -16,8 +16,8 @@ type Terminal struct {
 	PlainFlag bool   // --plain was given
 }
 
-// TerminalMode is what a terminal front door does.
-type TerminalMode struct {
+// terminalMode is what a terminal front door does.
+type terminalMode struct {
 	// Picker: answer questions with the keyboard picker (contract section
 	// 9); otherwise the line mode of section 4, which is also the mode for
 	// screen readers.
@@ -26,22 +26,22 @@ type TerminalMode struct {
 	Color bool
 }
 
-// TerminalModeFor decides: the picker needs stdin and stderr to be
+// terminalModeFor decides: the picker needs stdin and stderr to be
 // terminals, TERM other than "dumb", and neither --plain nor ASKCORE_PLAIN
 // (any value but "" and "0"); colour needs the writer to be a terminal,
 // TERM other than "dumb" and NO_COLOR unset or empty.
-func TerminalModeFor(t Terminal) TerminalMode {
+func terminalModeFor(t terminalFacts) terminalMode {
 	dumb := t.Term == "dumb"
 	plain := t.PlainFlag || (t.Plain != "" && t.Plain != "0")
-	return TerminalMode{
+	return terminalMode{
 		Picker: t.StdinTTY && t.StderrTTY && !dumb && !plain,
 		Color:  t.OutTTY && !dumb && t.NoColor == "",
 	}
 }
 
-func envelopeTerminal(env *jsonx.Value) (Terminal, *HarnessError) {
-	var t Terminal
-	var err *HarnessError
+func envelopeTerminal(env *jsonx.Value) (terminalFacts, *harnessError) {
+	var t terminalFacts
+	var err *harnessError
 	for _, f := range []struct {
 		name string
 		dst  *bool
@@ -61,7 +61,7 @@ func envelopeTerminal(env *jsonx.Value) (Terminal, *HarnessError) {
 	return t, nil
 }
 
-func appendTerminalMode(b []byte, m TerminalMode) []byte {
+func appendTerminalMode(b []byte, m terminalMode) []byte {
 	b = append(b, `{"picker":`...)
 	b = jsonx.AppendBool(b, m.Picker)
 	b = append(b, `,"color":`...)

@@ -6,12 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// SanitizeText makes arbitrary text (a model's reply, an error message)
+// sanitizeText makes arbitrary text (a model's reply, an error message)
 // safe to show on a terminal or in a client, by the same rules the core
 // applies to every request field: escape sequences, controls and bidi
 // overrides are removed, line breaks are kept as "\n", and the result is
 // trimmed. It is what op "sanitize" returns.
-func SanitizeText(s string) string { return sanitize(s, true) }
+func sanitizeText(s string) string { return sanitize(s, true) }
 
 // sanitize removes from s everything that could drive a terminal or hide
 // text (see the package doc, "Sanitization"), then trims it. With multiline
@@ -385,4 +385,4 @@ func chars(s string) int { return utf8.RuneCountInString(s) }
 
 // snippet quotes model text for an error message: sanitized to one line and
 // cut to MaxQuoteChars characters.
-func snippet(s string) string { return `"` + SanitizeTitle(s) + `"` }
+func snippet(s string) string { return `"` + sanitizeTitle(s) + `"` }

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore"
 )
 
 // The keyboard picker (contract section 9). Design notes: PICKER.md.
@@ -140,17 +140,17 @@ func (e endPicker) Unwrap() error { return e.err }
 // check (nil: accept every pick) is called on Enter with the question's
 // index and pick: nil accepts it (the picker goes on to the next question
 // not confirmed yet, or returns once none is left); an error is shown
-// under the question (a core.HarnessError by its message) and the person
+// under the question (an *askcore.Error by its message) and the person
 // stays on it; an error wrapped by EndPicker ends Run with that error.
 //
 // Run is called once per Picker. The terminal is raw only while Run runs.
 // Keys typed before the picker showed are not applied to it; they and the
 // keys typed after the last one Run used stay in t.In for the next reader.
 // The picker stays on screen when Run returns, until Done.
-func (p *Picker) Run(ctx context.Context, check func(ctx context.Context, question int, pick Pick) error) ([]Pick, error) {
+func (p *Picker) Run(ctx context.Context, check func(ctx context.Context, question int, pick askcore.Pick) error) ([]askcore.Pick, error) {
 	start := time.Now()
 	if check == nil {
-		check = func(context.Context, int, Pick) error { return nil }
+		check = func(context.Context, int, askcore.Pick) error { return nil }
 	}
 	in := p.t.In
 	// Keys typed before the picker showed (a prompt typed ahead while the
@@ -281,7 +281,7 @@ func (p *Picker) Run(ctx context.Context, check func(ctx context.Context, questi
 
 // checkMessage is what the picker shows for a rejected Enter.
 func checkMessage(err error) string {
-	var he *core.HarnessError
+	var he *askcore.Error
 	if errors.As(err, &he) {
 		return he.Message
 	}

@@ -45,7 +45,7 @@ func TestPickerWithCore(t *testing.T) {
 		in, _ := json.Marshal(map[string]any{"op": "resolve", "request": request, "index": q, "input": pk})
 		var out struct {
 			OK    bool               `json:"ok"`
-			Error *core.HarnessError `json:"error"`
+			Error *askcore.Error `json:"error"`
 		}
 		require.NoError(t, json.Unmarshal(core.Handle(in), &out))
 		if !out.OK {

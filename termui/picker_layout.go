@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/askcore/askcore"
 )
 
 // Layout is what the core's picker op returns: everything the keyboard
@@ -126,24 +128,8 @@ func (l *Layout) Validate() error {
 	return nil
 }
 
-// Pick is what the person chose for one question, as the host sends it
-// back to the core (an element of "inputs"): the request indices of the
-// chosen options, and the typed own answer. Both keys are always written.
-type Pick struct {
-	Options []int  `json:"options"`
-	Text    string `json:"text"`
-}
-
-// MarshalJSON writes {"options":[...],"text":"..."}, options never null.
-func (p Pick) MarshalJSON() ([]byte, error) {
-	type plain Pick
-	if p.Options == nil {
-		p.Options = []int{}
-	}
-	return json.Marshal(plain(p))
-}
-
-func (p Pick) equal(o Pick) bool {
+// samePick reports whether p and o chose the same.
+func samePick(p, o askcore.Pick) bool {
 	if p.Text != o.Text || len(p.Options) != len(o.Options) {
 		return false
 	}

@@ -6,6 +6,8 @@ import (
 	"unicode"
 
 	"github.com/rivo/uniseg"
+
+	"github.com/askcore/askcore"
 )
 
 // The picker's state machine: keys in, actions out. No I/O here, so it is
@@ -28,12 +30,12 @@ func (a action) String() string { return actionNames[a] }
 
 // qstate is one question's state.
 type qstate struct {
-	cursor  int    // entry position; len(entries) is the own-answer entry
-	toggled []bool // by entry position (multi-select)
-	text    string // the own answer typed so far
-	checked *Pick  // the pick the host accepted on Enter, if any
-	msg     string // the host's message for the last rejected Enter
-	top     int    // first entry shown when the list scrolls
+	cursor  int           // entry position; len(entries) is the own-answer entry
+	toggled []bool        // by entry position (multi-select)
+	text    string        // the own answer typed so far
+	checked *askcore.Pick // the pick the host accepted on Enter, if any
+	msg     string        // the host's message for the last rejected Enter
+	top     int           // first entry shown when the list scrolls
 }
 
 // pickerState is the whole picker's state.
@@ -86,9 +88,9 @@ func (s *pickerState) onText() bool {
 }
 
 // pick is question i's pick as it stands.
-func (s *pickerState) pick(i int) Pick {
+func (s *pickerState) pick(i int) askcore.Pick {
 	q, qs := &s.l.Questions[i], &s.qs[i]
-	p := Pick{Options: []int{}}
+	p := askcore.Pick{Options: []int{}}
 	if !q.MultiSelect {
 		if q.Custom != "" && qs.cursor == len(q.Entries) {
 			p.Text = qs.text
@@ -111,7 +113,7 @@ func (s *pickerState) pick(i int) Pick {
 // accepted (a change after Enter needs Enter again).
 func (s *pickerState) confirmed(i int) bool {
 	c := s.qs[i].checked
-	return c != nil && c.equal(s.pick(i))
+	return c != nil && samePick(*c, s.pick(i))
 }
 
 // accept records that the host accepted the current question's pick and
@@ -136,8 +138,8 @@ func (s *pickerState) accept() (complete bool) {
 func (s *pickerState) reject(msg string) { s.st().msg = msg }
 
 // picks returns every question's pick.
-func (s *pickerState) picks() []Pick {
-	ps := make([]Pick, len(s.qs))
+func (s *pickerState) picks() []askcore.Pick {
+	ps := make([]askcore.Pick, len(s.qs))
 	for i := range s.qs {
 		ps[i] = s.pick(i)
 	}

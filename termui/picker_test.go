@@ -302,7 +302,7 @@ func TestPickerRun(t *testing.T) {
 		check := func(_ context.Context, q int, pk Pick) error {
 			calls = append(calls, fmt.Sprintf("%d:%v:%q", q, pk.Options, pk.Text))
 			if pk.Text == "" {
-				return core.NewError(core.CodeInvalidAnswer, "Type an answer, or press Esc.")
+				return &askcore.Error{Name: askcore.ErrorName, Code: askcore.CodeInvalidAnswer, Message: "Type an answer, or press Esc."}
 			}
 			return nil
 		}

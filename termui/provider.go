@@ -2,28 +2,36 @@
 // stdin, the keyboard picker, and the provider that asks a person on a
 // terminal or through a pipe.
 //
-// Every rule and every text comes from the core. With the keyboard picker
-// (contract section 9; Config.Picker, set when the core's terminal op says
-// so), the provider draws the core's picker op layout for the whole call
-// (PICKER.md), has the core's resolve op check each question's pick on
-// Enter (an INVALID_ANSWER message is shown under the question), resolves
-// the call from the picks, and leaves "→ " and the core's summary in place
-// of the picker. Esc is the core's declined situation (ASK_DECLINED),
-// Ctrl-C its interrupted one (ASK_ABORTED), and the picker leaves the
-// layout's declined or interrupted line.
+// Open gives the provider ready to register on an askcore.Service, on the
+// process's terminal (stdin and stderr) or on the readers and writers its
+// options name, in the mode the core's terminal op chooses:
 //
-// In line mode (contract sections 4 and 7: pipes, TERM=dumb, --plain, the
-// screen-reader mode) the provider asks the questions of a call one after
+//	prov, err := termui.Open(ctx, svc.Core())
+//	defer prov.Close()
+//	dispose, err := svc.Register(prov)
+//
+// Every rule and every word comes from the core. With the keyboard picker
+// (docs/SPEC.md, "Keyboard picker"; Config.Picker), the provider draws the
+// core's picker op layout for the whole call (PICKER.md), has the core
+// check each question's pick on Enter (Call.CheckPick: an INVALID_ANSWER
+// message is shown under the question), resolves the call from the picks
+// (Call.Resolve), and leaves "→ " and the core's summary in place of the
+// picker. Esc declines (ASK_DECLINED), Ctrl-C is the core's interrupted
+// situation (ASK_ABORTED), and the picker leaves the layout's declined or
+// interrupted line.
+//
+// In line mode (pipes, TERM=dumb, --plain, the screen-reader mode) the
+// provider asks the questions of a call one after
 // another: it prints the core's present text for question i as it is (a
 // batch's starts with "Question i of n"; options numbered in display order,
 // recommended first, each description on the next line) and hands each
-// typed line to the core's resolve op for question i (empty line = the
-// recommended option(s), number, label or value, free text; for a
-// multi-select question, comma-separated choices). An INVALID_ANSWER from
-// resolve is printed as the re-prompt and the question is asked again; a
-// line that resolves is echoed as "→ " and the core's summary of it. Once
-// every question has its line, resolve with all the lines writes the
-// answer the model receives.
+// typed line to the core (Call.CheckLine: empty line = the recommended
+// option(s), number, label or value, free text; for a multi-select
+// question, comma-separated choices). An INVALID_ANSWER is printed as the
+// re-prompt and the question is asked again; a line that fits is echoed
+// as "→ " and the core's summary of it. Once every question has its line,
+// the provider hands the lines back (askcore.Lines) and the seam has the
+// core write the answer the model receives.
 //
 // Calls are served one at a time in arrival order (a batch keeps the turn
 // for all its questions), so only one prompt owns the input. A pending
@@ -31,27 +39,23 @@
 // done (abort, session end, provider disposed by the interaction service),
 // when the provider is closed, when the person interrupts it (Interrupt,
 // wired to Ctrl-C by the front door; Ctrl-C typed in the picker), and when
-// the input ends (EOF). Every error is the core's: the fail op writes the
-// situations.
+// the input ends (EOF): the provider prints the core's message for it and
+// returns the situation (an askcore.Failure), which the seam has the core
+// word for the model.
 package termui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"strings"
 	"sync"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore"
 )
 
-// Config sets up a Provider.
+// Config sets up a Provider (Open sets one up for the common case).
 type Config struct {
-	// Client runs the core's present, resolve, summary and fail ops.
-	Client engine.Client
 	// Lines is the input. The provider takes lines from it only while a
 	// call owns the turn.
 	Lines *Lines
@@ -65,21 +69,22 @@ type Config struct {
 	// types, newline included. When false (a pipe), the provider ends the
 	// prompt line itself so the output stays one item per line.
 	Echoed bool
-	// Picker, when set, is the terminal the keyboard picker (contract
-	// section 9) answers calls on: the front door sets it when the core's
-	// terminal op says so (core.TerminalMode.Picker). Its In must be Lines
-	// and its Out the SyncWriter every other writer to that terminal goes
-	// through. Nil: line mode, on Lines and Out.
+	// Picker, when set, is the terminal the keyboard picker answers calls
+	// on: set it when the core's terminal op says so
+	// (askcore.TerminalMode.Picker). Its In must be Lines and its Out the
+	// SyncWriter every other writer to that terminal goes through. Nil:
+	// line mode, on Lines and Out.
 	Picker *Terminal
 }
 
-// Provider is the terminal interaction.Provider.
+// Provider is the terminal askcore.Provider.
 type Provider struct {
 	cfg Config
 	q   queue
 
 	closed      context.Context
 	closeCancel context.CancelCauseFunc
+	release     func() // what Open set up, released by Close
 
 	mu     sync.Mutex
 	active context.CancelCauseFunc // cancels the call owning the turn
@@ -98,16 +103,22 @@ var (
 // NewProvider returns a provider asking through cfg.
 func NewProvider(cfg Config) *Provider {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &Provider{cfg: cfg, closed: ctx, closeCancel: cancel}
+	return &Provider{cfg: cfg, closed: ctx, closeCancel: cancel, release: func() {}}
 }
 
 // Close rejects every pending call with ASK_ABORTED, and every later one,
 // and returns once none is in Ask any more: a picker on screen has been
-// erased and the terminal's mode restored. It does not close the Lines.
+// erased and the terminal's mode restored. It releases what Open set up
+// (not the Lines of a Config of your own). Calling it again does nothing.
 func (p *Provider) Close() {
 	p.closeCancel(errProviderClosed)
 	p.inAsk.Lock()
 	p.inAsk.Unlock()
+	p.mu.Lock()
+	release := p.release
+	p.release = func() {}
+	p.mu.Unlock()
+	release()
 }
 
 // Interrupt aborts the call that owns the terminal, all its questions
@@ -124,9 +135,8 @@ func (p *Provider) Interrupt() bool {
 	return true
 }
 
-// Ask asks q's questions in turn and returns the core's answer to the
-// whole call.
-func (p *Provider) Ask(ctx context.Context, q interaction.Question) (engine.Result, error) {
+// Ask asks call's questions in turn and returns what the person gave.
+func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 	p.inAsk.RLock()
 	defer p.inAsk.RUnlock()
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -135,113 +145,99 @@ func (p *Provider) Ask(ctx context.Context, q interaction.Question) (engine.Resu
 	defer stop()
 
 	if err := p.q.acquire(ctx); err != nil {
-		return engine.Result{}, p.abortError(ctx, nil)
+		return askcore.Reply{}, abortFailure(ctx, nil)
 	}
 	defer p.q.release()
 	p.setActive(cancel)
 	defer p.setActive(nil)
 
 	if p.cfg.Picker != nil {
-		return p.askPicker(ctx, q)
+		return p.askPicker(ctx, call)
 	}
-	return p.askLines(ctx, q)
+	return p.askLines(ctx, call)
 }
 
-// askPicker asks every question of q with the keyboard picker and has the
-// core answer the call from the picks.
-func (p *Provider) askPicker(ctx context.Context, q interaction.Question) (engine.Result, error) {
-	c := p.cfg.Client
-	raw, err := c.Picker(ctx, q.Raw)
+// askPicker asks every question of call with the keyboard picker and has
+// the core answer the call from the picks.
+func (p *Provider) askPicker(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	raw, err := call.Picker(ctx)
 	if err != nil {
-		return engine.Result{}, p.coreError(ctx, err)
+		return askcore.Reply{}, coreError(ctx, err)
 	}
 	layout, err := DecodeLayout(raw)
 	if err != nil {
-		return engine.Result{}, &engine.HostError{Err: err}
+		return askcore.Reply{}, &askcore.EngineError{Err: err}
 	}
 	pk, err := NewPicker(*p.cfg.Picker, layout)
 	if err != nil {
-		return engine.Result{}, &engine.HostError{Err: err}
+		return askcore.Reply{}, &askcore.EngineError{Err: err}
 	}
-	picks, err := pk.Run(ctx, func(ctx context.Context, i int, pick Pick) error {
-		_, err := c.Resolve(ctx, q.Raw, i, pickInput(pick))
-		var he *core.HarnessError
-		if err == nil || errors.As(err, &he) && he.Code == core.CodeInvalidAnswer {
+	picks, err := pk.Run(ctx, func(ctx context.Context, i int, pick askcore.Pick) error {
+		_, err := call.CheckPick(ctx, i, pick)
+		var e *askcore.Error
+		if err == nil || errors.As(err, &e) && e.Code == askcore.CodeInvalidAnswer {
 			return err // nil, or the core's message for the person
 		}
 		return EndPicker(err)
 	})
 	if err != nil {
-		var line string
-		var ferr error
-		var he *core.HarnessError
-		var host *engine.HostError
+		var e *askcore.Error
+		var ee *askcore.EngineError
 		switch {
 		case errors.Is(err, ErrDeclined):
-			line, ferr = layout.Declined, c.Fail(ctx, core.Failure{Situation: core.SituationDeclined})
+			pk.Done(layout.Declined)
+			return askcore.Decline(), nil
 		case errors.Is(err, ErrInterrupted):
-			line, ferr = layout.Interrupted, c.Fail(ctx, core.Failure{Situation: core.SituationInterrupted})
-		case errors.As(err, &host), errors.As(err, &he):
-			ferr = p.coreError(ctx, err) // from check: the core could not judge the pick
-		default:
-			// ctx (Interrupt: Ctrl-C as a signal), the input's end or
-			// failure, the terminal's failure.
-			if errors.Is(context.Cause(ctx), errInterrupted) {
-				line = layout.Interrupted
-			}
-			ferr = p.abortError(ctx, err)
+			pk.Done(layout.Interrupted)
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationInterrupted}
+		case errors.As(err, &ee), errors.As(err, &e):
+			pk.Done("")
+			return askcore.Reply{}, coreError(ctx, err) // the core could not judge the pick
+		}
+		// ctx (Interrupt: Ctrl-C as a signal), the input's end or failure,
+		// the terminal's failure.
+		line := ""
+		if errors.Is(context.Cause(ctx), errInterrupted) {
+			line = layout.Interrupted
 		}
 		pk.Done(line)
-		return engine.Result{}, ferr
+		return askcore.Reply{}, abortFailure(ctx, err)
 	}
-	inputs := make([]engine.Input, len(picks))
-	for i, pick := range picks {
-		inputs[i] = pickInput(pick)
-	}
-	res, err := c.ResolveAll(ctx, q.Raw, inputs)
+	answer, err := call.Resolve(ctx, askcore.Picks(picks...))
 	if err != nil {
 		pk.Done("")
-		return engine.Result{}, p.coreError(ctx, err)
+		return askcore.Reply{}, coreError(ctx, err)
 	}
-	summary, err := c.Summary(ctx, q.Raw, res.Raw)
+	summary, err := call.Summary(ctx, answer)
 	if err != nil {
 		pk.Done("")
-		return engine.Result{}, p.coreError(ctx, err)
+		return askcore.Reply{}, coreError(ctx, err)
 	}
 	// One line per question: each an echo line, as in line mode.
 	pk.Done("→ " + strings.ReplaceAll(summary, "\n", "\n→ "))
-	return res, nil
+	return askcore.Answered(answer), nil
 }
 
-func pickInput(p Pick) engine.Input {
-	return engine.Input{Pick: &core.Pick{Options: p.Options, Text: p.Text}}
-}
-
-// askLines asks each question of q until a typed line resolves, then has
-// the core answer the call from those lines.
-func (p *Provider) askLines(ctx context.Context, q interaction.Question) (engine.Result, error) {
-	inputs := make([]engine.Input, len(q.Questions))
-	for i := range inputs {
-		line, err := p.askOne(ctx, q.Raw, i)
+// askLines asks each question of call until a typed line fits, then hands
+// the lines back for the seam to resolve.
+func (p *Provider) askLines(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	lines := make([]string, len(call.Questions))
+	for i := range lines {
+		line, err := p.askOne(ctx, call, i)
 		if err != nil {
-			return engine.Result{}, err
+			return askcore.Reply{}, err
 		}
-		inputs[i] = engine.Input{Line: line}
+		lines[i] = line
 	}
-	res, err := p.cfg.Client.ResolveAll(ctx, q.Raw, inputs)
-	if err != nil {
-		return engine.Result{}, p.coreError(ctx, err)
-	}
-	return res, nil
+	return askcore.Lines(lines...), nil
 }
 
-// askOne shows question i and reads lines until one resolves; it returns
-// that line.
-func (p *Provider) askOne(ctx context.Context, call json.RawMessage, i int) (string, error) {
-	c := p.cfg.Client
-	pres, err := c.Present(ctx, call, i)
+// askOne shows question i and reads lines until one fits; it returns that
+// line.
+func (p *Provider) askOne(ctx context.Context, call *askcore.Call, i int) (string, error) {
+	pres, err := call.Present(ctx, i)
 	if err != nil {
-		return "", p.coreError(ctx, err)
+		return "", coreError(ctx, err)
 	}
 	st := p.cfg.Style
 	p.write("\n" + st.Rule() + "\n" + strings.TrimRight(pres.Text, "\n") + "\n")
@@ -249,29 +245,23 @@ func (p *Provider) askOne(ctx context.Context, call json.RawMessage, i int) (str
 		p.write(st.Prompt("? "))
 		line, err := p.cfg.Lines.Next(ctx)
 		if err != nil {
-			note := "(question aborted)"
-			if errors.Is(err, io.EOF) {
-				note = "(input ended: question aborted)"
-			}
-			// On a terminal, ^C leaves the cursor after the prompt.
-			p.write("\n" + st.Dim(note) + "\n")
-			return "", p.abortError(ctx, err)
+			f := abortFailure(ctx, err)
+			// The core's words for why the question ended (on a terminal,
+			// ^C leaves the cursor after the prompt).
+			p.write("\n" + st.Dim(call.Core().Fail(ctx, f).Message) + "\n")
+			return "", f
 		}
 		if !p.cfg.Echoed {
 			p.write("\n")
 		}
-		res, err := c.Resolve(ctx, call, i, engine.Input{Line: line})
-		var he *core.HarnessError
-		if errors.As(err, &he) && he.Code == core.CodeInvalidAnswer {
-			p.write(st.Warn(he.Message) + "\n")
+		summary, err := call.CheckLine(ctx, i, line)
+		var e *askcore.Error
+		if errors.As(err, &e) && e.Code == askcore.CodeInvalidAnswer {
+			p.write(st.Warn(e.Message) + "\n")
 			continue
 		}
 		if err != nil {
-			return "", p.coreError(ctx, err)
-		}
-		summary, err := c.SummaryOf(ctx, call, i, res.Raw)
-		if err != nil {
-			return "", p.coreError(ctx, err)
+			return "", coreError(ctx, err)
 		}
 		p.write(st.Dim("→ "+summary) + "\n")
 		return line, nil
@@ -288,31 +278,31 @@ func (p *Provider) write(s string) { _, _ = io.WriteString(p.cfg.Out, s) }
 
 // coreError passes on an error of a core call, unless the call ended
 // because the ask did: then it says why.
-func (p *Provider) coreError(ctx context.Context, err error) error {
+func coreError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return p.abortError(ctx, nil)
+		return abortFailure(ctx, nil)
 	}
 	return err
 }
 
-// abortError is the core's error for why a call ended without an answer:
-// the provider's own reasons (Ctrl-C, closed, the input's end or failure).
-// When the ask's own ctx (the interaction service's) is done, the service
-// reports its reason whatever this returns.
-func (p *Provider) abortError(ctx context.Context, readErr error) *core.HarnessError {
-	f := core.Failure{Situation: core.SituationAborted}
+// abortFailure is why a call ended without an answer: the provider's own
+// reasons (Ctrl-C, closed, the input's end or failure). When the ask's own
+// ctx (the service's) is done, the service reports its reason whatever
+// this returns.
+func abortFailure(ctx context.Context, readErr error) askcore.Failure {
+	f := askcore.Failure{Situation: askcore.SituationAborted}
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, errInterrupted):
-		f.Situation = core.SituationInterrupted
+		f.Situation = askcore.SituationInterrupted
 	case errors.Is(cause, errProviderClosed):
-		f.Situation = core.SituationWithdrawn
+		f.Situation = askcore.SituationWithdrawn
 	case ctx.Err() != nil:
 	case errors.Is(readErr, io.EOF):
-		f.Situation = core.SituationEOF
+		f.Situation = askcore.SituationEOF
 	case errors.Is(readErr, ErrClosed):
-		f.Situation = core.SituationInputClosed
+		f.Situation = askcore.SituationInputClosed
 	case readErr != nil:
-		f.Situation, f.Detail = core.SituationReadFailed, readErr.Error()
+		f.Situation, f.Detail = askcore.SituationReadFailed, readErr.Error()
 	}
-	return p.cfg.Client.Fail(ctx, f)
+	return f
 }

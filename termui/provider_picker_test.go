@@ -66,7 +66,7 @@ func engines(t *testing.T) map[string]engine.Client {
 
 // resolvePicks is the core's answer to arguments from one pick per
 // question.
-func resolvePicks(t *testing.T, arguments string, picks ...core.Pick) (string, string) {
+func resolvePicks(t *testing.T, arguments string, picks ...askcore.Pick) (string, string) {
 	t.Helper()
 	c := call(t, arguments)
 	inputs := make([]engine.Input, len(picks))
@@ -81,10 +81,10 @@ func resolvePicks(t *testing.T, arguments string, picks ...core.Pick) (string, s
 }
 
 // pickMessage is the core's INVALID_ANSWER message for pick on question i.
-func pickMessage(t *testing.T, arguments string, i int, pick core.Pick) string {
+func pickMessage(t *testing.T, arguments string, i int, pick askcore.Pick) string {
 	t.Helper()
 	_, err := native.Resolve(context.Background(), call(t, arguments).Raw, i, engine.Input{Pick: &pick})
-	return requireCode(t, err, core.CodeInvalidAnswer).Message
+	return requireCode(t, err, askcore.CodeInvalidAnswer).Message
 }
 
 // layoutOf is the core's picker layout for arguments.
@@ -109,7 +109,7 @@ func TestPickerProviderAnswers(t *testing.T) {
 			ch := h.ask(context.Background(), dbRequest)
 			h.f.screen.waitFor(t, "[Database] Which database?", "❯ 1. PostgreSQL  recommended", "     Reliable; needs a server.")
 			h.f.keys.typ("\x1b[B\r") // Down: SQLite; Enter
-			want, summary := resolvePicks(t, dbRequest, core.Pick{Options: []int{0}})
+			want, summary := resolvePicks(t, dbRequest, askcore.Pick{Options: []int{0}})
 			assert.Equal(t, want, answered(t, ch))
 			assert.Equal(t, "SQLite", summary)
 			assert.True(t, strings.HasSuffix(h.f.screen.String(), "\x1b[J\x1b8→ SQLite\n"), "%q", h.f.screen.String())
@@ -123,7 +123,7 @@ func TestPickerProviderAnswers(t *testing.T) {
 			h.f.screen.waitFor(t, "Question 2 of 3", "❯ [x] 1. Auth  recommended")
 			h.f.keys.typ(" ") // Auth off: nothing chosen
 			h.f.keys.typ("\r")
-			msg := pickMessage(t, batchRequest, 1, core.Pick{Options: []int{}})
+			msg := pickMessage(t, batchRequest, 1, askcore.Pick{Options: []int{}})
 			assert.Contains(t, msg, "Space toggles the option under the cursor")
 			h.f.screen.waitFor(t, msg[:40]) // the core's message (wrapped at 79 columns)
 			h.f.keys.typ("jj ")             // Search
@@ -132,7 +132,7 @@ func TestPickerProviderAnswers(t *testing.T) {
 			h.f.screen.waitFor(t, "Question 3 of 3", "✓ Database")
 			h.f.keys.typ("Aurora\r")
 			want, summary := resolvePicks(t, batchRequest,
-				core.Pick{Options: []int{1}}, core.Pick{Options: []int{2}, Text: "jk Slack"}, core.Pick{Text: "Aurora"})
+				askcore.Pick{Options: []int{1}}, askcore.Pick{Options: []int{2}, Text: "jk Slack"}, askcore.Pick{Text: "Aurora"})
 			assert.Equal(t, want, answered(t, ch))
 			lines := strings.Split(summary, "\n")
 			require.Len(t, lines, 3)
@@ -150,23 +150,23 @@ func TestPickerProviderLeaving(t *testing.T) {
 	cases := []struct {
 		name  string
 		leave func(h *pickHarness, cancel context.CancelCauseFunc)
-		want  core.Failure
+		want  askcore.Failure
 		line  string
 	}{
 		{"Esc", func(h *pickHarness, _ context.CancelCauseFunc) { h.f.keys.typ("\x1b") },
-			core.Failure{Situation: core.SituationDeclined}, layout.Declined},
+			askcore.Failure{Situation: askcore.SituationDeclined}, layout.Declined},
 		{"Ctrl-C", func(h *pickHarness, _ context.CancelCauseFunc) { h.f.keys.typ("\x03") },
-			core.Failure{Situation: core.SituationInterrupted}, layout.Interrupted},
+			askcore.Failure{Situation: askcore.SituationInterrupted}, layout.Interrupted},
 		{"Interrupt", func(h *pickHarness, _ context.CancelCauseFunc) { require.True(t, h.prov.Interrupt()) },
-			core.Failure{Situation: core.SituationInterrupted}, layout.Interrupted},
+			askcore.Failure{Situation: askcore.SituationInterrupted}, layout.Interrupted},
 		{"EOF", func(h *pickHarness, _ context.CancelCauseFunc) { h.f.keys.Close() },
-			core.Failure{Situation: core.SituationEOF}, ""},
+			askcore.Failure{Situation: askcore.SituationEOF}, ""},
 		{"input closed", func(h *pickHarness, _ context.CancelCauseFunc) { h.f.lines.Close() },
-			core.Failure{Situation: core.SituationInputClosed}, ""},
+			askcore.Failure{Situation: askcore.SituationInputClosed}, ""},
 		{"ctx", func(_ *pickHarness, cancel context.CancelCauseFunc) { cancel(errors.New("the user pressed stop")) },
-			core.Failure{Situation: core.SituationAborted, Detail: "the user pressed stop"}, ""},
+			askcore.Failure{Situation: askcore.SituationAborted, Detail: "the user pressed stop"}, ""},
 		{"disposed", func(h *pickHarness, _ context.CancelCauseFunc) { h.dispose() },
-			core.Failure{Situation: core.SituationWithdrawn}, ""},
+			askcore.Failure{Situation: askcore.SituationWithdrawn}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -195,7 +195,7 @@ func TestPickerProviderCloseWaits(t *testing.T) {
 	h.prov.Close()
 	assert.Zero(t, h.f.rawNow())
 	assert.True(t, strings.HasSuffix(h.f.screen.String(), modesOff+"\r\x1b[K\x1b7\x1b[B\x1b[J\x1b8"), "%q", h.f.screen.String())
-	requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationWithdrawn})
+	requireFailure(t, result(t, ch).err, askcore.Failure{Situation: askcore.SituationWithdrawn})
 }
 
 // TestPickerProviderQueue: a second call waits for the first one's picker
@@ -235,7 +235,7 @@ func TestPickerProviderEngineFault(t *testing.T) {
 	ch := h.ask(context.Background(), dbRequest)
 	h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
 	h.f.keys.typ("\r")
-	requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationEngineFault})
+	requireFailure(t, result(t, ch).err, askcore.Failure{Situation: askcore.SituationEngineFault})
 	h.prov.Close()
 	assert.True(t, strings.HasSuffix(h.f.screen.String(), "\x1b[J\x1b8"), "the picker is erased")
 }

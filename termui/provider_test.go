@@ -176,18 +176,18 @@ func answered(t *testing.T, ch <-chan askResult) string {
 }
 
 // requireFailure requires the core's error for situation f, byte for byte.
-func requireFailure(t *testing.T, err error, f core.Failure) *core.HarnessError {
+func requireFailure(t *testing.T, err error, f askcore.Failure) *askcore.Error {
 	t.Helper()
-	var he *core.HarnessError
+	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
 	want := native.Fail(context.Background(), f)
 	require.Equal(t, string(want.Raw), string(he.JSON()))
 	return he
 }
 
-func requireCode(t *testing.T, err error, code core.Code) *core.HarnessError {
+func requireCode(t *testing.T, err error, code askcore.Code) *askcore.Error {
 	t.Helper()
-	var he *core.HarnessError
+	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
 	require.Equal(t, code, he.Code, "message: %s", he.Message)
 	return he
@@ -213,7 +213,7 @@ func presentText(t *testing.T, arguments string, i int) string {
 func reprompt(t *testing.T, arguments string, i int, line string) string {
 	t.Helper()
 	_, err := native.Resolve(context.Background(), call(t, arguments).Raw, i, engine.Input{Line: line})
-	return requireCode(t, err, core.CodeInvalidAnswer).Message
+	return requireCode(t, err, askcore.CodeInvalidAnswer).Message
 }
 
 const dbRequest = `{"header":"Database","question":"Which database?","options":[
@@ -399,7 +399,7 @@ func TestEOFInsideABatchFailsTheWholeBatch(t *testing.T) {
 	h.send("1")
 	h.waitFor("question 2", func(out string) bool { return strings.Contains(out, "Question 2 of 3") && strings.HasSuffix(out, "? ") })
 	require.NoError(t, h.pw.Close())
-	requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationEOF})
+	requireFailure(t, result(t, ch).err, askcore.Failure{Situation: askcore.SituationEOF})
 	out := h.out.String()
 	assert.True(t, strings.HasSuffix(out, "? \n(input ended: question aborted)\n"), out)
 	assert.NotContains(t, out, "Question 3 of 3")
@@ -415,7 +415,7 @@ func TestInterruptInsideABatchFailsItAndTheNextCallGoesOn(t *testing.T) {
 	h.waitFor("question 2", func(out string) bool { return strings.Contains(out, "Question 2 of 3") && strings.HasSuffix(out, "? ") })
 	assert.NotContains(t, h.out.String(), "Next?", "a batch keeps the turn for all its questions")
 	require.True(t, h.prov.Interrupt())
-	requireFailure(t, result(t, batch).err, core.Failure{Situation: core.SituationInterrupted})
+	requireFailure(t, result(t, batch).err, askcore.Failure{Situation: askcore.SituationInterrupted})
 
 	h.waitFor("the queued call", func(out string) bool { return strings.Contains(out, "Next?") && strings.HasSuffix(out, "? ") })
 	h.send("still here")
@@ -446,7 +446,7 @@ func TestQuestionsAreQueued(t *testing.T) {
 
 	// A queued question that gives up leaves the queue without a line.
 	cancelThird()
-	requireFailure(t, result(t, third).err, core.Failure{Situation: core.SituationAborted})
+	requireFailure(t, result(t, third).err, askcore.Failure{Situation: askcore.SituationAborted})
 
 	h.send("one")
 	assert.Equal(t, `{"answer":"one"}`, answered(t, first))
@@ -467,7 +467,7 @@ func TestEOFAbortsPendingAndQueuedQuestions(t *testing.T) {
 	h.waitFor("a queued question", func(string) bool { return h.prov.q.waiting() == 1 })
 	require.NoError(t, h.pw.Close())
 
-	eof := core.Failure{Situation: core.SituationEOF}
+	eof := askcore.Failure{Situation: askcore.SituationEOF}
 	he := requireFailure(t, result(t, first).err, eof)
 	assert.Contains(t, he.Message, "EOF")
 	requireFailure(t, result(t, second).err, eof)
@@ -482,7 +482,7 @@ func TestReadFailureAndClosedInput(t *testing.T) {
 		ch := h.ask(context.Background(), dbRequest)
 		h.waitPrompts(1)
 		require.NoError(t, h.pw.CloseWithError(errors.New("disk on fire")))
-		he := requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationReadFailed, Detail: "disk on fire"})
+		he := requireFailure(t, result(t, ch).err, askcore.Failure{Situation: askcore.SituationReadFailed, Detail: "disk on fire"})
 		assert.Contains(t, he.Message, "disk on fire")
 	})
 	t.Run("Lines closed", func(t *testing.T) {
@@ -490,7 +490,7 @@ func TestReadFailureAndClosedInput(t *testing.T) {
 		ch := h.ask(context.Background(), dbRequest)
 		h.waitPrompts(1)
 		h.lines.Close()
-		requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationInputClosed})
+		requireFailure(t, result(t, ch).err, askcore.Failure{Situation: askcore.SituationInputClosed})
 	})
 }
 
@@ -500,7 +500,7 @@ func TestAbortedQuestionDoesNotSwallowTheNextLine(t *testing.T) {
 	first := h.ask(ctx, `{"question":"First?"}`)
 	h.waitPrompts(1)
 	cancel(errors.New("the user pressed stop"))
-	requireFailure(t, result(t, first).err, core.Failure{Situation: core.SituationAborted, Detail: "the user pressed stop"})
+	requireFailure(t, result(t, first).err, askcore.Failure{Situation: askcore.SituationAborted, Detail: "the user pressed stop"})
 
 	second := h.ask(context.Background(), `{"question":"Second?"}`)
 	h.waitPrompts(2)
@@ -509,7 +509,7 @@ func TestAbortedQuestionDoesNotSwallowTheNextLine(t *testing.T) {
 }
 
 func TestDisposeAndCloseAbort(t *testing.T) {
-	withdrawn := core.Failure{Situation: core.SituationWithdrawn}
+	withdrawn := askcore.Failure{Situation: askcore.SituationWithdrawn}
 	t.Run("dispose", func(t *testing.T) {
 		h := newHarness(t, false)
 		ch := h.ask(context.Background(), dbRequest)
@@ -538,7 +538,7 @@ func TestInterruptAbortsOnlyTheQuestionOnScreen(t *testing.T) {
 	second := h.ask(context.Background(), `{"question":"Second?"}`)
 	h.waitFor("a queued question", func(string) bool { return h.prov.q.waiting() == 1 })
 	require.True(t, h.prov.Interrupt())
-	he := requireFailure(t, result(t, first).err, core.Failure{Situation: core.SituationInterrupted})
+	he := requireFailure(t, result(t, first).err, askcore.Failure{Situation: askcore.SituationInterrupted})
 	assert.Contains(t, he.Message, "Ctrl-C")
 	assert.Contains(t, h.out.String(), "? \n(question aborted)\n")
 

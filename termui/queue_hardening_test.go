@@ -48,6 +48,6 @@ func TestManyQueuedQuestions(t *testing.T) {
 	h.waitFor("100 more queued", func(string) bool { return h.prov.q.waiting() == len(more)-1 })
 	require.NoError(t, h.pw.Close())
 	for _, ch := range more {
-		requireFailure(t, result(t, ch).err, core.Failure{Situation: core.SituationEOF})
+		requireFailure(t, result(t, ch).err, askcore.Failure{Situation: askcore.SituationEOF})
 	}
 }

@@ -15,9 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/interaction"
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 const dbArgs = `{"header":"Database","question":"Which database should I use?","options":[{"label":"PostgreSQL","value":"postgres","description":"server"},{"label":"SQLite","value":"sqlite","recommended":true}],"allowCustom":true}`
@@ -148,7 +147,7 @@ func TestStructuredFailures(t *testing.T) {
 			// The card shows the core's message, rawOutput carries its bytes.
 			raws := h.tap.rawOutputs(sid, "call_db")
 			require.Len(t, raws, 1)
-			var he core.HarnessError
+			var he askcore.Error
 			require.NoError(t, json.Unmarshal([]byte(raws[0]), &he))
 			assert.Equal(t, []string{he.Message}, tools[1].content)
 		})
@@ -363,10 +362,10 @@ func TestUnknownAgentIsSessionNotFound(t *testing.T) {
 	sid := h.newSession()
 	rt, err := h.app.runtime(context.Background())
 	require.NoError(t, err)
-	_, err = rt.Interaction.Ask(context.Background(), `{"question":"Hello?"}`,
-		interaction.AskOptions{From: interaction.Identity{AgentID: "nobody", SessionID: string(sid), ToolCallID: "call_1"}})
-	assert.Equal(t, core.CodeSessionNotFound, code(err), "%v", err)
-	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationSessionNotFound, Detail: "nobody"}), errorBytes(t, err))
+	_, err = rt.Service.Ask(context.Background(), `{"question":"Hello?"}`,
+		askcore.AskOptions{From: askcore.Identity{AgentID: "nobody", SessionID: string(sid), ToolCallID: "call_1"}})
+	assert.Equal(t, askcore.CodeSessionNotFound, code(err), "%v", err)
+	assert.Equal(t, failBytes(askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: "nobody"}), errorBytes(t, err))
 	assert.Zero(t, h.client.askedCount())
 }
 

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/askcore/askcore/interaction"
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // builder builds the runtime (frontdoor.Build outside tests).
@@ -20,7 +20,7 @@ type builder func(ctx context.Context) (*frontdoor.Runtime, error)
 // that binds agents (a session's agent and its sub-agents) to sessions.
 type app struct {
 	log      *slog.Logger
-	router   *interaction.Router
+	router   *askcore.Router
 	cancel   context.CancelFunc
 	done     chan struct{} // closed once the build is over
 	rt       *frontdoor.Runtime
@@ -36,7 +36,7 @@ type app struct {
 // once: initialize must never wait for the WebAssembly module to compile.
 func newApp(build builder, log *slog.Logger) *app {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &app{log: log, router: &interaction.Router{}, cancel: cancel, done: make(chan struct{})}
+	a := &app{log: log, router: &askcore.Router{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
 		rt, err := build(ctx)
@@ -47,8 +47,8 @@ func newApp(build builder, log *slog.Logger) *app {
 			}
 			return
 		}
-		pv := newProvider(rt.Client, a.router)
-		dispose, err := rt.Interaction.Register(pv)
+		pv := newProvider(a.router)
+		dispose, err := rt.Service.Register(pv)
 		if err != nil {
 			a.err = errors.Join(err, rt.Close(context.WithoutCancel(ctx)))
 			return

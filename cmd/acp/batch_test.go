@@ -8,6 +8,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
 )
 
 // batchArgs is one call with two questions: a single choice, and a
@@ -45,9 +47,8 @@ func batchTurn(t *testing.T, elicit elicitFunc) (*harness, acp.SessionId, []tool
 // and put on the wire as it wrote it; the person's answers come back as the
 // core's answer bytes, and the card shows the core's summary.
 func TestBatchWithMultiSelectAccepted(t *testing.T) {
-	h, sid, tools, forms := batchTurn(t, accept(map[string]any{
-		"choice_1": "postgres", "choices_2": []string{"search", "auth"}, "custom_answer_2": "Export <CSV & JSON>",
-	}))
+	content := map[string]any{"choice_1": "postgres", "choices_2": []string{"search", "auth"}, "custom_answer_2": "Export <CSV & JSON>"}
+	h, sid, tools, forms := batchTurn(t, accept(content))
 
 	// One form for the whole batch: field names carry the question's
 	// position, the multi-select question is an array field.
@@ -62,9 +63,10 @@ func TestBatchWithMultiSelectAccepted(t *testing.T) {
 	assert.Equal(t, map[string]any{"const": "auth", "title": "Auth"}, items[0])
 	assert.Equal(t, "string", props["choice_1"].(map[string]any)["type"])
 
-	call, err := nativeClient.NormalizeArguments(context.Background(), batchArgs)
+	ctx := context.Background()
+	call, err := nativeCore.Normalize(ctx, batchArgs)
 	require.NoError(t, err)
-	want, _, err := nativeClient.Elicitation(context.Background(), call.Raw)
+	want, err := call.Form(ctx, askcore.ForACP)
 	require.NoError(t, err)
 	wire := h.tap.elicitations()
 	require.Len(t, wire, 1)
@@ -72,11 +74,16 @@ func TestBatchWithMultiSelectAccepted(t *testing.T) {
 	assert.JSONEq(t, `"call_batch"`, string(wire[0]["toolCallId"]))
 
 	assert.Equal(t, acp.ToolCallStatusCompleted, tools[1].status)
-	assert.Equal(t, []string{`{"answers":[` +
-		`{"question":"Which database should I use?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"}},` +
-		`{"question":"Which features do you want?","answers":["auth","search","Export <CSV & JSON>"],"selected":[{"index":0,"label":"Auth","value":"auth"},{"index":2,"label":"Search","value":"search"}]}]}`},
-		h.tap.rawOutputs(sid, "call_batch"))
-	summary, err := nativeClient.Summary(context.Background(), call.Raw, tools[1].rawOutput)
+	response, err := json.Marshal(map[string]any{"action": "accept", "content": content})
+	require.NoError(t, err)
+	answer, err := call.Resolve(ctx, askcore.FormReply(response))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"answers":[`+
+		`{"question":"Which database should I use?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"}},`+
+		`{"question":"Which features do you want?","answers":["auth","search","Export <CSV & JSON>"],"selected":[{"index":0,"label":"Auth","value":"auth"},{"index":2,"label":"Search","value":"search"}]}]}`,
+		string(answer.JSON()))
+	assert.Equal(t, []string{string(answer.JSON())}, h.tap.rawOutputs(sid, "call_batch"), "rawOutput is the answer as the core wrote it")
+	summary, err := call.Summary(ctx, answer)
 	require.NoError(t, err)
 	assert.Equal(t, []string{summary}, tools[1].content)
 	assert.Contains(t, summary, "Auth, Search, Export <CSV & JSON>")
@@ -108,9 +115,9 @@ func TestMultiSelectNonArrayIsInvalidAnswer(t *testing.T) {
 // of batchArgs.
 func coreBatchVerdict(t *testing.T, response string) string {
 	t.Helper()
-	call, err := nativeClient.NormalizeArguments(context.Background(), batchArgs)
+	call, err := nativeCore.Normalize(context.Background(), batchArgs)
 	require.NoError(t, err)
-	_, err = nativeClient.ElicitationResult(context.Background(), call.Raw, json.RawMessage(response))
+	_, err = call.Resolve(context.Background(), askcore.FormReply(json.RawMessage(response)))
 	return errorBytes(t, err)
 }
 

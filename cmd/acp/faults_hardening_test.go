@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/askcore/askcore/core"
 )
 
 // lastElicitationID is the JSON-RPC id of the latest elicitation/create the
@@ -161,11 +163,12 @@ func TestGarbageAnswerMidQuestion(t *testing.T) {
 
 // A model that calls tools whose names carry escape sequences: the client's
 // tool card gets the title the core makes of the name (one clean, short
-// line). A name megabytes long is more than the core takes: that card has
-// no title rather than text the core did not clean.
+// line). A name longer than the core's envelope limit (core.MaxInputBytes)
+// is more than the core takes: that card has no title rather than text the
+// core did not clean.
 func TestHostileToolNameReachesTheClientClean(t *testing.T) {
 	short := "ask_user_question\x1b]8;;http://evil\a\u202e" + strings.Repeat("x", 100)
-	huge := "ask_user_question\x1b]8;;http://evil\a\u202e" + strings.Repeat("x", 1<<20)
+	huge := "ask_user_question\x1b]8;;http://evil\a\u202e" + strings.Repeat("x", core.MaxInputBytes)
 	line, err := json.Marshal(map[string]any{"tool_calls": []map[string]any{
 		{"id": "evil", "name": short, "arguments": map[string]any{}},
 		{"id": "evil_huge", "name": huge, "arguments": map[string]any{}},
@@ -186,7 +189,7 @@ func TestHostileToolNameReachesTheClientClean(t *testing.T) {
 			assert.NotContains(t, s, "\a")
 		}
 	}
-	title, err := nativeClient.SanitizeTitle(context.Background(), short)
+	title, err := nativeCore.SanitizeTitle(context.Background(), short)
 	require.NoError(t, err)
 	assert.Equal(t, title, tools[0].title, "the core makes the title")
 	assert.Equal(t, "", tools[2].title)

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // TestLoadManyConcurrentSessions: one askcore-acp connection (acp-go-sdk's

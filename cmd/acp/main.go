@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 func main() {
@@ -29,8 +29,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	}
 	var settings frontdoor.Settings
 	settings.AddFlags(fs)
+	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, "askcore-acp", frontdoor.Version())
+		return 0
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "askcore-acp: unexpected arguments %q\n", fs.Args())

@@ -9,9 +9,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore"
 )
 
 // peer is the client side of one ACP connection, as the provider needs it.
@@ -27,23 +25,22 @@ type peer interface {
 // errClientGone: the client's connection closed while it was asked.
 var errClientGone = errors.New("the ACP client disconnected")
 
-// provider is the ACP interaction.Provider: it turns a question into a form
+// provider is the ACP askcore.Provider: it turns a question into a form
 // elicitation in the asking agent's session. One provider serves every
-// session of the process (the interaction.Service holds one provider).
+// session of the process (the askcore.Service holds one provider).
 //
 // Routing has two steps: router (the public agent -> session map, which
 // also holds the sub-agents bound to a session) gives the asking agent's
 // session, and peers the connection that holds that session.
 type provider struct {
-	client engine.Client
-	router *interaction.Router
+	router *askcore.Router
 
 	mu    sync.Mutex
 	peers map[string]peer // session ID -> its connection
 }
 
-func newProvider(client engine.Client, router *interaction.Router) *provider {
-	return &provider{client: client, router: router, peers: make(map[string]peer)}
+func newProvider(router *askcore.Router) *provider {
+	return &provider{router: router, peers: make(map[string]peer)}
 }
 
 // openSession routes the questions of agentID, the agent sessionID was
@@ -80,44 +77,44 @@ func (pv *provider) route(agentID string) (string, peer, bool) {
 	return sessionID, p, ok
 }
 
-// Ask implements interaction.Provider. The core builds the form, judges the
+// Ask implements askcore.Provider. The core builds the form, judges the
 // response and writes every error; this method only routes, carries bytes
 // and names the situation. When ctx is done it returns ctx's cause and the
 // service reports ASK_ABORTED.
-func (pv *provider) Ask(ctx context.Context, q interaction.Question) (engine.Result, error) {
-	sessionID, p, ok := pv.route(q.From.AgentID)
+func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	sessionID, p, ok := pv.route(call.From.AgentID)
 	if !ok {
-		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationSessionNotFound, Detail: q.From.AgentID})
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: call.From.AgentID}
 	}
 	if !p.formElicitation() {
-		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationNoFormSupport})
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoFormSupport}
 	}
-	form, _, err := pv.client.Elicitation(ctx, q.Raw)
+	form, err := call.Form(ctx, askcore.ForACP)
 	if err != nil {
-		return engine.Result{}, err
+		return askcore.Reply{}, err
 	}
 	raw, err := p.elicit(ctx, elicitationRequest{
 		Mode:            "form",
 		SessionID:       sessionID,
-		ToolCallID:      q.From.ToolCallID,
+		ToolCallID:      call.From.ToolCallID,
 		Message:         form.Message,
 		RequestedSchema: form.RequestedSchema,
 	})
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		return engine.Result{}, context.Cause(ctx)
+		return askcore.Reply{}, context.Cause(ctx)
 	case errors.Is(err, errClientGone):
 		// The connection's end cancels the prompt's ctx too, but it may
 		// not have reached ctx yet: the question is aborted either way.
-		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationAborted, Detail: err.Error()})
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationAborted, Detail: err.Error()}
 	default:
-		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationClientError, Detail: clientErrorText(err)})
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationClientError, Detail: clientErrorText(err)}
 	}
 	if len(raw) == 0 || string(raw) == "null" {
-		return engine.Result{}, pv.client.Fail(ctx, core.Failure{Situation: core.SituationClientNoResult})
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationClientNoResult}
 	}
-	return pv.client.ElicitationResult(ctx, q.Raw, raw)
+	return askcore.FormReply(raw), nil
 }
 
 // clientErrorText is a client's error as the core quotes it: the JSON-RPC

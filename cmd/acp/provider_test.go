@@ -10,9 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore"
 )
 
 // fakePeer answers elicitations with fixed raw bytes.
@@ -35,20 +33,20 @@ func (p *fakePeer) elicit(_ context.Context, req elicitationRequest) (json.RawMe
 
 const whichOne = `{"question":"Which one?","options":[{"label":"A"},{"label":"B"}]}`
 
-var nativeClient = engine.Client{Core: engine.Native{}}
+var nativeCore = askcore.NewCore(askcore.Native{})
 
 // providerFixture is the ACP provider on a native core with session
 // sess-1 (agent agent-1) open on p.
 type providerFixture struct {
-	svc    *interaction.Service
+	svc    *askcore.Service
 	pv     *provider
-	router *interaction.Router
+	router *askcore.Router
 }
 
 func newProviderFixture(t *testing.T, p *fakePeer) *providerFixture {
 	t.Helper()
-	f := &providerFixture{svc: interaction.NewService(nativeClient), router: &interaction.Router{}}
-	f.pv = newProvider(nativeClient, f.router)
+	f := &providerFixture{svc: askcore.NewService(nativeCore), router: &askcore.Router{}}
+	f.pv = newProvider(f.router)
 	dispose, err := f.svc.Register(f.pv)
 	require.NoError(t, err)
 	t.Cleanup(dispose)
@@ -56,18 +54,18 @@ func newProviderFixture(t *testing.T, p *fakePeer) *providerFixture {
 	return f
 }
 
-func (f *providerFixture) ask(agentID, toolCallID string) (engine.Result, error) {
+func (f *providerFixture) ask(agentID, toolCallID string) (askcore.Answer, error) {
 	return f.svc.Ask(context.Background(), whichOne,
-		interaction.AskOptions{From: interaction.Identity{AgentID: agentID, SessionID: "sess-1", ToolCallID: toolCallID}})
+		askcore.AskOptions{From: askcore.Identity{AgentID: agentID, SessionID: "sess-1", ToolCallID: toolCallID}})
 }
 
-func askThrough(t *testing.T, p *fakePeer, agentID string) (engine.Result, error) {
+func askThrough(t *testing.T, p *fakePeer, agentID string) (askcore.Answer, error) {
 	t.Helper()
 	return newProviderFixture(t, p).ask(agentID, "call_1")
 }
 
-func code(err error) core.Code {
-	var he *core.HarnessError
+func code(err error) askcore.Code {
+	var he *askcore.Error
 	if errors.As(err, &he) {
 		return he.Code
 	}
@@ -77,23 +75,23 @@ func code(err error) core.Code {
 // errorBytes is err's error object as the model receives it.
 func errorBytes(t *testing.T, err error) string {
 	t.Helper()
-	var he *core.HarnessError
+	var he *askcore.Error
 	require.True(t, errors.As(err, &he), "%v", err)
 	return string(he.JSON())
 }
 
 // failBytes is the core's error object for a situation.
-func failBytes(f core.Failure) string {
-	return string(nativeClient.Fail(context.Background(), f).JSON())
+func failBytes(f askcore.Failure) string {
+	return string(nativeCore.Fail(context.Background(), f).JSON())
 }
 
 // coreVerdict is the core's error object for a client's response to the
 // form of whichOne.
 func coreVerdict(t *testing.T, response string) string {
 	t.Helper()
-	call, err := nativeClient.NormalizeArguments(context.Background(), whichOne)
+	call, err := nativeCore.Normalize(context.Background(), whichOne)
 	require.NoError(t, err)
-	_, err = nativeClient.ElicitationResult(context.Background(), call.Raw, json.RawMessage(response))
+	_, err = call.Resolve(context.Background(), askcore.FormReply(json.RawMessage(response)))
 	return errorBytes(t, err)
 }
 
@@ -101,7 +99,7 @@ func TestProviderRoutesAndAnswers(t *testing.T) {
 	p := &fakePeer{form: true, raw: `{"action":"accept","content":{"choice":"B"}}`}
 	res, err := askThrough(t, p, "agent-1")
 	require.NoError(t, err)
-	assert.Equal(t, `{"answer":"B","selected":{"index":1,"label":"B","value":"B"}}`, string(res.Raw))
+	assert.Equal(t, `{"answer":"B","selected":{"index":1,"label":"B","value":"B"}}`, string(res.JSON()))
 	require.Len(t, p.got, 1)
 	assert.Equal(t, "form", p.got[0].Mode)
 	assert.Equal(t, "sess-1", p.got[0].SessionID)
@@ -120,7 +118,7 @@ func TestProviderResponsesJudgedByTheCore(t *testing.T) {
 		`-0.5e3`,
 	} {
 		_, err := askThrough(t, &fakePeer{form: true, raw: raw}, "agent-1")
-		assert.Equal(t, core.CodeAskFailed, code(err), "%s: %v", raw, err)
+		assert.Equal(t, askcore.CodeAskFailed, code(err), "%s: %v", raw, err)
 		assert.Equal(t, coreVerdict(t, raw), errorBytes(t, err), raw)
 	}
 }
@@ -130,30 +128,30 @@ func TestProviderResponsesJudgedByTheCore(t *testing.T) {
 func TestProviderUnknownAgent(t *testing.T) {
 	p := &fakePeer{form: true}
 	_, err := askThrough(t, p, "agent-2")
-	assert.Equal(t, core.CodeSessionNotFound, code(err), "%v", err)
-	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationSessionNotFound, Detail: "agent-2"}), errorBytes(t, err))
+	assert.Equal(t, askcore.CodeSessionNotFound, code(err), "%v", err)
+	assert.Equal(t, failBytes(askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: "agent-2"}), errorBytes(t, err))
 	assert.Empty(t, p.got)
 }
 
 func TestProviderNoFormCapability(t *testing.T) {
 	p := &fakePeer{form: false}
 	_, err := askThrough(t, p, "agent-1")
-	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationNoFormSupport}), errorBytes(t, err))
+	assert.Equal(t, failBytes(askcore.Failure{Situation: askcore.SituationNoFormSupport}), errorBytes(t, err))
 	assert.Empty(t, p.got)
 }
 
 func TestProviderClientError(t *testing.T) {
 	_, err := askThrough(t, &fakePeer{form: true, err: errors.New("boom")}, "agent-1")
-	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationClientError, Detail: "boom"}), errorBytes(t, err))
+	assert.Equal(t, failBytes(askcore.Failure{Situation: askcore.SituationClientError, Detail: "boom"}), errorBytes(t, err))
 
 	rpc := &acp.RequestError{Code: -32603, Message: "the form could not be shown", Data: map[string]any{"why": "busy"}}
 	_, err = askThrough(t, &fakePeer{form: true, err: rpc}, "agent-1")
-	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationClientError,
+	assert.Equal(t, failBytes(askcore.Failure{Situation: askcore.SituationClientError,
 		Detail: `the form could not be shown {"why":"busy"} (JSON-RPC error -32603)`}), errorBytes(t, err))
 
 	for _, raw := range []string{``, `null`} {
 		_, err = askThrough(t, &fakePeer{form: true, raw: raw}, "agent-1")
-		assert.Equal(t, failBytes(core.Failure{Situation: core.SituationClientNoResult}), errorBytes(t, err), "%q", raw)
+		assert.Equal(t, failBytes(askcore.Failure{Situation: askcore.SituationClientNoResult}), errorBytes(t, err), "%q", raw)
 	}
 }
 
@@ -161,8 +159,8 @@ func TestProviderClientError(t *testing.T) {
 // even before the close has reached the ask's ctx.
 func TestProviderClientGone(t *testing.T) {
 	_, err := askThrough(t, &fakePeer{form: true, err: errClientGone}, "agent-1")
-	assert.Equal(t, core.CodeAskAborted, code(err), "%v", err)
-	assert.Equal(t, failBytes(core.Failure{Situation: core.SituationAborted, Detail: errClientGone.Error()}), errorBytes(t, err))
+	assert.Equal(t, askcore.CodeAskAborted, code(err), "%v", err)
+	assert.Equal(t, failBytes(askcore.Failure{Situation: askcore.SituationAborted, Detail: errClientGone.Error()}), errorBytes(t, err))
 }
 
 // A sub-agent bound to a session's agent asks in that session, with its own
@@ -176,7 +174,7 @@ func TestProviderSubAgent(t *testing.T) {
 
 	res, err := f.ask("agent-1/sub", "call_sub")
 	require.NoError(t, err)
-	assert.Equal(t, `{"answer":"A","selected":{"index":0,"label":"A","value":"A"}}`, string(res.Raw))
+	assert.Equal(t, `{"answer":"A","selected":{"index":0,"label":"A","value":"A"}}`, string(res.JSON()))
 	require.Len(t, p.got, 1)
 	assert.Equal(t, "sess-1", p.got[0].SessionID)
 	assert.Equal(t, "call_sub", p.got[0].ToolCallID)
@@ -184,7 +182,7 @@ func TestProviderSubAgent(t *testing.T) {
 	f.pv.closeSession("sess-1")
 	for _, id := range []string{"agent-1", "agent-1/sub"} {
 		_, err = f.ask(id, "call_late")
-		assert.Equal(t, failBytes(core.Failure{Situation: core.SituationSessionNotFound, Detail: id}), errorBytes(t, err))
+		assert.Equal(t, failBytes(askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: id}), errorBytes(t, err))
 	}
 	assert.Len(t, p.got, 1)
 }
@@ -197,7 +195,7 @@ func TestProviderOpenSessionRefusesBoundAgent(t *testing.T) {
 	_, _, err := f.router.BindSubAgent("agent-1", "acp-agent-9")
 	require.NoError(t, err)
 	other := &fakePeer{form: true}
-	require.ErrorIs(t, f.pv.openSession("sess-9", "acp-agent-9", other), interaction.ErrAlreadyBound)
+	require.ErrorIs(t, f.pv.openSession("sess-9", "acp-agent-9", other), askcore.ErrAlreadyBound)
 	_, _, ok := f.pv.route("acp-agent-9")
 	assert.True(t, ok, "the sub-agent keeps its own session")
 	sid, _ := f.router.SessionOf("acp-agent-9")

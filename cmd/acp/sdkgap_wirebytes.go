@@ -2,8 +2,9 @@ package main
 
 // WORKAROUND for github.com/coder/acp-go-sdk v0.13.0, which re-encodes the
 // JSON it carries. The core's bytes (an answer, an error object, a form)
-// must reach the client as the core wrote them; two things in the SDK
-// change them:
+// must reach the client as the core wrote them. The SDK's HTML escaping of
+// '<', '>' and '&' is harmless now that the core writes them escaped too,
+// but one thing still changes them:
 //
 //   - SessionUpdate.MarshalJSON round-trips every variant through
 //     map[string]any, so the keys of rawInput and rawOutput come out
@@ -12,19 +13,11 @@ package main
 //     first). toolCallNotification sends tool_call and tool_call_update
 //     with the SDK's own variant structs, marshalled as structs: a
 //     json.RawMessage inside keeps its bytes.
-//   - encoding/json escapes <, > and & in every string, raw messages
-//     included ("R&D" becomes "R\u0026D": the same JSON value, other
-//     bytes). unescapeHTML, on the agent's output, writes those three
-//     characters back as themselves. The SDK writes one whole message per
-//     Write call (connection.go sendMessage), so an escape is never split.
-//
-// Delete this file when the SDK marshals variants as structs and writes
-// without HTML escaping; TestWireKeepsCoreBytes pins the bytes either way.
+// Delete this file when the SDK marshals variants as structs;
+// TestWireKeepsCoreBytes pins the bytes either way.
 
 import (
-	"bytes"
 	"context"
-	"io"
 
 	acp "github.com/coder/acp-go-sdk"
 )
@@ -61,43 +54,3 @@ func sendSessionUpdate(ctx context.Context, conn *acp.AgentSideConnection, sessi
 	}
 	return c.SendNotification(ctx, acp.ClientMethodSessionUpdate, sessionNotification{SessionID: acp.SessionId(sessionID), Update: updatePayload(u)})
 }
-
-// unescapeHTML writes to w what it is given with the JSON escapes \u003c,
-// \u003e and \u0026 written back as <, > and &.
-type unescapeHTML struct{ w io.Writer }
-
-func (u unescapeHTML) Write(p []byte) (int, error) {
-	if _, err := u.w.Write(htmlUnescaped(p)); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// htmlUnescaped is JSON text b with \u003c, \u003e and \u0026 replaced by
-// the characters they stand for. A backslash starts an escape only inside
-// a string, and every escape is consumed whole, so "\\u0026" (an escaped
-// backslash, then text) is left alone.
-func htmlUnescaped(b []byte) []byte {
-	if !bytes.Contains(b, []byte(`\u00`)) {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 == len(b) {
-			out = append(out, b[i])
-			continue
-		}
-		if b[i+1] == 'u' && i+6 <= len(b) {
-			if c, ok := htmlEscapes[string(b[i+2:i+6])]; ok {
-				out = append(out, c)
-				i += 5
-				continue
-			}
-		}
-		out = append(out, b[i], b[i+1])
-		i++
-	}
-	return out
-}
-
-var htmlEscapes = map[string]byte{"003c": '<', "003e": '>', "0026": '&'}

@@ -12,12 +12,10 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/frontdoor"
 )
-
-// version is reported in initialize.
-var version = "dev"
 
 // askTitle is the title of an ask_user_question tool call in the client.
 const askTitle = "Question for you"
@@ -29,7 +27,9 @@ func serve(a *app, r io.Reader, w io.Writer) {
 	r = newResponseRepair(r)
 	// No conn.SetLogger: in v0.13.0 it races with the connection's own
 	// goroutines; the SDK logs through slog.Default (main sets it).
-	conn := acp.NewAgentSideConnection(s, unescapeHTML{w}, r)
+	// w as it is: the core escapes <, > and & as encoding/json does, so the
+	// SDK's HTML escaping keeps the core's bytes.
+	conn := acp.NewAgentSideConnection(s, w, r)
 	s.attach(conn)
 	<-conn.Done()
 	s.shutdown()
@@ -52,10 +52,10 @@ type server struct {
 // session is one ACP session: one agent, its history kept across prompts
 // (sub-agents that code in the session creates join it through app.router).
 type session struct {
-	id     string
-	agent  *agent.Agent
-	client engine.Client // the core, for the text the client is shown
-	turn   sync.Mutex    // one prompt at a time
+	id    string
+	agent *agent.Agent
+	core  *askcore.Core // the core, for the text the client is shown
+	turn  sync.Mutex    // one prompt at a time
 }
 
 func newServer(a *app) *server {
@@ -124,7 +124,7 @@ func (s *server) Initialize(_ context.Context, p acp.InitializeRequest) (acp.Ini
 	return acp.InitializeResponse{
 		ProtocolVersion:   acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: false},
-		AgentInfo:         &acp.Implementation{Name: "askcore-acp", Title: acp.Ptr("askcore"), Version: version},
+		AgentInfo:         &acp.Implementation{Name: "askcore-acp", Title: acp.Ptr("askcore"), Version: frontdoor.Version()},
 		AuthMethods:       []acp.AuthMethod{},
 	}, nil
 }
@@ -141,7 +141,7 @@ func (s *server) NewSession(ctx context.Context, _ acp.NewSessionRequest) (acp.N
 	if err != nil {
 		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
 	}
-	sess := &session{id: sessionID, client: rt.Client}
+	sess := &session{id: sessionID, core: rt.Core}
 	sess.agent = rt.NewAgent(agentID, sessionID, s.hooks(sess))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -252,7 +252,7 @@ func (s *server) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp
 func (s *server) hooks(sess *session) agent.Hooks {
 	return agent.Hooks{
 		OnText: func(text string) {
-			text, err := sess.client.Sanitize(context.Background(), text)
+			text, err := sess.core.Sanitize(context.Background(), text)
 			if err != nil { // never show model text the core did not clean
 				s.app.log.Warn("agent text not sent: the core could not sanitize it", "session", sess.id, "err", err)
 				return
@@ -276,10 +276,10 @@ func (s *server) hooks(sess *session) agent.Hooks {
 // toolTitle is the title of a tool card: askTitle for the ask tool, else the
 // name the model wrote as the core makes it fit a title (one line, cut).
 func (s *server) toolTitle(sess *session, name string) string {
-	if name == agent.AskToolName {
+	if name == askcore.ToolName {
 		return askTitle
 	}
-	title, err := sess.client.SanitizeTitle(context.Background(), name)
+	title, err := sess.core.SanitizeTitle(context.Background(), name)
 	if err != nil { // no title rather than model text the core did not clean
 		s.app.log.Warn("tool title left empty: the core could not sanitize it", "session", sess.id, "err", err)
 	}
@@ -301,7 +301,7 @@ func rawInput(args json.RawMessage) any {
 // as the core wrote it and its message on the card.
 func (s *server) toolResultUpdate(sess *session, call agent.ToolCall, result json.RawMessage, err error) acp.SessionUpdate {
 	if err != nil {
-		he := agent.AsHarnessError(err)
+		he := askcore.AsError(err)
 		return acp.UpdateToolCall(acp.ToolCallId(call.ID),
 			acp.WithUpdateStatus(acp.ToolCallStatusFailed),
 			acp.WithUpdateRawOutput(json.RawMessage(he.JSON())),
@@ -311,7 +311,7 @@ func (s *server) toolResultUpdate(sess *session, call agent.ToolCall, result jso
 		acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
 		acp.WithUpdateRawOutput(result),
 	}
-	if call.Name == agent.AskToolName {
+	if call.Name == askcore.ToolName {
 		if summary, err := s.summary(sess, call, result); err == nil {
 			opts = append(opts, acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(summary))}))
 		} else {
@@ -324,11 +324,15 @@ func (s *server) toolResultUpdate(sess *session, call agent.ToolCall, result jso
 // summary is the core's one line per question of what answer chose.
 func (s *server) summary(sess *session, call agent.ToolCall, answer json.RawMessage) (string, error) {
 	ctx := context.Background()
-	normalized, err := sess.client.NormalizeArguments(ctx, string(call.Arguments))
+	normalized, err := sess.core.Normalize(ctx, string(call.Arguments))
 	if err != nil {
 		return "", err
 	}
-	return sess.client.Summary(ctx, normalized.Raw, answer)
+	var a askcore.Answer
+	if err := json.Unmarshal(answer, &a); err != nil {
+		return "", err
+	}
+	return normalized.Summary(ctx, a)
 }
 
 // promptText flattens a prompt to the text the model reads.

@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/model/script"
 )
 
@@ -40,12 +40,11 @@ type delegateTool struct {
 	failed chan error // NewSubAgent errors
 }
 
-func (d *delegateTool) Spec() agent.ToolSpec {
-	return agent.ToolSpec{Name: "delegate", Description: "delegate a task", Parameters: json.RawMessage(`{"type":"object"}`)}
-}
+var delegateSpec = askcore.Tool{Name: "delegate", Description: "delegate a task", Parameters: json.RawMessage(`{"type":"object"}`)}
 
-func (d *delegateTool) Execute(ctx context.Context, call agent.Call) (json.RawMessage, error) {
-	sub, release, err := d.rt.NewSubAgent(d.app.router, call.From.AgentID, call.From.AgentID+"/"+call.ID, agent.Hooks{})
+// execute is the delegate tool's agent.ToolHandler.
+func (d *delegateTool) execute(ctx context.Context, call agent.ToolCall, from askcore.Identity) (json.RawMessage, error) {
+	sub, release, err := d.rt.NewSubAgent(d.app.router, from.AgentID, from.AgentID+"/"+call.ID, agent.Hooks{})
 	if err != nil {
 		d.failed <- err
 		return nil, err
@@ -67,7 +66,7 @@ func runToAnswer(ctx context.Context, sub *agent.Agent, release func()) (json.Ra
 // askResult is the content of the sub-agent's ask_user_question result.
 func askResult(sub *agent.Agent) json.RawMessage {
 	for _, m := range sub.History {
-		if m.Role == agent.RoleTool && m.ToolName == agent.AskToolName {
+		if m.Role == agent.RoleTool && m.ToolName == askcore.ToolName {
 			return json.RawMessage(m.Content)
 		}
 	}
@@ -87,11 +86,14 @@ func newDelegateHarness(t *testing.T, run func(context.Context, *agent.Agent, fu
 	subModel, err := script.Parse(strings.NewReader(subScript))
 	require.NoError(t, err)
 	d := &delegateTool{rt: rt, app: h.app, model: subModel, run: run, failed: make(chan error, 16)}
-	specs := rt.Tools.Specs()
-	require.Len(t, specs, 1)
+	tools := rt.Tools.Tools()
+	require.Len(t, tools, 1)
+	require.Equal(t, askcore.ToolName, tools[0].Name)
 	// Sessions are created after this: their agents take these tools.
-	rt.Tools, err = agent.NewRegistry(rt.Client, agent.NewAskTool(rt.Interaction, specs[0]), d)
-	require.NoError(t, err)
+	reg := agent.NewRegistry(rt.Core)
+	require.NoError(t, reg.Add(tools[0], agent.AskHandler(rt.Service, 0)))
+	require.NoError(t, reg.Add(delegateSpec, d.execute))
+	rt.Tools = reg
 	return h, d
 }
 
@@ -149,7 +151,7 @@ func TestClosingSessionUnbindsSubAgents(t *testing.T) {
 	}
 
 	require.NoError(t, sub.Run(context.Background(), "do it"))
-	want := failBytes(core.Failure{Situation: core.SituationSessionNotFound, Detail: sub.ID})
+	want := failBytes(askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: sub.ID})
 	assert.Equal(t, want, string(askResult(sub)))
 	assert.Zero(t, h.client.askedCount())
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -13,14 +15,37 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
-	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/internal/leaktest"
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/hostgo"
 )
 
-func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(testRun{m}) }
+
+// testRun is leaktest.VerifyTestMain's run (the tests, then a wait for the
+// shared background compile of the wasm engine) with a compilation cache
+// of its own: XDG_CACHE_HOME, where os.UserCacheDir puts the wasm engine's
+// cache (askcore/wazero), is a temporary directory of this run, so that the
+// tests that run the program on the wasm engine write nothing to the
+// user's cache. The directory is removed once the compile that fills it
+// has ended.
+type testRun struct{ m *testing.M }
+
+func (r testRun) Run() int {
+	dir, err := os.MkdirTemp("", "askcore-mcp-test-")
+	if err == nil {
+		err = os.Setenv("XDG_CACHE_HOME", dir)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the compilation cache of this test run:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	code := r.m.Run()
+	_ = hostgo.Warmup(context.Background()) // as leaktest: wait for the compile (a failed one has ended too)
+	return code
+}
 
 // waitLong bounds every wait of a test: long enough for a loaded 2-core
 // machine under -race, short enough to fail rather than hang.
@@ -46,9 +71,9 @@ var (
 	modes             = []protocolMode{modeInputRequests, modeLegacy}
 )
 
-// nativeClient runs the core as Go code: the tests compare the server's
+// nativeCore runs the core as Go code: the tests compare the server's
 // bytes with the core's own.
-var nativeClient = engine.Client{Core: engine.Native{}}
+var nativeCore = askcore.NewCore(askcore.Native{})
 
 // harness is one askcore-mcp server and one go-sdk client connected over
 // the SDK's in-memory transport.
@@ -91,7 +116,7 @@ func startOn(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions, 
 	logs := newOutcomeLog()
 	o.log = slog.New(logs)
 	o.protocolVersions = m.serverVersions
-	srv, err := newServer(ctx, nativeClient, o)
+	srv, err := newServer(ctx, nativeCore, o)
 	require.NoError(t, err)
 	ss, err := srv.mcp.Connect(ctx, st, nil)
 	require.NoError(t, err)
@@ -166,22 +191,22 @@ func assertBytes(t *testing.T, res *mcp.CallToolResult, want []byte, isError boo
 func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError bool) {
 	t.Helper()
 	ctx := context.Background()
-	call, err := nativeClient.NormalizeArguments(ctx, args)
+	call, err := nativeCore.Normalize(ctx, args)
 	require.NoError(t, err)
-	res, err := nativeClient.ElicitationResult(ctx, call.Raw, json.RawMessage(reply))
+	res, err := call.Resolve(ctx, askcore.FormReply(json.RawMessage(reply)))
 	if err != nil {
-		return agent.ErrorJSON(err), true
+		return askcore.ErrorJSON(err), true
 	}
-	return res.Raw, false
+	return res.JSON(), false
 }
 
 // wantForm is the core's form for args, as MCP clients read it.
-func wantForm(t *testing.T, args string) engine.Form {
+func wantForm(t *testing.T, args string) askcore.Form {
 	t.Helper()
 	ctx := context.Background()
-	call, err := nativeClient.NormalizeArguments(ctx, args)
+	call, err := nativeCore.Normalize(ctx, args)
 	require.NoError(t, err)
-	f, _, err := nativeClient.ElicitationFor(ctx, call.Raw, core.ForMCP)
+	f, err := call.Form(ctx, askcore.ForMCP)
 	require.NoError(t, err)
 	return f
 }
@@ -260,8 +285,8 @@ func (e *elicitor) seen() []*mcp.ElicitParams {
 	return append([]*mcp.ElicitParams(nil), e.forms...)
 }
 
-// reply answers every form with the same result.
-func reply(action string, content map[string]any) func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+// replyWith answers every form with the same result.
+func replyWith(action string, content map[string]any) func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	return func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: action, Content: content}, nil
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 func main() {
@@ -44,11 +44,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"give up on a question after `DURATION` with ASK_TIMEOUT (e.g. 10m; default: never, nothing is chosen for the person)")
 	progress := fs.Duration("progress", defaultProgressEvery,
 		"while a person answers a call that carries a progress token, send notifications/progress every `DURATION` (0: never)")
+	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, "askcore-mcp", frontdoor.Version())
+		return 0
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "askcore-mcp: unexpected arguments %q\n", fs.Args())

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore"
 )
 
 const (
@@ -35,7 +35,7 @@ func TestToolsListIsTheCoresTool(t *testing.T) {
 			require.Len(t, res.Tools, 1)
 			tool := res.Tools[0]
 
-			want, err := nativeClient.Schema(ctx)
+			want, err := nativeCore.Tool(ctx)
 			require.NoError(t, err)
 			assert.Equal(t, want.Name, tool.Name)
 			assert.Equal(t, "ask_user_question", tool.Name)
@@ -72,7 +72,7 @@ func TestAskOutcomes(t *testing.T) {
 	for _, m := range modes {
 		for _, tc := range cases {
 			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
-				e := &elicitor{respond: reply(tc.action, tc.content)}
+				e := &elicitor{respond: replyWith(tc.action, tc.content)}
 				h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 				res := h.mustCall(json.RawMessage(tc.args))
 
@@ -109,13 +109,13 @@ func TestInvalidArgumentsAreTheCoresInvalidRequest(t *testing.T) {
 	for _, m := range modes {
 		for name, args := range cases {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				e := &elicitor{respond: reply("accept", map[string]any{"answer": "x"})}
+				e := &elicitor{respond: replyWith("accept", map[string]any{"answer": "x"})}
 				h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 				res := h.mustCall(args)
 
 				raw, err := json.Marshal(args)
 				require.NoError(t, err)
-				_, coreErr := nativeClient.NormalizeArguments(context.Background(), string(raw))
+				_, coreErr := nativeCore.Normalize(context.Background(), string(raw))
 				require.Error(t, coreErr)
 				assertBytes(t, res, errorObject(coreErr), true)
 				assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, `"code":"INVALID_REQUEST"`)
@@ -139,8 +139,8 @@ func TestClientWithoutFormElicitationFailsAtOnce(t *testing.T) {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
 				h := start(t, m, options{}, copts)
 				res := h.mustCall(json.RawMessage(choiceArgs))
-				want := nativeClient.Fail(context.Background(), core.Failure{Situation: core.SituationNoFormSupport})
-				assertBytes(t, res, want.Raw, true)
+				want := nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationNoFormSupport})
+				assertBytes(t, res, want.JSON(), true)
 				assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, `"code":"ASK_FAILED"`)
 			})
 		}
@@ -152,7 +152,7 @@ func TestClientWithoutFormElicitationFailsAtOnce(t *testing.T) {
 func TestEmptyElicitationCapabilityMeansForm(t *testing.T) {
 	for _, version := range []string{"2025-06-18", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {
-			e := &elicitor{respond: reply("accept", map[string]any{"answer": "yes"})}
+			e := &elicitor{respond: replyWith("accept", map[string]any{"answer": "yes"})}
 			h := start(t, modeLegacy, options{}, &mcp.ClientOptions{
 				Capabilities:       &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}},
 				ElicitationHandler: e.handle,
@@ -368,7 +368,7 @@ func TestCancelledCallWithdrawsTheQuestion(t *testing.T) {
 	assert.Equal(t, "ASK_ABORTED", h.logs.wait(t, 0))
 
 	// The connection goes on: the next call is answered.
-	e.respond = reply("accept", map[string]any{"answer": "still here"})
+	e.respond = replyWith("accept", map[string]any{"answer": "still here"})
 	res := h.mustCall(json.RawMessage(openArgs))
 	want, _ := wantAnswer(t, openArgs, `{"action":"accept","content":{"answer":"still here"}}`)
 	assertBytes(t, res, want, false)
@@ -548,7 +548,7 @@ func TestTheCoreJudgesTheRawReply(t *testing.T) {
 func TestMultipleSessionsShareOneServer(t *testing.T) {
 	// Two clients, one server: each gets its own answers.
 	ctx := context.Background()
-	srv, err := newServer(ctx, nativeClient, options{})
+	srv, err := newServer(ctx, nativeCore, options{})
 	require.NoError(t, err)
 	defer srv.close()
 	var sessions []*mcp.ClientSession
@@ -610,7 +610,7 @@ func TestArgumentsReachTheCoreAsText(t *testing.T) {
 			}
 			require.NoError(t, json.Unmarshal(w.recv(), &resp))
 			require.Equal(t, 2, resp.ID)
-			_, coreErr := nativeClient.NormalizeArguments(context.Background(), args)
+			_, coreErr := nativeCore.Normalize(context.Background(), args)
 			require.Error(t, coreErr)
 			assertBytes(t, resp.Result, errorObject(coreErr), true)
 			assert.Contains(t, resp.Result.Content[0].(*mcp.TextContent).Text, `"code":"INVALID_REQUEST"`)
@@ -631,8 +631,8 @@ func TestClientErrorIsAskFailed(t *testing.T) {
 	assert.Contains(t, text, `"code":"ASK_FAILED"`)
 	assert.Contains(t, text, "the form could not be shown")
 	assertBytes(t, res, []byte(text), true)
-	var he core.HarnessError
+	var he askcore.Error
 	require.NoError(t, json.Unmarshal([]byte(text), &he))
-	want := nativeClient.Fail(context.Background(), core.Failure{Situation: core.SituationClientError, Detail: strings.TrimPrefix(he.Message, "the client could not ask the question: ")})
-	assert.Equal(t, string(want.Raw), text, "the core's client_error bytes")
+	want := nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationClientError, Detail: strings.TrimPrefix(he.Message, "the client could not ask the question: ")})
+	assert.Equal(t, string(want.JSON()), text, "the core's client_error bytes")
 }

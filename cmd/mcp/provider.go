@@ -9,8 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore"
 )
 
 // inputKey names the form in a 2026-07-28 input-required result; the client
@@ -87,7 +86,7 @@ func (c *call) takeReply() *elicitReply {
 // client as an input request; the handler ignores the seam's error then.
 var errInputRequired = errors.New("the form was returned to the client as an input request")
 
-// provider is the MCP interaction.Provider: it turns a question into a form
+// provider is the MCP askcore.Provider: it turns a question into a form
 // elicitation to the client of the tool call that asked it. One provider
 // serves every call of the process; each call carries its own state in ctx.
 type provider struct {
@@ -101,13 +100,13 @@ type provider struct {
 // Ask implements interaction.Provider. The core builds the form and judges
 // the reply; this method carries bytes. When ctx is done it returns ctx's
 // cause and the service reports ASK_ABORTED (or ASK_TIMEOUT).
-func (p *provider) Ask(ctx context.Context, q interaction.Question) (engine.Result, error) {
+func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
 	c := callFrom(ctx)
 	if c == nil {
-		return engine.Result{}, p.seam.failure(ctx, situationProviderFailed, "a question reached the MCP provider outside a tool call")
+		return askcore.Reply{}, failure(situationProviderFailed, "a question reached the MCP provider outside a tool call")
 	}
 	if !formElicitation(c.req.ClientCapabilities()) {
-		return engine.Result{}, p.seam.failure(ctx, situationNoFormSupport, "")
+		return askcore.Reply{}, failure(situationNoFormSupport, "")
 	}
 	if inputRequests(c.req) {
 		return p.askInResult(ctx, c, q)
@@ -138,55 +137,55 @@ func inputRequests(req *mcp.CallToolRequest) bool {
 // the client in an input-required result (the call ends at once). Second
 // round: the client retries the call with the same arguments and its reply
 // under inputKey, which the core judges.
-func (p *provider) askInResult(ctx context.Context, c *call, q interaction.Question) (engine.Result, error) {
+func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
 	if resp, ok := c.req.Params.InputResponses[inputKey]; ok {
 		er, ok := resp.(*mcp.ElicitResult)
 		if !ok || er == nil {
-			return engine.Result{}, p.seam.failure(ctx, situationClientError,
+			return askcore.Reply{}, failure(situationClientError,
 				"the input response "+inputKey+" is not an elicitation result (it has no action)")
 		}
-		return p.seam.judge(ctx, q, elicitReply{Action: er.Action, Content: er.Content})
+		return reply(elicitReply{Action: er.Action, Content: er.Content})
 	}
 	msg, schema, err := p.seam.form(ctx, q)
 	if err != nil {
-		return engine.Result{}, err
+		return askcore.Reply{}, err
 	}
 	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema})
-	return engine.Result{}, errInputRequired
+	return askcore.Reply{}, errInputRequired
 }
 
 // askLegacy is the elicitation/create path (protocol 2025-11-25 and older):
 // the call stays open while the person answers, with progress
 // notifications when the call carries a progress token.
-func (p *provider) askLegacy(ctx context.Context, c *call, q interaction.Question) (engine.Result, error) {
+func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
 	msg, schema, err := p.seam.form(ctx, q)
 	if err != nil {
-		return engine.Result{}, err
+		return askcore.Reply{}, err
 	}
 	stop := p.progress(ctx, c.req)
 	res, err := c.req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema})
 	stop()
 	if ctx.Err() != nil {
-		return engine.Result{}, context.Cause(ctx)
+		return askcore.Reply{}, context.Cause(ctx)
 	}
 	// The reply as the client sent it, before go-sdk validated it against
 	// the form and filled in defaults: the core judges it, so an accept
 	// without an answer is INVALID_ANSWER (never the default chosen for
 	// the person) and a choice that was not offered is INVALID_ANSWER
 	// rather than an SDK error.
-	if reply := c.takeReply(); reply != nil {
+	if r := c.takeReply(); r != nil {
 		if err != nil {
 			p.log.Debug("the SDK rejected the client's reply; the core judges it", "err", err)
 		}
-		return p.seam.judge(ctx, q, *reply)
+		return reply(*r)
 	}
 	if err != nil {
-		return engine.Result{}, p.seam.failure(ctx, situationClientError, err.Error())
+		return askcore.Reply{}, failure(situationClientError, err.Error())
 	}
 	if res == nil {
-		return engine.Result{}, p.seam.failure(ctx, situationClientNoResult, "")
+		return askcore.Reply{}, failure(situationClientNoResult, "")
 	}
-	return p.seam.judge(ctx, q, elicitReply{Action: res.Action, Content: res.Content})
+	return reply(elicitReply{Action: res.Action, Content: res.Content})
 }
 
 // progress sends notifications/progress every progressEvery while the

@@ -10,27 +10,23 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore"
 )
 
-// seam is the core (through an engine client) and the interaction service
-// whose one provider is the MCP provider.
+// seam is the core and the service whose one provider is the MCP provider.
 type seam struct {
-	client engine.Client
-	svc    *interaction.Service
+	core *askcore.Core
+	svc  *askcore.Service
 }
 
-func newSeam(client engine.Client) *seam {
-	return &seam{client: client, svc: interaction.NewService(client)}
+func newSeam(c *askcore.Core) *seam {
+	return &seam{core: c, svc: askcore.NewService(c)}
 }
 
 // tool is the model-facing tool as the core describes it (op schema):
 // name, description and the JSON Schema of its arguments, the core's bytes.
 func (s *seam) tool(ctx context.Context) (name, description string, inputSchema json.RawMessage, err error) {
-	t, err := s.client.Schema(ctx)
+	t, err := s.core.Tool(ctx)
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -39,17 +35,17 @@ func (s *seam) tool(ctx context.Context) (name, description string, inputSchema 
 
 // ask hands the model's tool arguments, the text exactly as it came over
 // the wire, to the seam; the core parses it. The result is the answer
-// object as the core wrote it; the error is a *core.HarnessError whose Raw
-// is the core's bytes.
+// object as the core wrote it; the error is an *askcore.Error holding the
+// core's bytes.
 func (s *seam) ask(ctx context.Context, arguments json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
-	res, err := s.svc.Ask(ctx, string(arguments), interaction.AskOptions{
-		From:    interaction.Identity{AgentID: agentID},
+	res, err := s.svc.Ask(ctx, string(arguments), askcore.AskOptions{
+		From:    askcore.Identity{AgentID: agentID},
 		Timeout: timeout,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return res.Raw, nil
+	return res.JSON(), nil
 }
 
 // agentID is the identity of every question askcore-mcp asks: the server
@@ -59,24 +55,25 @@ const agentID = "mcp-client"
 // form is the form for a normalized call as MCP clients read it (op
 // elicitation, "for":"mcp"): the message and the requestedSchema, the
 // core's bytes.
-func (s *seam) form(ctx context.Context, q interaction.Question) (message string, requestedSchema json.RawMessage, err error) {
-	f, _, err := s.client.ElicitationFor(ctx, q.Raw, core.ForMCP)
+func (s *seam) form(ctx context.Context, call *askcore.Call) (message string, requestedSchema json.RawMessage, err error) {
+	f, err := call.Form(ctx, askcore.ForMCP)
 	if err != nil {
 		return "", nil, err
 	}
 	return f.Message, f.RequestedSchema, nil
 }
 
-// judge hands the client's reply to the form (action and content, as the
-// SDK decoded them from the wire) to the core (op elicitation_result): the
-// answer, or the core's verdict (ASK_DECLINED, ASK_CANCELLED,
-// INVALID_ANSWER, ASK_FAILED for an unknown action).
-func (s *seam) judge(ctx context.Context, q interaction.Question, reply elicitReply) (engine.Result, error) {
-	response, err := json.Marshal(reply)
+// reply hands the client's reply to the form (action and content, as the
+// SDK decoded them from the wire) back to the seam, which has the core
+// judge it (op elicitation_result): the answer, or the core's verdict
+// (ASK_DECLINED, ASK_CANCELLED, INVALID_ANSWER, ASK_FAILED for an unknown
+// action).
+func reply(r elicitReply) (askcore.Reply, error) {
+	response, err := json.Marshal(r)
 	if err != nil { // a string and a map decoded from JSON always marshal
-		return engine.Result{}, s.failure(ctx, situationClientError, err.Error())
+		return askcore.Reply{}, failure(situationClientError, err.Error())
 	}
-	return s.client.ElicitationResult(ctx, q.Raw, response)
+	return askcore.FormReply(response), nil
 }
 
 // elicitReply is the client's reply to a form as the core reads it:
@@ -89,26 +86,26 @@ type elicitReply struct {
 // errorObject is err as the model and the client receive it:
 // {"name","code","message"}, the core's own bytes.
 func errorObject(err error) json.RawMessage {
-	return agent.ErrorJSON(err)
+	return askcore.ErrorJSON(err)
 }
 
 // The situations in which the front door itself ends a question (the
 // core's op fail writes their errors).
 const (
 	// The client did not advertise form elicitation.
-	situationNoFormSupport = core.SituationNoFormSupport
+	situationNoFormSupport = askcore.SituationNoFormSupport
 	// The client answered elicitation/create with an error, or the request
 	// could not be sent (the detail says which).
-	situationClientError = core.SituationClientError
+	situationClientError = askcore.SituationClientError
 	// The client answered the form without a result, or with an input
 	// response of another kind.
-	situationClientNoResult = core.SituationClientNoResult
+	situationClientNoResult = askcore.SituationClientNoResult
 	// The provider was reached outside an MCP tool call (a bug).
-	situationProviderFailed = core.SituationProviderFailed
+	situationProviderFailed = askcore.SituationProviderFailed
 )
 
-// failure is the core's error for a situation; detail is text from the
-// client or the SDK, which the core sanitizes and cuts.
-func (s *seam) failure(ctx context.Context, situation core.Situation, detail string) error {
-	return s.client.Fail(ctx, core.Failure{Situation: situation, Detail: detail})
+// failure ends a question for a situation; the seam has the core word it,
+// sanitizing and cutting detail (text from the client or the SDK).
+func failure(situation askcore.Situation, detail string) error {
+	return askcore.Failure{Situation: situation, Detail: detail}
 }

@@ -9,12 +9,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
 )
-
-// version is reported in the server's implementation info.
-var version = "dev"
 
 // defaultProgressEvery is how often a call with a progress token hears
 // from the server while the person answers. Clients that reset their
@@ -50,7 +47,7 @@ type server struct {
 // newServer reads the tool from the core, registers the MCP provider on the
 // seam and builds the MCP server. close releases the provider (pending
 // questions end with ASK_ABORTED); the engine is the caller's.
-func newServer(ctx context.Context, client engine.Client, o options) (*server, error) {
+func newServer(ctx context.Context, c *askcore.Core, o options) (*server, error) {
 	if o.log == nil {
 		o.log = slog.New(slog.DiscardHandler)
 	}
@@ -61,7 +58,7 @@ func newServer(ctx context.Context, client engine.Client, o options) (*server, e
 	if every < 0 {
 		every = 0
 	}
-	sm := newSeam(client)
+	sm := newSeam(c)
 	name, description, schema, err := sm.tool(ctx)
 	if err != nil {
 		return nil, err
@@ -71,7 +68,7 @@ func newServer(ctx context.Context, client engine.Client, o options) (*server, e
 		return nil, err
 	}
 	s := &server{seam: sm, timeout: o.timeout, log: o.log, dispose: dispose}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askcore-mcp", Title: "askcore", Version: version}, &mcp.ServerOptions{
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askcore-mcp", Title: "askcore", Version: frontdoor.Version()}, &mcp.ServerOptions{
 		Logger: o.log,
 		// Tools only: no logging capability (diagnostics go to stderr).
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
@@ -110,7 +107,7 @@ func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (s *server) logOutcome(err error) {
-	var he *core.HarnessError
+	var he *askcore.Error
 	if errors.As(err, &he) {
 		s.log.Info("ask_user_question", "outcome", string(he.Code))
 		return

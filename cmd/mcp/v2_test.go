@@ -19,7 +19,7 @@ func TestCoreV2MultiSelect(t *testing.T) {
 	content := map[string]any{"choices": []any{"sync", "search"}, "custom_answer": "audit log"}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			e := &elicitor{respond: reply("accept", content)}
+			e := &elicitor{respond: replyWith("accept", content)}
 			h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 			res := h.mustCall(json.RawMessage(args))
 
@@ -59,7 +59,7 @@ func TestCoreV2Batch(t *testing.T) {
 	content := map[string]any{"choice_1": "postgres", "answer_2": "askcore"}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			e := &elicitor{respond: reply("accept", content)}
+			e := &elicitor{respond: replyWith("accept", content)}
 			h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 			res := h.mustCall(json.RawMessage(args))
 

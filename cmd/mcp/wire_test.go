@@ -24,7 +24,7 @@ type wire struct {
 func startWire(t *testing.T) *wire {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := newServer(ctx, nativeClient, options{})
+	srv, err := newServer(ctx, nativeCore, options{})
 	require.NoError(t, err)
 	toServer, clientW := io.Pipe()
 	clientR, fromServer := io.Pipe()

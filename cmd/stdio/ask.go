@@ -6,12 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/termui"
 )
 
@@ -26,8 +23,8 @@ const (
 )
 
 // maxRequestBytes bounds how much of stdin is read as the request. The
-// core judges the text, with its own smaller limit (core.MaxInputBytes);
-// this only stops an endless stream.
+// core judges the text, with its own smaller limit (256 KiB, on the
+// arguments text); this only stops an endless stream.
 const maxRequestBytes = 4 << 20
 
 const askUsage = `usage: askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D] [--plain]
@@ -125,7 +122,7 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	// read. Without one, the same rules run natively to report it.
 	client, closeEngine, err := settings.Open(ctx)
 	if err != nil {
-		return askFail(ctx, s, engine.Client{Core: engine.Native{}}, err)
+		return askFail(ctx, s, askcore.NewCore(nil), err)
 	}
 	defer closeEngine(context.WithoutCancel(ctx))
 
@@ -146,75 +143,53 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 		select {
 		case r := <-got:
 			if r.err != nil {
-				return askFail(ctx, s, client, client.Fail(ctx, core.Failure{
-					Situation: core.SituationRequestReadFailed, Detail: r.err.Error()}))
+				return askFail(ctx, s, client, client.Fail(ctx, askcore.Failure{
+					Situation: askcore.SituationRequestReadFailed, Detail: r.err.Error()}))
 			}
 			arguments = string(r.b)
 		case <-ctx.Done():
-			return askFail(ctx, s, client, client.Fail(ctx, core.Failure{
-				Situation: core.SituationAborted, Detail: context.Cause(ctx).Error()}))
+			return askFail(ctx, s, client, client.Fail(ctx, askcore.Failure{
+				Situation: askcore.SituationAborted, Detail: context.Cause(ctx).Error()}))
 		}
 	}
 
 	// A bad request is reported as such, whether or not a person could
 	// have been asked.
-	if _, err := client.NormalizeArguments(ctx, arguments); err != nil {
+	if _, err := client.Normalize(ctx, arguments); err != nil {
 		return askFail(ctx, s, client, err)
 	}
 
 	// Where the answer comes from and where the prompt goes.
 	var (
-		in               io.Reader
-		out              io.Writer
-		inFile, outFile  *os.File // the terminals, for the keyboard picker
-		inTTY, promptTTY bool
+		in  io.Reader
+		out io.Writer
 	)
 	switch {
 	case !requestSet:
 		tty, err := s.openTTY()
 		if err != nil {
-			return askFail(ctx, s, client, client.Fail(ctx, core.Failure{Situation: core.SituationNoTerminal}))
+			return askFail(ctx, s, client, client.Fail(ctx, askcore.Failure{Situation: askcore.SituationNoTerminal}))
 		}
 		defer tty.Close()
-		in, out, inFile, outFile, inTTY, promptTTY = tty, tty, tty, tty, true, true
+		in, out = tty, tty
 	case s.stdinTTY:
-		in, inFile, inTTY = s.stdin, s.stdinFile, true
+		in = s.stdinFile
 		if tty, err := s.openTTY(); err == nil {
 			defer tty.Close()
-			out, outFile, promptTTY = tty, tty, true
+			out = tty
 		} else {
-			out, outFile, promptTTY = s.stderr, s.stderrFile, s.stderrTTY
+			out = s.stderrOut()
 		}
 	default:
-		in, out, promptTTY = s.stdin, s.stderr, s.stderrTTY
+		in, out = s.stdin, s.stderrOut()
 	}
-	mode, err := client.Terminal(ctx, s.terminal(*plain, inTTY, promptTTY, promptTTY))
+	prov, err := termui.Open(ctx, client, termui.WithInput(in), termui.WithOutput(out),
+		termui.WithPlain(*plain), termui.WithEnv(s.getenv))
 	if err != nil {
 		return askFail(ctx, s, client, err)
 	}
-
-	if mode.Picker && inFile == s.stdinFile {
-		// stdin is the answer's terminal (a /dev/tty opened here is read
-		// as it is: it is an open file of its own already).
-		var done func()
-		inFile, done = termui.TerminalInput(s.stdinFile)
-		defer done()
-		in = inFile
-	}
-	lines := termui.NewLines(in)
-	defer lines.Close()
-	prompt := termui.NewSyncWriter(out)
-	style := termui.Style{Color: mode.Color}
-	cfg := termui.Config{Client: client, Lines: lines, Out: prompt, Style: style, Echoed: inTTY}
-	if mode.Picker {
-		// The core chose the keyboard picker: keys from the answer's
-		// terminal, drawn on the prompt's.
-		t := termui.NewTerminal(lines, inFile, prompt, outFile, style)
-		cfg.Picker = &t
-	}
-	prov := termui.NewProvider(cfg)
 	defer prov.Close()
-	svc := interaction.NewService(client)
+	svc := askcore.NewService(client)
 	dispose, err := svc.Register(prov)
 	if err != nil {
 		return askFail(ctx, s, client, err)
@@ -223,8 +198,8 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 
 	// An abort by a signal is reported by the service with its reason
 	// ("interrupted (Ctrl-C)", "terminated (SIGTERM)").
-	res, err := svc.Ask(ctx, arguments, interaction.AskOptions{
-		From:    interaction.Identity{AgentID: "askcore-stdio-ask"},
+	res, err := svc.Ask(ctx, arguments, askcore.AskOptions{
+		From:    askcore.Identity{AgentID: "askcore-stdio-ask"},
 		Timeout: *timeout,
 	})
 	// The service returns at once on a signal or a timeout: the provider
@@ -234,7 +209,7 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	if err != nil {
 		return askFail(ctx, s, client, err)
 	}
-	fmt.Fprintf(s.stdout, "%s\n", res.Raw)
+	fmt.Fprintf(s.stdout, "%s\n", res.JSON())
 	return askExitOK
 }
 
@@ -242,20 +217,20 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 // wrote it, and returns the exit status for its code. An error that is not
 // the core's (the engine failed to start or faulted) is the core's
 // engine_fault situation; its own text goes to stderr, for people.
-func askFail(ctx context.Context, s sys, client engine.Client, err error) int {
-	var he *core.HarnessError
+func askFail(ctx context.Context, s sys, client *askcore.Core, err error) int {
+	var he *askcore.Error
 	if !errors.As(err, &he) {
 		diag, serr := client.Sanitize(context.WithoutCancel(ctx), "askcore-stdio: "+err.Error())
 		if serr == nil {
 			fmt.Fprintln(s.stderr, diag)
 		}
-		he = client.Fail(ctx, core.Failure{Situation: core.SituationEngineFault})
+		he = client.Fail(ctx, askcore.Failure{Situation: askcore.SituationEngineFault})
 	}
 	return writeError(s, he)
 }
 
 // writeError writes he on stdout and returns the exit status for its code.
-func writeError(s sys, he *core.HarnessError) int {
+func writeError(s sys, he *askcore.Error) int {
 	fmt.Fprintf(s.stdout, "%s\n", he.JSON())
 	return askExitCode(he.Code)
 }
@@ -264,19 +239,19 @@ func writeError(s sys, he *core.HarnessError) int {
 // (INVALID_REQUEST). The command line is read before --engine is known, so
 // the core runs natively for it.
 func askUsageFail(s sys, detail string) int {
-	return writeError(s, engine.Client{Core: engine.Native{}}.Fail(context.Background(),
-		core.Failure{Situation: core.SituationUsage, Detail: detail}))
+	return writeError(s, askcore.NewCore(nil).Fail(context.Background(),
+		askcore.Failure{Situation: askcore.SituationUsage, Detail: detail}))
 }
 
-func askExitCode(code core.Code) int {
+func askExitCode(code askcore.Code) int {
 	switch code {
-	case core.CodeInvalidRequest:
+	case askcore.CodeInvalidRequest:
 		return askExitInvalidRequest
-	case core.CodeAskAborted:
+	case askcore.CodeAskAborted:
 		return askExitAborted
-	case core.CodeAskTimeout:
+	case askcore.CodeAskTimeout:
 		return askExitTimeout
-	case core.CodeAskDeclined:
+	case askcore.CodeAskDeclined:
 		return askExitDeclined
 	default:
 		return askExitFailed

@@ -76,20 +76,20 @@ func TestAskFailures(t *testing.T) {
 		{"malformed request", "", false, []string{"--request", `{"question":`}, "INVALID_REQUEST", askExitInvalidRequest, ""},
 		{"ambiguous request", "", false, []string{"--request", `{"question":"?","options":[{"label":"A"},{"label":"a"}]}`}, "INVALID_REQUEST", askExitInvalidRequest, ""},
 		{"unknown flag", "", false, []string{"--nope"}, "INVALID_REQUEST", askExitInvalidRequest,
-			failure(core.Failure{Situation: core.SituationUsage, Detail: `flag provided but not defined: -nope (see "askcore-stdio ask --help")`})},
+			failure(askcore.Failure{Situation: askcore.SituationUsage, Detail: `flag provided but not defined: -nope (see "askcore-stdio ask --help")`})},
 		{"stray argument", "", false, []string{"stray"}, "INVALID_REQUEST", askExitInvalidRequest,
-			failure(core.Failure{Situation: core.SituationUsage, Detail: `unexpected argument "stray": pass the request with --request JSON or on stdin`})},
+			failure(askcore.Failure{Situation: askcore.SituationUsage, Detail: `unexpected argument "stray": pass the request with --request JSON or on stdin`})},
 		{"EOF before an answer", "", false, []string{"--request", askRequest}, "ASK_ABORTED", askExitAborted,
-			failure(core.Failure{Situation: core.SituationEOF})},
+			failure(askcore.Failure{Situation: askcore.SituationEOF})},
 		{"EOF after invalid answers", "nope\nstill no\n", false, []string{"--request", askRequest}, "ASK_ABORTED", askExitAborted,
-			failure(core.Failure{Situation: core.SituationEOF})},
+			failure(askcore.Failure{Situation: askcore.SituationEOF})},
 		{"request on stdin, no terminal", askRequest, true, nil, "ASK_FAILED", askExitFailed,
-			failure(core.Failure{Situation: core.SituationNoTerminal})},
+			failure(askcore.Failure{Situation: askcore.SituationNoTerminal})},
 		{"bad request on stdin, no terminal", "not json", true, nil, "INVALID_REQUEST", askExitInvalidRequest, ""},
 		{"request on stdin over the core's limit", `{"question":"` + strings.Repeat("x", core.MaxInputBytes) + `"}`, true, nil,
 			"INVALID_REQUEST", askExitInvalidRequest, ""},
 		{"unknown engine", "", false, []string{"--engine", "quantum", "--request", askRequest}, "ASK_FAILED", askExitFailed,
-			failure(core.Failure{Situation: core.SituationEngineFault})},
+			failure(askcore.Failure{Situation: askcore.SituationEngineFault})},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -115,7 +115,7 @@ func TestAskRequestReadFails(t *testing.T) {
 		getenv: func(string) string { return "" }, signals: make(chan os.Signal),
 	})
 	assert.Equal(t, askExitFailed, code)
-	assert.Equal(t, failure(core.Failure{Situation: core.SituationRequestReadFailed, Detail: "input/output error"}), stdout.String())
+	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationRequestReadFailed, Detail: "input/output error"}), stdout.String())
 	assert.Empty(t, stderr.String())
 }
 
@@ -125,7 +125,7 @@ func TestAskRequestReadFails(t *testing.T) {
 func TestAskRequestErrorsAreTheCoresBytes(t *testing.T) {
 	for _, args := range []string{`{"question":"Q?","options":["<a>","<A>"]}`, `{"question": "Q?",}`, `  `} {
 		_, err := native.NormalizeArguments(context.Background(), args)
-		var he *core.HarnessError
+		var he *askcore.Error
 		require.ErrorAs(t, err, &he)
 		for _, eng := range []string{"native", "wasm"} {
 			stdout, _, code := runWith(t, baseEnv(), "", "ask", "--engine", eng, "--request", args)
@@ -139,13 +139,13 @@ func TestAskRequestErrorsAreTheCoresBytes(t *testing.T) {
 func TestAskTimeoutAndInterrupt(t *testing.T) {
 	p := start(t, baseEnv(), false, "ask", "--engine", "native", "--timeout", "300ms", "--request", askRequest)
 	assert.Equal(t, askExitTimeout, p.wait())
-	assert.Equal(t, failure(core.Failure{Situation: core.SituationTimeout, Millis: 300}), p.stdout.String())
+	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationTimeout, Millis: 300}), p.stdout.String())
 
 	p = start(t, baseEnv(), false, "ask", "--engine", "native", "--request", askRequest)
 	p.waitErr("the prompt", "? ")
 	require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
 	assert.Equal(t, askExitAborted, p.wait())
-	assert.Equal(t, failure(core.Failure{Situation: core.SituationAborted, Detail: "interrupted (Ctrl-C)"}), p.stdout.String())
+	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationAborted, Detail: "interrupted (Ctrl-C)"}), p.stdout.String())
 
 	p = start(t, baseEnv(), false, "ask", "--engine", "wasm", "--request", batchArgs)
 	p.send("1\n")
@@ -153,20 +153,20 @@ func TestAskTimeoutAndInterrupt(t *testing.T) {
 	p.waitErrContains("the second question", "Question 2 of 3")
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, askExitAborted, p.wait())
-	assert.Equal(t, failure(core.Failure{Situation: core.SituationAborted, Detail: "terminated (SIGTERM)"}), p.stdout.String())
+	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationAborted, Detail: "terminated (SIGTERM)"}), p.stdout.String())
 }
 
 // TestAskExitStatusByCode pins the exit status of every code ask can
 // print; ASK_DECLINED (Esc in the keyboard picker) has its own.
 func TestAskExitStatusByCode(t *testing.T) {
-	for code, exit := range map[core.Code]int{
-		core.CodeInvalidRequest: askExitInvalidRequest,
-		core.CodeAskAborted:     askExitAborted,
-		core.CodeAskTimeout:     askExitTimeout,
-		core.CodeAskDeclined:    askExitDeclined,
-		core.CodeAskFailed:      askExitFailed,
-		core.CodeNoProvider:     askExitFailed,
-		core.CodeAskCancelled:   askExitFailed,
+	for code, exit := range map[askcore.Code]int{
+		askcore.CodeInvalidRequest: askExitInvalidRequest,
+		askcore.CodeAskAborted:     askExitAborted,
+		askcore.CodeAskTimeout:     askExitTimeout,
+		askcore.CodeAskDeclined:    askExitDeclined,
+		askcore.CodeAskFailed:      askExitFailed,
+		askcore.CodeNoProvider:     askExitFailed,
+		askcore.CodeAskCancelled:   askExitFailed,
 	} {
 		assert.Equal(t, exit, askExitCode(code), code)
 	}
@@ -176,10 +176,10 @@ func TestAskExitStatusByCode(t *testing.T) {
 	// stdout, exit 5.
 	for _, eng := range []engine.Client{native, wasmClient(t)} {
 		var stdout bytes.Buffer
-		he := eng.Fail(context.Background(), core.Failure{Situation: core.SituationDeclined})
+		he := eng.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationDeclined})
 		exit := askFail(context.Background(), sys{stdout: &stdout, stderr: io.Discard}, eng, he)
 		assert.Equal(t, askExitDeclined, exit)
-		assert.Equal(t, failure(core.Failure{Situation: core.SituationDeclined}), stdout.String())
+		assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationDeclined}), stdout.String())
 		assert.Equal(t, "ASK_DECLINED", errorObject(t, stdout.String()))
 	}
 }

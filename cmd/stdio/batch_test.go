@@ -155,7 +155,7 @@ func TestChatBatchThroughPipe(t *testing.T) {
 func TestChatErrorKeepsTheCoresBytes(t *testing.T) {
 	const args = `{"question":"Q?","options":["<a>","<A>"]}`
 	_, rejected := native.NormalizeArguments(context.Background(), args)
-	var he *core.HarnessError
+	var he *askcore.Error
 	require.ErrorAs(t, rejected, &he)
 	require.Contains(t, string(he.Raw), `\"<A>\"`)
 
@@ -213,7 +213,7 @@ func TestAskBatchFailsWhole(t *testing.T) {
 	t.Run("EOF after the first question", func(t *testing.T) {
 		stdout, stderr, code := runWith(t, baseEnv(), "1\n", "ask", "--engine", "native", "--request", batchArgs)
 		assert.Equal(t, askExitAborted, code)
-		assert.Equal(t, failure(core.Failure{Situation: core.SituationEOF}), stdout)
+		assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationEOF}), stdout)
 		assert.Contains(t, stderr, "→ Blue\n")
 		assert.Contains(t, stderr, "Question 2 of 3")
 		assert.NotContains(t, stderr, "Question 3 of 3")
@@ -222,7 +222,7 @@ func TestAskBatchFailsWhole(t *testing.T) {
 	t.Run("a batch the core rejects", func(t *testing.T) {
 		args := `{"questions":[` + nameArgs + `,` + nameArgs + `]}`
 		_, want := native.NormalizeArguments(context.Background(), args)
-		var he *core.HarnessError
+		var he *askcore.Error
 		require.ErrorAs(t, want, &he)
 		stdout, stderr, code := runWith(t, baseEnv(), "", "ask", "--engine", "native", "--request", args)
 		assert.Equal(t, askExitInvalidRequest, code)

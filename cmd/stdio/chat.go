@@ -10,15 +10,17 @@ import (
 	"os"
 	"strings"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/termui"
 )
 
 // demoKickoff is the user turn the program plays itself when the model is
-// the built-in demo, so that a first run greets and asks on its own.
+// the built-in demo and a person sits at the terminal, so that a first run
+// greets and asks on its own. Fed by a pipe, the demo waits for the first
+// line instead: that line is the first prompt, never the answer to a
+// question the program asked by itself.
 const demoKickoff = "Hello!"
 
 const chatUsage = `usage: askcore-stdio [--script FILE] [--engine wasm|native] [--plain]
@@ -67,6 +69,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	var settings frontdoor.Settings
 	settings.AddFlags(fs)
 	plain := fs.Bool("plain", false, plainUsage)
+	version := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), chatUsage)
 		fs.PrintDefaults()
@@ -79,6 +82,10 @@ func runChat(ctx context.Context, args []string, s sys) int {
 		}
 		return exitUsage
 	}
+	if *version {
+		fmt.Fprintln(s.stdout, "askcore-stdio", frontdoor.Version())
+		return exitOK
+	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(s.stderr, "askcore-stdio: unexpected argument %q (the only subcommand is \"ask\")\n", fs.Arg(0))
 		return exitUsage
@@ -87,17 +94,17 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	rt, err := frontdoor.Build(ctx, settings, s.getenv)
 	if err != nil {
 		// No engine runs: the same rules, natively, make the error safe.
-		show := shower{ctx, engine.Client{Core: engine.Native{}}}
+		show := shower{ctx, askcore.NewCore(nil)}
 		fmt.Fprintln(s.stderr, show.text("askcore-stdio: "+err.Error()))
 		return exitError
 	}
 	defer rt.Close(context.WithoutCancel(ctx))
-	client := rt.Client
+	client := rt.Core
 	show := shower{ctx, client}
 
 	// What the terminal gets is the core's decision.
 	mode, err := client.Terminal(ctx, s.terminal(*plain, s.stdinTTY, s.stderrTTY, s.stdoutTTY))
-	var errMode core.TerminalMode
+	var errMode askcore.TerminalMode
 	if err == nil {
 		errMode, err = client.Terminal(ctx, s.terminal(*plain, s.stdinTTY, s.stderrTTY, s.stderrTTY))
 	}
@@ -110,7 +117,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 
 // chat is the conversation: each stdin line a prompt, questions through the
 // terminal provider in the mode the core chose.
-func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode core.TerminalMode, errColor bool) int {
+func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode askcore.TerminalMode, errColor bool) int {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
@@ -132,9 +139,7 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode c
 	}
 	lines := termui.NewLines(in)
 	defer lines.Close()
-	cfg := termui.Config{
-		Client: rt.Client, Lines: lines, Out: out, Style: style, Echoed: s.stdinTTY,
-	}
+	cfg := termui.Config{Lines: lines, Out: out, Style: style, Echoed: s.stdinTTY}
 	if mode.Picker {
 		// The core chose the keyboard picker (stdin and stderr are
 		// terminals): it draws where questions go, on stdout, or on
@@ -167,7 +172,7 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode c
 		}
 	}()
 
-	dispose, err := rt.Interaction.Register(prov)
+	dispose, err := rt.Service.Register(prov)
 	if err != nil {
 		errOut.WriteString(show.text("askcore-stdio: "+err.Error()) + "\n")
 		return exitError
@@ -181,7 +186,7 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode c
 			if err == nil {
 				return
 			}
-			he := agent.AsHarnessError(err)
+			he := askcore.AsError(err)
 			errOut.WriteString(errStyle.Dim(show.text(fmt.Sprintf(
 				"askcore-stdio: %s: %s: %s", call.Name, he.Code, he.Message))) + "\n")
 		},
@@ -210,7 +215,7 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode c
 		}
 	}
 
-	if rt.Source == frontdoor.SourceDemo {
+	if rt.Source == frontdoor.SourceDemo && s.stdinTTY {
 		if code, stop := turn(demoKickoff); stop {
 			return code
 		}
@@ -253,7 +258,7 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode c
 // engine the front door runs (--engine).
 type shower struct {
 	ctx    context.Context
-	client engine.Client
+	client *askcore.Core
 }
 
 // text is s sanitized by the core. The text is never shown unsanitized:

@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/termui"
 )
 
@@ -80,10 +80,6 @@ func run(ctx context.Context, args []string, s sys) int {
 	return runChat(ctx, args, s)
 }
 
-// envPlain asks for the line mode, like --plain (any value but "" and
-// "0"; the core's terminal op reads it).
-const envPlain = "ASKCORE_PLAIN"
-
 // plainUsage documents --plain for both commands.
 const plainUsage = "line mode: answer by typing lines, never with the keyboard picker (also ASKCORE_PLAIN=1; the screen-reader mode)"
 
@@ -91,16 +87,25 @@ const plainUsage = "line mode: answer by typing lines, never with the keyboard p
 // answer's input, the prompt's writer and the writer to decorate are
 // terminals, TERM, NO_COLOR, ASKCORE_PLAIN and --plain. The decision (the
 // keyboard picker or the line mode, colour or none) is the core's alone.
-func (s sys) terminal(plainFlag, inTTY, promptTTY, outTTY bool) core.Terminal {
-	return core.Terminal{
+func (s sys) terminal(plainFlag, inTTY, promptTTY, outTTY bool) askcore.TerminalFacts {
+	return askcore.TerminalFacts{
 		StdinTTY:  inTTY,
 		StderrTTY: promptTTY,
 		OutTTY:    outTTY,
 		Term:      s.getenv("TERM"),
 		NoColor:   s.getenv("NO_COLOR"),
-		Plain:     s.getenv(envPlain),
+		Plain:     s.getenv(termui.EnvPlain),
 		PlainFlag: plainFlag,
 	}
+}
+
+// stderrOut is stderr as a file when it is one (the keyboard picker can
+// then draw on it), else the writer tests give.
+func (s sys) stderrOut() io.Writer {
+	if s.stderrFile != nil {
+		return s.stderrFile
+	}
+	return s.stderr
 }
 
 // signalError is the cancellation cause for a received signal.

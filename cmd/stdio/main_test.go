@@ -468,13 +468,13 @@ func reprompt(t *testing.T, request any, index int, line string) string {
 	call, err := native.NormalizeArguments(context.Background(), args)
 	require.NoError(t, err)
 	_, err = native.Resolve(context.Background(), call.Raw, index, engine.Input{Line: line})
-	var he *core.HarnessError
+	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
-	require.Equal(t, core.CodeInvalidAnswer, he.Code)
+	require.Equal(t, askcore.CodeInvalidAnswer, he.Code)
 	return he.Message
 }
 
 // failure is the core's error object for a situation, as ask prints it.
-func failure(f core.Failure) string {
+func failure(f askcore.Failure) string {
 	return string(native.Fail(context.Background(), f).Raw) + "\n"
 }

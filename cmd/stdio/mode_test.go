@@ -22,17 +22,17 @@ func TestTerminalModeDecision(t *testing.T) {
 		name  string
 		env   map[string]string
 		facts facts
-		want  core.TerminalMode
+		want  askcore.TerminalMode
 	}{
-		{"a terminal", map[string]string{"TERM": "xterm-256color"}, tty, core.TerminalMode{Picker: true, Color: true}},
-		{"--plain", map[string]string{"TERM": "xterm-256color"}, facts{true, true, true, true}, core.TerminalMode{Color: true}},
-		{"ASKCORE_PLAIN=1", map[string]string{"TERM": "xterm", "ASKCORE_PLAIN": "1"}, tty, core.TerminalMode{Color: true}},
-		{"ASKCORE_PLAIN=0", map[string]string{"TERM": "xterm", "ASKCORE_PLAIN": "0"}, tty, core.TerminalMode{Picker: true, Color: true}},
-		{"NO_COLOR", map[string]string{"TERM": "xterm", "NO_COLOR": "1"}, tty, core.TerminalMode{Picker: true}},
-		{"TERM=dumb", map[string]string{"TERM": "dumb"}, tty, core.TerminalMode{}},
-		{"stdin is a pipe", map[string]string{"TERM": "xterm"}, facts{prompt: true, out: true}, core.TerminalMode{Color: true}},
-		{"the prompt goes to a pipe", map[string]string{"TERM": "xterm"}, facts{in: true}, core.TerminalMode{}},
-		{"pipes only", map[string]string{"TERM": "xterm"}, facts{}, core.TerminalMode{}},
+		{"a terminal", map[string]string{"TERM": "xterm-256color"}, tty, askcore.TerminalMode{Picker: true, Color: true}},
+		{"--plain", map[string]string{"TERM": "xterm-256color"}, facts{true, true, true, true}, askcore.TerminalMode{Color: true}},
+		{"ASKCORE_PLAIN=1", map[string]string{"TERM": "xterm", "ASKCORE_PLAIN": "1"}, tty, askcore.TerminalMode{Color: true}},
+		{"ASKCORE_PLAIN=0", map[string]string{"TERM": "xterm", "ASKCORE_PLAIN": "0"}, tty, askcore.TerminalMode{Picker: true, Color: true}},
+		{"NO_COLOR", map[string]string{"TERM": "xterm", "NO_COLOR": "1"}, tty, askcore.TerminalMode{Picker: true}},
+		{"TERM=dumb", map[string]string{"TERM": "dumb"}, tty, askcore.TerminalMode{}},
+		{"stdin is a pipe", map[string]string{"TERM": "xterm"}, facts{prompt: true, out: true}, askcore.TerminalMode{Color: true}},
+		{"the prompt goes to a pipe", map[string]string{"TERM": "xterm"}, facts{in: true}, askcore.TerminalMode{}},
+		{"pipes only", map[string]string{"TERM": "xterm"}, facts{}, askcore.TerminalMode{}},
 	}
 	for name, client := range map[string]engine.Client{"native": native, "wasm": wasmClient(t)} {
 		for _, c := range cases {

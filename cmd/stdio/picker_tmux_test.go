@@ -52,7 +52,7 @@ func fits(scr string, cols, rows int) bool {
 
 // pickSummary is what stays of a picker after an answer: "→ " and the
 // core's summary, one line per question.
-func pickSummary(t *testing.T, arguments string, picks ...core.Pick) (answer, summary string) {
+func pickSummary(t *testing.T, arguments string, picks ...askcore.Pick) (answer, summary string) {
 	t.Helper()
 	call, err := native.NormalizeArguments(context.Background(), arguments)
 	require.NoError(t, err)
@@ -83,14 +83,14 @@ func pickerLayout(t *testing.T, arguments string) struct{ Declined, Interrupted 
 
 // pickRejection is the core's INVALID_ANSWER message for pick on question
 // i.
-func pickRejection(t *testing.T, arguments string, i int, pick core.Pick) string {
+func pickRejection(t *testing.T, arguments string, i int, pick askcore.Pick) string {
 	t.Helper()
 	call, err := native.NormalizeArguments(context.Background(), arguments)
 	require.NoError(t, err)
 	_, err = native.Resolve(context.Background(), call.Raw, i, engine.Input{Pick: &pick})
-	var he *core.HarnessError
+	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
-	require.Equal(t, core.CodeInvalidAnswer, he.Code)
+	require.Equal(t, askcore.CodeInvalidAnswer, he.Code)
 	return he.Message
 }
 
@@ -123,7 +123,7 @@ func answerBatchWithKeys(t *testing.T, tm *tmuxtest.Server, name string) (answer
 	tm.Keys(name, "Tab")
 	tm.WaitFor(name, "Question 2 of 3", "Which checks?")
 	tm.Keys(name, "Enter") // nothing toggled
-	msg := pickRejection(t, batchArgs, 1, core.Pick{Options: []int{}})
+	msg := pickRejection(t, batchArgs, 1, askcore.Pick{Options: []int{}})
 	assert.Contains(t, msg, "Space toggles the option under the cursor.")
 	tm.WaitFor(name, msg)
 	tm.Keys(name, "Space")
@@ -161,7 +161,7 @@ func answerBatchWithKeys(t *testing.T, tm *tmuxtest.Server, name string) (answer
 	scr = tm.WaitFor(name, "Question 3 of 3")
 	assert.True(t, strings.HasSuffix(tmuxtest.CursorLine(scr), ": jk Aurora"), scr)
 	tm.Keys(name, "Enter") // confirms 3: the batch is submitted
-	return pickSummary(t, batchArgs, core.Pick{Options: []int{0}}, core.Pick{Options: []int{0, 2}}, core.Pick{Text: "jk Aurora"})
+	return pickSummary(t, batchArgs, askcore.Pick{Options: []int{0}}, askcore.Pick{Options: []int{0, 2}}, askcore.Pick{Text: "jk Aurora"})
 }
 
 // TestPickerChat: the chat answers with the picker on a terminal, on both
@@ -200,7 +200,7 @@ func TestPickerChat(t *testing.T) {
 			}
 			tm.Keys(name, "Enter")
 			tm.WaitFor(name, "A1=red")
-			_, summary := pickSummary(t, mustJSON(t, colors(true)), core.Pick{Options: []int{0}})
+			_, summary := pickSummary(t, mustJSON(t, colors(true)), askcore.Pick{Options: []int{0}})
 			assert.Contains(t, tm.All(name, false), "> hello\nLet me ask.\nOVERWRITEesrever\n"+summary+"\nA1=red\n",
 				"one summary line stays, nothing else of the picker")
 
@@ -279,7 +279,7 @@ func TestPickerAsk(t *testing.T) {
 			assert.Contains(t, scr, "[Deploy] Deploy to which environment?")
 			tm.Keys(name, "Enter")
 			tm.WaitFor(name, "[exit 0]")
-			answer, summary := pickSummary(t, askRequest, core.Pick{Options: []int{1}})
+			answer, summary := pickSummary(t, askRequest, askcore.Pick{Options: []int{1}})
 			assert.Equal(t, answer+"\n", readOut(t, out))
 			assert.True(t, strings.HasPrefix(tm.All(name, false), "before\n"+summary+"\n[exit 0]\n"), "only the summary stays:\n%s", tm.All(name, false))
 		})
@@ -292,7 +292,7 @@ func TestPickerAsk(t *testing.T) {
 			tm.WaitCursor(name, "2. Staging")
 			tm.Keys(name, "Enter")
 			tm.WaitFor(name, "[exit 0]")
-			answer, _ := pickSummary(t, askRequest, core.Pick{Options: []int{0}})
+			answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
 			assert.Equal(t, answer+"\n", readOut(t, out))
 		})
 		t.Run("batch/"+eng, func(t *testing.T) {
@@ -318,7 +318,7 @@ func TestPickerAsk(t *testing.T) {
 		tm.WaitCursor("setsid", "2. Staging")
 		tm.Keys("setsid", "Enter")
 		tm.WaitFor("setsid", "[exit 0]")
-		answer, summary := pickSummary(t, askRequest, core.Pick{Options: []int{0}})
+		answer, summary := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
 		assert.Equal(t, answer+"\n", readOut(t, out))
 		assert.True(t, strings.HasPrefix(tm.All("setsid", false), summary+"\n[exit 0]\n"), tm.All("setsid", false))
 	})
@@ -332,7 +332,7 @@ func TestPickerAsk(t *testing.T) {
 		tm.WaitCursor("esc", "2. Staging")
 		tm.Keys("esc", "Escape")
 		tm.WaitFor("esc", "[exit 5]")
-		assert.Equal(t, failure(core.Failure{Situation: core.SituationDeclined}), readOut(t, out))
+		assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationDeclined}), readOut(t, out))
 		assert.True(t, strings.HasPrefix(tm.All("esc", false), texts.Declined+"\n[exit 5]\n"), tm.All("esc", false))
 	})
 
@@ -344,7 +344,7 @@ func TestPickerAsk(t *testing.T) {
 		tm.Keys("ctrlc", "C-c")
 		scr := tm.WaitFor("ctrlc", "the script went on", "[exit 0]")
 		assert.Contains(t, scr, texts.Interrupted+"\nstatus 3\n")
-		assert.Equal(t, failure(core.Failure{Situation: core.SituationInterrupted}), readOut(t, out))
+		assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationInterrupted}), readOut(t, out))
 	})
 
 	t.Run("SIGTERM: the picker is erased, the terminal restored", func(t *testing.T) {
@@ -364,7 +364,7 @@ func TestPickerAsk(t *testing.T) {
 		scr := tm.WaitFor("term", "status 3", "[exit 0]")
 		assert.Contains(t, scr, "status 3\n icanon\n", "the terminal is cooked again")
 		assert.True(t, strings.HasPrefix(tm.All("term", false), "before\nstatus 3\n"), "the picker is erased:\n%s", tm.All("term", false))
-		assert.Equal(t, failure(core.Failure{Situation: core.SituationAborted, Detail: "terminated (SIGTERM)"}), readOut(t, out))
+		assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationAborted, Detail: "terminated (SIGTERM)"}), readOut(t, out))
 	})
 }
 
@@ -392,7 +392,7 @@ func TestPickerScreen(t *testing.T) {
 		}
 		tm.Keys("resize", "Enter")
 		tm.WaitFor("resize", "[exit 0]")
-		answer, summary := pickSummary(t, askRequest, core.Pick{Options: []int{0}})
+		answer, summary := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
 		assert.Equal(t, answer+"\n", readOut(t, out))
 		assert.True(t, strings.HasPrefix(tm.All("resize", false), "before\n"+summary+"\n[exit 0]\n"), tm.All("resize", false))
 	})
@@ -447,7 +447,7 @@ func TestPickerScreen(t *testing.T) {
 		tm.WaitCursor("many", "9. Option 9")
 		tm.Keys("many", "Enter")
 		tm.WaitFor("many", "[exit 0]")
-		answer, _ := pickSummary(t, args, core.Pick{Options: []int{8}})
+		answer, _ := pickSummary(t, args, askcore.Pick{Options: []int{8}})
 		assert.Equal(t, answer+"\n", readOut(t, out))
 		assert.NotContains(t, tm.All("many", false), "more\n", "no scroll line left behind")
 	})
@@ -487,7 +487,7 @@ func TestPickerScreen(t *testing.T) {
 		tm.WaitScreen("wide", "x typed", func(scr string) bool { return strings.HasSuffix(tmuxtest.CursorLine(scr), ": 中文 x") })
 		tm.Keys("wide", "Enter")
 		tm.WaitFor("wide", "[exit 0]")
-		answer, _ := pickSummary(t, args, core.Pick{Options: []int{}, Text: "中文 x"})
+		answer, _ := pickSummary(t, args, askcore.Pick{Options: []int{}, Text: "中文 x"})
 		assert.Equal(t, answer+"\n", readOut(t, out))
 	})
 

@@ -175,5 +175,5 @@ func TestTerminalAsk(t *testing.T) {
 	require.NoError(t, err)
 	// Ctrl-C on a terminal signals the whole job: ask gives up with the
 	// signal as the reason.
-	assert.Equal(t, failure(core.Failure{Situation: core.SituationAborted, Detail: "interrupted (Ctrl-C)"}), string(b))
+	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationAborted, Detail: "interrupted (Ctrl-C)"}), string(b))
 }

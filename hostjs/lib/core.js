@@ -507,27 +507,39 @@ function callFromResult({ value, raw }) {
  * @param {unknown} call
  */
 function callField(call) {
-  if (typeof call === 'string') return '"arguments":' + argumentsJSON(call);
+  if (typeof call === 'string') return argumentsField(call);
   if (call && typeof call === 'object') {
     const raw = coreRaw.get(call);
     if (raw !== undefined) return '"request":' + raw;
     const c = /** @type {any} */ (call);
     if (typeof c.raw === 'string' && Array.isArray(c.questions) && typeof c.batch === 'boolean') {
-      return '"arguments":' + argumentsJSON(c.raw);
+      return argumentsField(c.raw);
     }
   }
   return '"request":' + valueJSON(call);
 }
 
 /**
- * The arguments text as a JSON string, written as Go's encoding/json writes
- * it (U+2028 and U+2029 escaped; JSON.stringify leaves them raw), so that
- * an envelope is as long here as in Go and the core's verdict on an
- * oversized input ("the input is N bytes") names the same N on every host.
+ * The core's limit on the model's arguments text, in UTF-8 bytes (Go:
+ * core.MaxArgumentsBytes; the conformance corpus pins the core's verdict).
+ */
+export const MAX_ARGUMENTS_BYTES = 256 * 1024;
+
+/**
+ * The "arguments" field for the model's text: the text as a JSON string,
+ * which the core parses. A text over the core's limit is not copied in:
+ * the field is its length ("argumentsBytes"), and the core gives the same
+ * verdict it gives for the text itself, on every host.
  * @param {string} text
  */
-function argumentsJSON(text) {
-  return JSON.stringify(text).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+function argumentsField(text) {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit (a lone surrogate becomes
+  // U+FFFD, 3 bytes, as the core decodes it): count only when it matters.
+  if (text.length * 3 > MAX_ARGUMENTS_BYTES) {
+    const n = encoder.encode(text).length;
+    if (n > MAX_ARGUMENTS_BYTES) return '"argumentsBytes":' + n;
+  }
+  return '"arguments":' + JSON.stringify(text);
 }
 
 /**
@@ -575,12 +587,36 @@ function indexField(index) {
 function failEnvelope(f) {
   if (!f || typeof f !== 'object') throw new TypeError('fail(failure): failure is {situation, detail?, ms?, tool?, tools?}');
   let env = '{"op":"fail","situation":' + valueJSON(f.situation);
-  if (f.detail !== undefined && f.detail !== null && f.detail !== '') env += ',"detail":' + JSON.stringify(String(f.detail));
+  if (f.detail !== undefined && f.detail !== null && f.detail !== '') env += ',"detail":' + JSON.stringify(failText(f.detail));
   if (f.ms !== undefined && f.ms !== null && f.ms !== 0) {
     if (typeof f.ms === 'number' && !Number.isFinite(f.ms)) throw new TypeError(`fail: ms must be a finite number, got ${f.ms}`);
     env += ',"ms":' + JSON.stringify(f.ms);
   }
-  if (f.tool !== undefined && f.tool !== null && f.tool !== '') env += ',"tool":' + JSON.stringify(String(f.tool));
-  if (f.tools !== undefined && f.tools !== null) env += ',"tools":' + valueJSON(f.tools);
+  if (f.tool !== undefined && f.tool !== null && f.tool !== '') env += ',"tool":' + JSON.stringify(failText(f.tool));
+  if (Array.isArray(f.tools)) env += ',"tools":' + JSON.stringify(f.tools.slice(0, MAX_FAIL_TOOLS).map(failText));
+  else if (f.tools !== undefined && f.tools !== null) env += ',"tools":' + valueJSON(f.tools);
   return env + '}';
+}
+
+/** What op "fail" reads of host text (Go: core.MaxFailTextChars, core.MaxFailTools). */
+const MAX_FAIL_TEXT_CHARS = 4096;
+const MAX_FAIL_TOOLS = 64;
+
+/**
+ * The part of host text op "fail" reads: its first MAX_FAIL_TEXT_CHARS code
+ * points (a lone surrogate is one, as the core decodes it to one U+FFFD),
+ * so the envelope stays small and the bytes stay the same.
+ * @param {unknown} text
+ */
+function failText(text) {
+  const s = String(text);
+  if (s.length <= MAX_FAIL_TEXT_CHARS) return s;
+  let n = 0;
+  let i = 0;
+  while (i < s.length && n < MAX_FAIL_TEXT_CHARS) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    n++;
+  }
+  return s.slice(0, i);
 }

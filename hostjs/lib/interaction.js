@@ -1,7 +1,17 @@
-// The JS interaction seam, mirroring Go's interaction.Service: one provider
+// The JS interaction seam, mirroring Go's askcore.Service: one provider
 // reaches a person; agents ask through the UserInteraction, which has the
 // core parse and normalize the model's arguments first and refuses at once
 // when nobody can ask (NO_PROVIDER: never an empty answer).
+//
+// A provider hands back what the person gave, a reply: {lines: [...]} (one
+// typed line per question), {picks: [{options, text}...]} (a keyboard
+// picker's), {form: response} (a client's reply to the form), {decline:
+// true}, or the answer question.resolve(reply) returned for that very
+// question. The seam has the core resolve a reply; anything else (an object
+// the core did not write for this question, a Date, a string, an error
+// returned instead of thrown) is the core's not_a_reply, an answer to
+// another question its stale_answer, and a reply the core finds does not
+// answer (INVALID_ANSWER, worded for the person) its invalid_reply.
 //
 // Every error an ask rejects with is written by the core: the rules' own
 // verdicts, and for the situations around them (no provider, an abort at any
@@ -9,8 +19,136 @@
 // core's op "fail". Go's seam meets the same situations with the same bytes;
 // testdata/seam pins both (test/seam-corpus.test.mjs runs it here).
 
-import { HarnessError, HostFaultError } from './errors.js';
+import { Codes, HarnessError, HostFaultError } from './errors.js';
 import { remember } from './core.js';
+
+/**
+ * The question each answer question.resolve made belongs to, so that an
+ * answer is accepted for that question only (Go: Answer's call).
+ * @type {WeakMap<object, object>}
+ */
+const answerOf = new WeakMap();
+
+/** The keys of a reply; exactly one is set. */
+const REPLY_KEYS = ['lines', 'picks', 'form', 'decline'];
+
+/**
+ * Has the core turn `reply` into the answer to `question`, or throws the
+ * core's error (see the file comment). Go: Call.Resolve.
+ * @param {import('./core.js').Core} core
+ * @param {object & {questions: unknown[]}} question
+ * @param {unknown} reply
+ */
+function resolveReply(core, question, reply) {
+  const owner = reply && typeof reply === 'object' ? answerOf.get(reply) : undefined;
+  if (owner !== undefined) {
+    if (owner === question) return reply;
+    throw core.fail({ situation: 'stale_answer' });
+  }
+  const notAReply = () => core.fail({ situation: 'not_a_reply' });
+  if (!isPlainObject(reply)) throw notAReply();
+  const r = /** @type {Record<string, unknown>} */ (reply);
+  const keys = Object.keys(r);
+  if (keys.length !== 1 || !REPLY_KEYS.includes(keys[0])) throw notAReply();
+  const n = question.questions.length;
+  try {
+    switch (keys[0]) {
+      case 'lines':
+        if (!Array.isArray(r.lines) || r.lines.length !== n || !r.lines.every((l) => typeof l === 'string')) throw notAReply();
+        return core.resolveAll(question, r.lines);
+      case 'picks':
+        if (!Array.isArray(r.picks) || r.picks.length !== n || !r.picks.every(isPlainObject)) throw notAReply();
+        return core.resolveAll(question, /** @type {any[]} */ (r.picks));
+      case 'form':
+        return core.elicitationResult(question, r.form);
+      default:
+        if (r.decline !== true) throw notAReply();
+        throw core.fail({ situation: 'declined' });
+    }
+  } catch (err) {
+    throw forTheModel(core, err);
+  }
+}
+
+/** @param {unknown} v */
+function isPlainObject(v) {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A core-written INVALID_ANSWER is worded for the person (the re-prompt):
+ * the model gets the core's invalid_reply, quoting it. Everything else is
+ * passed on.
+ * @param {import('./core.js').Core} core
+ * @param {unknown} err
+ */
+function forTheModel(core, err) {
+  if (err instanceof HarnessError && typeof err.raw === 'string' && err.code === Codes.INVALID_ANSWER) {
+    return core.fail({ situation: 'invalid_reply', detail: err.message });
+  }
+  return err;
+}
+
+/**
+ * A normalized call on its way to a person (Go: askcore.Call): the
+ * normalized call (`request`, `raw`, `questions`, `batch`), who asks
+ * (`from`), and the core's ops a provider needs to judge what the person
+ * gives.
+ */
+class Question {
+  #core;
+
+  /**
+   * @param {import('./core.js').Core} core
+   * @param {{request: any, raw: string, questions: any[], batch: boolean}} call
+   * @param {object} from
+   */
+  constructor(core, call, from) {
+    this.#core = core;
+    this.request = call.request;
+    this.raw = call.raw;
+    this.questions = call.questions;
+    this.batch = call.batch;
+    this.from = from;
+    remember(this, call.raw);
+  }
+
+  /**
+   * Judges one line typed for question i: the core's summary of what it
+   * chose (to echo), or throws INVALID_ANSWER with the message for the
+   * person (show it, ask again). Go: Call.CheckLine.
+   * @param {number} i
+   * @param {string} line
+   * @returns {string}
+   */
+  checkLine(i, line) {
+    return this.#core.summary(this, this.#core.resolve(this, String(line), i), i);
+  }
+
+  /**
+   * checkLine for a keyboard picker's pick {options, text}.
+   * @param {number} i
+   * @param {{options?: number[], text?: string}} pick
+   * @returns {string}
+   */
+  checkPick(i, pick) {
+    return this.#core.summary(this, this.#core.resolve(this, pick, i), i);
+  }
+
+  /**
+   * The answer to this question for `reply`, as the seam would resolve it:
+   * for a provider that shows the answer before handing it back (return
+   * it: it is accepted for this question only). Go: Call.Resolve.
+   * @param {unknown} reply
+   */
+  resolve(reply) {
+    const answer = resolveReply(this.#core, this, reply);
+    if (answer && typeof answer === 'object') answerOf.set(answer, this);
+    return answer;
+  }
+}
 
 /**
  * The core's ASK_ABORTED error for an aborted signal: with the reason's
@@ -143,7 +281,7 @@ export class UserInteraction {
     const reg = this.#active;
     if (!reg) throw this.#fail({ situation: 'no_provider' });
 
-    const question = remember({ ...call, from }, call.raw);
+    const question = new Question(this.#core, call, from);
     const controller = new AbortController();
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -190,12 +328,17 @@ export class UserInteraction {
         pending = Promise.reject(err);
       }
       pending.then(
-        (answer) => {
+        (reply) => {
           if (settled) return;
-          // A provider that gives neither an answer nor an error must not
+          // A provider that gives neither a reply nor an error must not
           // become an empty answer for the model.
-          if (answer === undefined || answer === null || typeof answer !== 'object') {
-            return end(() => this.#fail({ situation: 'no_answer' }));
+          if (reply === undefined || reply === null) return end(() => this.#fail({ situation: 'no_answer' }));
+          let answer;
+          try {
+            answer = resolveReply(this.#core, question, reply);
+          } catch (err) {
+            // The core's verdict on the reply, as it is (Go: structured).
+            return end(() => (err instanceof HarnessError && typeof err.raw === 'string' ? err : this.#harness(err)));
           }
           settle();
           resolve(answer);
@@ -211,14 +354,17 @@ export class UserInteraction {
   }
 
   /**
-   * The core's structured errors stay as they are; an engine fault becomes
-   * engine_fault and anything else provider_failed (quoting its message),
-   * so the model always receives {name, code, message} as the core wrote it.
+   * The core's errors stay as they are (an INVALID_ANSWER worded for the
+   * person becomes invalid_reply); an engine fault becomes engine_fault and
+   * anything else (a HarnessError built in JS among them) provider_failed,
+   * quoting it, so the model always receives {name, code, message} as the
+   * core wrote it.
    * @param {unknown} err
    * @returns {HarnessError}
    */
   #harness(err) {
-    if (err instanceof HarnessError) return err;
+    if (err instanceof HarnessError && typeof err.raw === 'string') return /** @type {HarnessError} */ (forTheModel(this.#core, err));
+    if (err instanceof HarnessError) return this.#fail({ situation: 'provider_failed', detail: `${err.code}: ${err.message}` });
     if (err instanceof HostFaultError) return this.#fail({ situation: 'engine_fault' });
     if (err === undefined || err === null) return this.#fail({ situation: 'no_answer' });
     return this.#fail({ situation: 'provider_failed', detail: err instanceof Error ? err.message : String(err) });

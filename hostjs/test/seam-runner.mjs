@@ -39,7 +39,8 @@ export function trapping(core, HostFaultError) {
 }
 
 /** The provider behaviours of testdata/seam/README.md. */
-export const PROVIDERS = ['none', 'lines', 'picks', 'form', 'decline', 'undefined', 'throw', 'panic', 'wait', 'ignore', 'delay', 'terminal'];
+export const PROVIDERS = ['none', 'lines', 'picks', 'form', 'decline', 'undefined', 'throw', 'panic', 'wait', 'ignore', 'delay', 'terminal',
+  'resolved', 'forged', 'stale', 'not-a-reply', 'reprompt'];
 
 /**
  * Runs case `c` and returns "answer " + the answer's bytes or "error " + the
@@ -78,14 +79,39 @@ export async function runSeamCase(api, core, c, options = {}) {
     const k = tr.core;
     switch (c.provider) {
       case 'lines':
-        return k.resolveAll(q, c.lines);
+        return { lines: c.lines };
       case 'picks':
-        return k.resolveAll(q, c.picks);
+        return { picks: c.picks };
       case 'form':
         k.elicitation(q);
-        return k.elicitationResult(q, c.response);
+        return { form: c.response };
+      case 'resolved':
+        return q.resolve({ lines: c.lines });
+      case 'forged':
+        return JSON.parse(JSON.stringify(c.answer)); // an answer the core did not write for this call
+      case 'stale': {
+        // The core's answer to another call (the seam's Question for it is
+        // private: a second UserInteraction asks it and hands it over).
+        const other = new UserInteraction(k);
+        /** @type {any} */
+        let otherAnswer;
+        other.register((/** @type {any} */ oq) => {
+          otherAnswer = oq.resolve({ lines: c.lines });
+          return otherAnswer;
+        });
+        await other.ask(c.otherArguments);
+        return otherAnswer;
+      }
+      case 'not-a-reply':
+        if (c.value === 'date') return new Date(0);
+        if (c.value === 'string') return 'sqlite';
+        if (c.value === 'fail-result') return k.fail({ situation: 'declined' }); // returned, not thrown
+        throw new Error(`unknown not-a-reply value ${c.value}`);
+      case 'reprompt':
+        q.checkLine(0, c.lines[0]); // throws the core's INVALID_ANSWER for the person
+        throw new Error('reprompt: the line was accepted');
       case 'decline':
-        throw k.fail({ situation: 'declined' });
+        return { decline: true };
       case 'undefined':
         return undefined;
       case 'throw':
@@ -98,7 +124,7 @@ export async function runSeamCase(api, core, c, options = {}) {
         // Deaf to its signal: answers only once the ask is over, with an
         // answer that is not the core's. It must never reach the model.
         await over;
-        return { answer: 'too late' };
+        return { lines: ['1'] };
       case 'delay':
         await new Promise((resolve, reject) => {
           const timer = setTimeout(resolve, c.delayMs);
@@ -107,7 +133,7 @@ export async function runSeamCase(api, core, c, options = {}) {
             reject(e);
           });
         });
-        return k.resolveAll(q, c.lines);
+        return { lines: c.lines };
     }
     throw new Error(`unknown provider ${c.provider}`);
   };

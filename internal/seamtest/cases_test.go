@@ -16,9 +16,9 @@ const (
 	argsBatch = `{"questions":[` + argsDB + `,` + argsMulti + `,` + argsOpen + `]}`
 )
 
-// argsOversized is over the core's input limit once in an envelope: the
-// verdict names the envelope's length, the same on every host ('<', '>'
-// and '&' are not escaped in it, U+2028 and U+2029 are).
+// argsOversized is over the core's limit on the arguments text: the
+// verdict names the text's length, the same on every host however it
+// escapes its envelope ('<', '>', '&', U+2028 and U+2029 included).
 var argsOversized = `{"question":"<b>Q</b> & ` + strings.Repeat("Q", 262144) + `"}`
 
 // longError is host text longer than the core quotes (MaxDetailChars).
@@ -106,6 +106,18 @@ func seamCases() []namedCase {
 		{"terminal-batch-reprompt", seamCase{Arguments: argsBatch, Provider: "terminal", Stdin: stdin("1\n\n\nAurora\n")}},
 		{"terminal-batch-eof-after-first", seamCase{Arguments: argsBatch, Provider: "terminal", Stdin: stdin("1\n")}},
 		{"terminal-multi-free-text", seamCase{Arguments: argsMulti, Provider: "terminal", Stdin: stdin("3, Slack, auth\n")}},
+		// what a provider hands back: only what the person gave, or the
+		// core's answer to that very call (issue 19)
+		{"reply-resolved-by-provider", seamCase{Arguments: argsBatch, Provider: "resolved", Lines: []string{"1", "1,2", "Aurora"}}},
+		{"reply-forged-answer", seamCase{Arguments: argsDB, Provider: "forged", Answer: raw(`{"answer":"rm -rf /"}`)}},
+		{"reply-forged-selected", seamCase{Arguments: argsDB, Provider: "forged", Answer: raw(`{"answer":"x","selected":{"index":9,"label":"x","value":"x"}}`)}},
+		{"reply-stale-answer", seamCase{Arguments: argsDB, Provider: "stale", OtherArguments: argsDBCustom, Lines: []string{"DuckDB"}}},
+		{"reply-not-a-reply-date", seamCase{Arguments: argsDB, Provider: "not-a-reply", Value: "date"}},
+		{"reply-not-a-reply-string", seamCase{Arguments: argsDB, Provider: "not-a-reply", Value: "string"}},
+		{"reply-not-a-reply-fail-result", seamCase{Arguments: argsDB, Provider: "not-a-reply", Value: "fail-result"}},
+		{"reply-lines-wrong-count", seamCase{Arguments: argsBatch, Provider: "lines", Lines: []string{"1"}}},
+		{"reply-reprompt-error", seamCase{Arguments: argsDB, Provider: "reprompt", Lines: []string{"Oracle"}}},
+		{"reply-lines-no-option", seamCase{Arguments: argsDB, Provider: "lines", Lines: []string{"Oracle"}}},
 		{"terminal-multi-invalid-part-then-valid", seamCase{Arguments: `{"question":"Which checks?","options":["Lint","Tests","Fuzz"],"multiSelect":true}`,
 			Provider: "terminal", Stdin: stdin("lint, Slack\n3,1\n")}},
 	}

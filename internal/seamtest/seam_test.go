@@ -21,10 +21,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/interaction"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/seam/*.case.json and *.out from the table")
@@ -48,6 +46,17 @@ type seamCase struct {
 	Dispose     bool              `json:"dispose,omitempty"`
 	TimeoutMs   int64             `json:"timeoutMs,omitempty"`
 	Trap        string            `json:"trap,omitempty"`
+	// Answer is the answer object a "forged" provider hands back as if the
+	// core had written it.
+	Answer json.RawMessage `json:"answer,omitempty"`
+	// OtherArguments is the call a "stale" provider answers (with Lines)
+	// instead of the one it was asked.
+	OtherArguments string `json:"otherArguments,omitempty"`
+	// Value names what a "not-a-reply" provider returns in JS ("date", "string",
+	// "fail-result": the core's error returned instead of thrown); Go's
+	// closed Reply type cannot hold any of them, so its provider returns
+	// the nearest it can: an Answer the core did not write.
+	Value string `json:"value,omitempty"`
 }
 
 // errTrap stands for a trap of the engine: a host fault, not a verdict of
@@ -56,7 +65,7 @@ var errTrap = errors.New("wasm error: unreachable (injected by the seam corpus)"
 
 // trapping faults on its n-th call (from 1); 0 never.
 type trapping struct {
-	engine.Core
+	askcore.Engine
 	n     int64
 	calls atomic.Int64
 }
@@ -65,18 +74,18 @@ func (t *trapping) Handle(ctx context.Context, in []byte) ([]byte, error) {
 	if t.calls.Add(1) == t.n {
 		return nil, errTrap
 	}
-	return t.Core.Handle(ctx, in)
+	return t.Engine.Handle(ctx, in)
 }
 
 // terminalProvider builds the real terminal provider for a "terminal"
-// case; it is set by the terminal front door's tests' helper below.
-var terminalProvider func(client engine.Client, stdin string) (interaction.Provider, func())
+// case (terminal_test.go).
+var terminalProvider func(stdin string) (askcore.Provider, func())
 
 // run runs one case on eng and returns the tool result as the .out file
 // holds it.
-func run(t *testing.T, eng engine.Core, c seamCase) string {
+func run(t *testing.T, eng askcore.Engine, c seamCase) string {
 	t.Helper()
-	tr := &trapping{Core: eng}
+	tr := &trapping{Engine: eng}
 	switch c.Trap {
 	case "normalize":
 		tr.n = 1
@@ -86,80 +95,90 @@ func run(t *testing.T, eng engine.Core, c seamCase) string {
 	default:
 		t.Fatalf("unknown trap %q", c.Trap)
 	}
-	client := engine.Client{Core: tr}
-	svc := interaction.NewService(client)
+	core := askcore.NewCore(tr)
+	svc := askcore.NewService(core)
 
 	reached := make(chan struct{})
 	var reachedOnce sync.Once
 	asked := make(chan struct{}) // closed once Ask returned
-	answer := func(ctx context.Context, q interaction.Question, lines []string) (engine.Result, error) {
-		inputs := make([]engine.Input, len(lines))
-		for i, l := range lines {
-			inputs[i] = engine.Input{Line: l}
+	picks := func() []askcore.Pick {
+		out := make([]askcore.Pick, len(c.Picks))
+		for i, raw := range c.Picks {
+			require.NoError(t, json.Unmarshal(raw, &out[i]))
 		}
-		return client.ResolveAll(ctx, q.Raw, inputs)
+		return out
 	}
-	var provider interaction.Provider = interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+	var provider askcore.Provider = askcore.ProviderFunc(func(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 		reachedOnce.Do(func() { close(reached) })
 		switch c.Provider {
 		case "lines":
-			return answer(ctx, q, c.Lines)
+			return askcore.Lines(c.Lines...), nil
 		case "picks":
-			inputs := make([]engine.Input, len(c.Picks))
-			for i, raw := range c.Picks {
-				var p struct {
-					Options []int  `json:"options"`
-					Text    string `json:"text"`
-				}
-				require.NoError(t, json.Unmarshal(raw, &p))
-				inputs[i] = engine.Input{Pick: &core.Pick{Options: p.Options, Text: p.Text}}
-			}
-			return client.ResolveAll(ctx, q.Raw, inputs)
+			return askcore.Picks(picks()...), nil
 		case "form":
-			if _, _, err := client.Elicitation(ctx, q.Raw); err != nil {
-				return engine.Result{}, err
+			if _, err := call.Form(ctx, askcore.ForACP); err != nil {
+				return askcore.Reply{}, err
 			}
-			return client.ElicitationResult(ctx, q.Raw, c.Response)
+			return askcore.FormReply(c.Response), nil
+		case "resolved":
+			a, err := call.Resolve(ctx, askcore.Lines(c.Lines...))
+			if err != nil {
+				return askcore.Reply{}, err
+			}
+			return askcore.Answered(a), nil
+		case "forged":
+			var a askcore.Answer
+			require.NoError(t, json.Unmarshal(c.Answer, &a))
+			return askcore.Answered(a), nil
+		case "stale":
+			other, err := core.Normalize(ctx, c.OtherArguments)
+			require.NoError(t, err)
+			a, err := other.Resolve(ctx, askcore.Lines(c.Lines...))
+			require.NoError(t, err)
+			return askcore.Answered(a), nil
+		case "not-a-reply":
+			return askcore.Answered(askcore.Answer{}), nil
+		case "reprompt":
+			_, err := call.CheckLine(ctx, 0, c.Lines[0])
+			require.Error(t, err)
+			return askcore.Reply{}, err
 		case "decline":
-			return engine.Result{}, client.Fail(ctx, core.Failure{Situation: core.SituationDeclined})
+			return askcore.Decline(), nil
 		case "undefined":
-			return engine.Result{}, nil
+			return askcore.Reply{}, nil
 		case "throw":
-			return engine.Result{}, errors.New(c.Error)
+			return askcore.Reply{}, errors.New(c.Error)
 		case "panic":
 			panic(c.Error)
 		case "wait":
 			<-ctx.Done()
-			return engine.Result{}, ctx.Err()
+			return askcore.Reply{}, ctx.Err()
 		case "ignore":
-			// Deaf to ctx: answers only once the ask is over. The answer
-			// is never the core's: it must not reach the model.
+			// Deaf to ctx: answers only once the ask is over. That late
+			// reply must not reach the model.
 			<-asked
-			return engine.Result{Raw: json.RawMessage(`{"answer":"too late"}`)}, nil
+			return askcore.Lines("1"), nil
 		case "delay":
 			timer := time.NewTimer(time.Duration(c.DelayMs) * time.Millisecond)
 			defer timer.Stop()
 			select {
 			case <-timer.C:
-				return answer(ctx, q, c.Lines)
+				return askcore.Lines(c.Lines...), nil
 			case <-ctx.Done():
-				return engine.Result{}, ctx.Err()
+				return askcore.Reply{}, ctx.Err()
 			}
 		}
 		t.Fatalf("unknown provider %q", c.Provider)
-		return engine.Result{}, nil
+		return askcore.Reply{}, nil
 	})
 	if c.Provider == "terminal" {
 		require.NotNil(t, c.Stdin, "a terminal case needs stdin")
-		if terminalProvider == nil {
-			t.Skip("SKIP: the terminal provider is not wired into the seam corpus yet")
-		}
-		p, closeFn := terminalProvider(client, *c.Stdin)
+		p, closeFn := terminalProvider(*c.Stdin)
 		defer closeFn()
 		inner := p
-		provider = interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+		provider = askcore.ProviderFunc(func(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 			reachedOnce.Do(func() { close(reached) })
-			return inner.Ask(ctx, q)
+			return inner.Ask(ctx, call)
 		})
 	}
 
@@ -198,21 +217,21 @@ func run(t *testing.T, eng engine.Core, c seamCase) string {
 			}
 		}()
 	}
-	res, err := svc.Ask(ctx, c.Arguments, interaction.AskOptions{Timeout: time.Duration(c.TimeoutMs) * time.Millisecond})
+	res, err := svc.Ask(ctx, c.Arguments, askcore.AskOptions{Timeout: time.Duration(c.TimeoutMs) * time.Millisecond})
 	close(asked)
 	wg.Wait()
 	if err != nil {
-		var he *core.HarnessError
-		require.True(t, errors.As(err, &he), "%T: %v", err, err)
-		return "error " + string(he.JSON())
+		var e *askcore.Error
+		require.True(t, errors.As(err, &e), "%T: %v", err, err)
+		return "error " + string(e.JSON())
 	}
-	return "answer " + string(res.Raw)
+	return "answer " + string(res.JSON())
 }
 
 // engines are the engines every case runs on.
-func engines(t *testing.T) map[string]engine.Core {
+func engines(t *testing.T) map[string]askcore.Engine {
 	t.Helper()
-	out := map[string]engine.Core{"native": engine.Native{}}
+	out := map[string]askcore.Engine{"native": askcore.Native{}}
 	for name, opts := range map[string][]hostgo.Option{
 		"wazero-compiler":    {hostgo.WithMemoryCompilationCache(), hostgo.WithTieredStart(false)},
 		"wazero-interpreter": {hostgo.WithInterpreter()},
@@ -238,7 +257,7 @@ func TestSeamCorpus(t *testing.T) {
 			require.NoError(t, err)
 			base := filepath.Join(corpusDir, nc.name)
 			require.NoError(t, os.WriteFile(base+".case.json", append(b, '\n'), 0o644))
-			require.NoError(t, os.WriteFile(base+".out", []byte(run(t, engine.Native{}, nc.c)), 0o644))
+			require.NoError(t, os.WriteFile(base+".out", []byte(run(t, askcore.Native{}, nc.c)), 0o644))
 		}
 	}
 	files, err := filepath.Glob(filepath.Join(corpusDir, "*.case.json"))

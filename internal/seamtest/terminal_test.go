@@ -4,8 +4,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/termui"
 )
 
@@ -13,9 +12,9 @@ import (
 // on the case's stdin; what it shows is discarded, the tool result is what
 // the corpus pins.
 func init() {
-	terminalProvider = func(client engine.Client, in string) (interaction.Provider, func()) {
+	terminalProvider = func(in string) (askcore.Provider, func()) {
 		lines := termui.NewLines(strings.NewReader(in))
-		p := termui.NewProvider(termui.Config{Client: client, Lines: lines, Out: io.Discard})
+		p := termui.NewProvider(termui.Config{Lines: lines, Out: io.Discard})
 		return p, func() {
 			p.Close()
 			lines.Close()

@@ -23,6 +23,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
 )
 
@@ -141,7 +142,7 @@ func (e *APIError) Unwrap() error { return e.Err }
 // choice as a reply. A tool call's arguments are the text the API sent,
 // unchanged (valid JSON or not): the tool, and for ask_user_question the
 // core, judges them.
-func (m *Model) Complete(ctx context.Context, messages []agent.Message, tools []agent.ToolSpec) (agent.Reply, error) {
+func (m *Model) Complete(ctx context.Context, messages []agent.Message, tools []askcore.Tool) (agent.Reply, error) {
 	params, err := m.params(messages, tools)
 	if err != nil {
 		return agent.Reply{}, err
@@ -191,7 +192,7 @@ func (m *Model) wrap(ctx context.Context, err error) error {
 	return fmt.Errorf("openai: %s at %s: %w", m.cfg.Model, m.cfg.BaseURL, err)
 }
 
-func (m *Model) params(messages []agent.Message, tools []agent.ToolSpec) (oai.ChatCompletionNewParams, error) {
+func (m *Model) params(messages []agent.Message, tools []askcore.Tool) (oai.ChatCompletionNewParams, error) {
 	p := oai.ChatCompletionNewParams{Model: shared.ChatModel(m.cfg.Model)}
 	for _, msg := range messages {
 		switch msg.Role {

@@ -189,7 +189,7 @@ func TestPlainReply(t *testing.T) {
 	assert.Equal(t, "function", got[0].Type)
 	assert.Equal(t, "ask_user_question", got[0].Function.Name)
 	assert.Equal(t, askSpec.Description, got[0].Function.Description)
-	assert.JSONEq(t, string(core.Schema().Parameters), string(got[0].Function.Parameters))
+	assert.JSONEq(t, string(askSpec.Parameters), string(got[0].Function.Parameters))
 	// One top-level object schema (what function calling accepts) that
 	// offers both a single question and a batch.
 	var params struct {

@@ -46,6 +46,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
 )
 
@@ -177,7 +178,7 @@ func (m *Model) Len() int { return len(m.replies) }
 
 // Complete plays the line after the conversation's assistant messages, with
 // {{answer}} substituted.
-func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []agent.ToolSpec) (agent.Reply, error) {
+func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []askcore.Tool) (agent.Reply, error) {
 	if err := ctx.Err(); err != nil {
 		return agent.Reply{}, err
 	}
@@ -213,7 +214,7 @@ func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []agen
 func LatestAnswer(messages []agent.Message) (string, bool) {
 	for i := len(messages) - 1; i >= 0; i-- {
 		msg := messages[i]
-		if msg.Role != agent.RoleTool || msg.ToolName != agent.AskToolName {
+		if msg.Role != agent.RoleTool || msg.ToolName != askcore.ToolName {
 			continue
 		}
 		if msg.IsError {

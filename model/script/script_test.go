@@ -310,12 +310,12 @@ func TestDemoWithoutProviderReportsTheErrorCode(t *testing.T) {
 	a := &agent.Agent{Model: script.Demo(), Tools: reg, Hooks: agent.Hooks{OnText: func(s string) { texts = append(texts, s) }}}
 	require.NoError(t, a.Run(ctx, "hello"))
 	require.GreaterOrEqual(t, len(texts), 2)
-	assert.Contains(t, texts[1], string(core.CodeNoProvider))
+	assert.Contains(t, texts[1], string(askcore.CodeNoProvider))
 	for _, msg := range a.History {
 		if msg.Role == agent.RoleTool {
 			var obj map[string]any
 			require.NoError(t, json.Unmarshal([]byte(msg.Content), &obj))
-			assert.Equal(t, string(core.CodeNoProvider), obj["code"])
+			assert.Equal(t, string(askcore.CodeNoProvider), obj["code"])
 		}
 	}
 }

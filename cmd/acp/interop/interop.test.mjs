@@ -6,6 +6,10 @@
 // questions (a choice, then an optionless one), the other one batch holding
 // a single choice and a multi-select question.
 //
+// Expected bytes come from the askcore core itself where the agent must
+// pass them on as the core wrote them (hostjs, the same askcore.wasm the
+// binary embeds).
+//
 // ASKCORE_ACP_BIN overrides the binary (default: ../../../bin/askcore-acp);
 // ASKCORE_ENGINE, when set, is passed as --engine.
 import { after, before, test } from "node:test";
@@ -17,6 +21,7 @@ import path from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
+import { load } from "../../../hostjs/node.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
@@ -75,6 +80,17 @@ const batchScript = [
 const TIMEOUT = 120_000;
 let tmp;
 let single, batch;
+let core;
+
+// coreOut runs one envelope through the core and returns the result's or
+// the error's JSON text exactly as the core wrote it.
+function coreOut(envelope) {
+  const out = core.handle(JSON.stringify(envelope));
+  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
+    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
+  }
+  throw new Error(`unexpected core output: ${out}`);
+}
 
 // startAgent spawns askcore-acp on a script file and connects the official
 // client to it. It records every line the agent writes (lines) and every
@@ -86,7 +102,9 @@ async function startAgent(name, script) {
   const args = ["--script", scriptFile];
   if (process.env.ASKCORE_ENGINE) args.push("--engine", process.env.ASKCORE_ENGINE);
   const agent = { name, stderr: "", lines: [], elicitations: [], responders: new Map() };
-  agent.child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
+  // The wasm engine's compilation cache (os.UserCacheDir()/askcore/wazero)
+  // goes to this run's temporary directory, not the user's ~/.cache.
+  agent.child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, "cache") } });
   agent.child.stderr.on("data", (d) => (agent.stderr += d));
   agent.exited = new Promise((resolve, reject) => {
     agent.child.on("error", reject);
@@ -133,6 +151,7 @@ async function stopAgent(agent) {
 }
 
 before(async () => {
+  core = await load();
   tmp = mkdtempSync(path.join(tmpdir(), "askcore-acp-interop-"));
   [single, batch] = await Promise.all([startAgent("single", singleScript), startAgent("batch", batchScript)]);
 });
@@ -141,7 +160,7 @@ after(async () => {
   try {
     await Promise.all([stopAgent(single), stopAgent(batch)]);
   } finally {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 10 });
   }
 });
 
@@ -247,7 +266,9 @@ test("a choice, then a free-form answer in the same session", async () => {
   let result = toolResult(r.updates, "call_db", dbArgs);
   assert.equal(result.status, "completed", JSON.stringify(result.rawOutput));
   assert.deepEqual(result.rawOutput, { answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" } });
-  assertRawOutputBytes(session, "call_db", '{"answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"}}');
+  const answer = coreOut({ op: "elicitation_result", arguments: JSON.stringify(dbArgs), response: { action: "accept", content: { choice: "postgres" } } });
+  assert.equal(answer.text, '{"answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"}}');
+  assertRawOutputBytes(session, "call_db", answer.text);
   assert.deepEqual(cardText(result), ["PostgreSQL"]);
   assert.deepEqual(texts(r.updates), ["Let me ask.", "You chose postgres."]);
 
@@ -334,20 +355,31 @@ function checkBatchForm(params, session) {
 }
 
 test("a batch with a multi-select question: one form, the core's answer bytes", async () => {
+  const reply = { action: "accept", content: { choice_1: "postgres", choices_2: ["search", "auth"], custom_answer_2: "Export <CSV & JSON>" } };
   const session = await newSession(batch, async (params) => {
     checkBatchForm(params, session);
-    return { action: "accept", content: { choice_1: "postgres", choices_2: ["search", "auth"], custom_answer_2: "Export <CSV & JSON>" } };
+    return reply;
   });
   const r = await turn(session, "set up a project");
   assert.equal(r.stopReason, "end_turn");
   const result = toolResult(r.updates, "call_batch", batchArgs);
   assert.equal(result.status, "completed", JSON.stringify(result.rawOutput));
-  const answer =
-    '{"answers":[' +
-    '{"question":"Which database should I use?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"}},' +
-    '{"question":"Which features do you want?","answers":["auth","search","Export <CSV & JSON>"],"selected":[{"index":0,"label":"Auth","value":"auth"},{"index":2,"label":"Search","value":"search"}]}]}';
-  assert.equal(JSON.stringify(result.rawOutput), answer);
-  assertRawOutputBytes(session, "call_batch", answer);
+  assert.deepEqual(result.rawOutput, {
+    answers: [
+      { question: "Which database should I use?", answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" } },
+      {
+        question: "Which features do you want?",
+        answers: ["auth", "search", "Export <CSV & JSON>"],
+        selected: [{ index: 0, label: "Auth", value: "auth" }, { index: 2, label: "Search", value: "search" }],
+      },
+    ],
+  });
+  // On the wire: the answer exactly as the core writes it (it escapes <, >
+  // and & as \u003c, \u003e, \u0026).
+  const answer = coreOut({ op: "elicitation_result", arguments: JSON.stringify(batchArgs), response: reply });
+  assert.ok(answer.ok, answer.text);
+  assert.match(answer.text, /Export \\u003cCSV \\u0026 JSON\\u003e/);
+  assertRawOutputBytes(session, "call_batch", answer.text);
   const card = cardText(result);
   assert.equal(card.length, 1);
   assert.match(card[0], /PostgreSQL/);
@@ -365,14 +397,24 @@ test("a declined batch fails whole with ASK_DECLINED", async () => {
   assert.deepEqual(texts(r.updates), ["Two questions.", "Done: ASK_DECLINED."]);
 });
 
+// The reply does not answer the question: the model receives the core's
+// invalid_reply error, which quotes what the core told the person about
+// the reply (its INVALID_ANSWER message for the form).
 test("a non-array for a multi-select field is the core's INVALID_ANSWER", async () => {
-  const session = await newSession(batch, async () => ({ action: "accept", content: { choice_1: "postgres", choices_2: "auth" } }));
+  const reply = { action: "accept", content: { choice_1: "postgres", choices_2: "auth" } };
+  const session = await newSession(batch, async () => reply);
   const r = await turn(session, "go");
   assert.equal(r.stopReason, "end_turn");
   const result = toolResult(r.updates, "call_batch", batchArgs);
   assertError(result, "INVALID_ANSWER");
   assert.match(result.rawOutput.message, /choices_2/);
-  assertRawOutputBytes(session, "call_batch", JSON.stringify(result.rawOutput));
+  const verdict = coreOut({ op: "elicitation_result", arguments: JSON.stringify(batchArgs), response: reply });
+  assert.ok(!verdict.ok, verdict.text);
+  const told = JSON.parse(verdict.text);
+  assert.equal(told.code, "INVALID_ANSWER");
+  const want = coreOut({ op: "fail", situation: "invalid_reply", detail: told.message });
+  assert.ok(want.ok, want.text);
+  assertRawOutputBytes(session, "call_batch", want.text);
 });
 
 test("every elicitation/create carried mode, sessionId and toolCallId", () => {

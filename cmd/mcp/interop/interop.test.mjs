@@ -15,6 +15,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as delay } from "node:timers/promises";
@@ -41,6 +43,11 @@ const dbArgs = {
 };
 
 let core;
+// cacheHome is this run's XDG_CACHE_HOME for the servers: the wasm engine's
+// compilation cache (os.UserCacheDir()/askcore/wazero) goes there, not to
+// the user's ~/.cache.
+let cacheHome;
+const serverEnv = () => ({ ...process.env, ASKCORE_LOG: "info", XDG_CACHE_HOME: cacheHome });
 // The main connection: a client with form elicitation. Each test sets
 // `respond` before it calls the tool (tests in this file run one at a time).
 let main;
@@ -48,6 +55,7 @@ let respond = null;
 const forms = [];
 
 before(async () => {
+  cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-interop-"));
   core = await load();
   main = await connect({ elicitation: { form: {} } }, ["--progress", "5s"]);
   main.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
@@ -58,7 +66,11 @@ before(async () => {
 });
 
 after(async () => {
-  await main?.close();
+  try {
+    await main?.close();
+  } finally {
+    if (cacheHome) rmSync(cacheHome, { recursive: true, force: true, maxRetries: 10 });
+  }
 });
 
 // connect spawns askcore-mcp through the SDK's own stdio transport and
@@ -68,7 +80,7 @@ async function connect(capabilities, extraArgs = []) {
   const transport = new StdioClientTransport({
     command: bin,
     args: [...engineArgs, ...extraArgs],
-    env: { ...process.env, ASKCORE_LOG: "info" },
+    env: serverEnv(),
     stderr: "pipe",
   });
   const log = logOf(transport.stderr);
@@ -143,8 +155,16 @@ function assertResult(result, text, isError) {
 // assertAnswered: the call's result is what the core answers for `reply`.
 // The server receives the arguments as the client's JSON text, which is
 // JSON.stringify(args) (the SDK serializes messages with JSON.stringify).
+// A reply that does not answer the question (the core's INVALID_ANSWER,
+// whose message is for the person) reaches the model as the core's
+// invalid_reply error quoting that message, as the seam resolves it.
 function assertAnswered(result, args, reply) {
-  const want = coreOut({ op: "elicitation_result", arguments: JSON.stringify(args), response: reply });
+  let want = coreOut({ op: "elicitation_result", arguments: JSON.stringify(args), response: reply });
+  if (!want.ok && JSON.parse(want.text).code === "INVALID_ANSWER") {
+    want = coreOut({ op: "fail", situation: "invalid_reply", detail: JSON.parse(want.text).message });
+    assert.ok(want.ok, want.text);
+    want = { ok: false, text: want.text };
+  }
   assertResult(result, want.text, !want.ok);
   return JSON.parse(want.text);
 }
@@ -230,10 +250,13 @@ test("optionless question: free text", async () => {
 });
 
 test("custom answer wins over the pre-filled choice", async () => {
-  const reply = { action: "accept", content: { choice: "sqlite", custom_answer: "DuckDB, in-process" } };
+  const reply = { action: "accept", content: { choice: "sqlite", custom_answer: "DuckDB <in-process> & fast" } };
   respond = async () => reply;
-  const answer = assertAnswered(await call(dbArgs), dbArgs, reply);
-  assert.deepEqual(answer, { answer: "DuckDB, in-process" });
+  const result = await call(dbArgs);
+  const answer = assertAnswered(result, dbArgs, reply);
+  assert.deepEqual(answer, { answer: "DuckDB <in-process> & fast" });
+  // The text is the core's bytes, which escape <, > and & as JSON allows.
+  assert.equal(result.content[0].text, '{"answer":"DuckDB \\u003cin-process\\u003e \\u0026 fast"}');
 });
 
 test("a choice that was not offered is the core's INVALID_ANSWER", async () => {
@@ -242,6 +265,11 @@ test("a choice that was not offered is the core's INVALID_ANSWER", async () => {
   const result = await call(dbArgs);
   assertAnswered(result, dbArgs, reply);
   assertCode(result, "INVALID_ANSWER");
+  // The model is not given the person's re-prompt as it is: the core's
+  // message for the model quotes it.
+  const told = JSON.parse(coreOut({ op: "elicitation_result", arguments: JSON.stringify(dbArgs), response: reply }).text).message;
+  assert.notEqual(result.structuredContent.message, told);
+  assert.ok(result.structuredContent.message.includes(told), result.structuredContent.message);
 });
 
 test("decline: ASK_DECLINED", async () => {
@@ -369,7 +397,7 @@ test("disconnect mid-question: the server aborts the question and exits 0", asyn
   // is open and progress notifications are going out.
   const child = spawn(bin, [...engineArgs, "--progress", "100ms"], {
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, ASKCORE_LOG: "info" },
+    env: serverEnv(),
   });
   const log = logOf(child.stderr);
   const exited = new Promise((resolve, reject) => {

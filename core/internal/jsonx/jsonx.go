@@ -26,9 +26,13 @@
 //
 // Writer decisions: AppendString escapes '"', '\\', all control characters
 // below U+0020 (\b \f \n \r \t in short form, the rest as \u00XX), DEL as
-// \u007f, U+2028 and U+2029 (as JavaScript source would need); '<', '>' and
-// '&' are written as they are (as JSON.stringify does). Invalid UTF-8 is
-// written as U+FFFD, so the output is always valid UTF-8.
+// \u007f, U+2028 and U+2029 (as JavaScript source would need), and '<',
+// '>' and '&' as \u003c, \u003e and \u0026, as encoding/json does: the
+// core's output is then a fixed point of encoding/json, so a Go value
+// holding the core's bytes marshals to exactly those bytes (json.Marshal
+// would rewrite a raw '<'), and it can be embedded in an HTML page as it
+// is. Invalid UTF-8 is written as U+FFFD, so the output is always valid
+// UTF-8.
 package jsonx
 
 import (
@@ -569,7 +573,7 @@ func AppendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
+		if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c < 0x7f {
 			i++
 			continue
 		}

@@ -101,6 +101,14 @@ func FuzzAppendString(f *testing.F) {
 		if back != strings.ToValidUTF8(s, "\uFFFD") && utf8.ValidString(s) {
 			t.Fatalf("round trip %q -> %q -> %q", s, out, back)
 		}
+		// A fixed point of encoding/json: json.Marshal of a value holding
+		// these bytes (a json.RawMessage, a MarshalJSON result) writes them
+		// unchanged, as it only ever rewrites '<', '>', '&', U+2028, U+2029.
+		var esc bytes.Buffer
+		json.HTMLEscape(&esc, out)
+		if !bytes.Equal(esc.Bytes(), out) {
+			t.Fatalf("encoding/json would rewrite %q as %q", out, esc.Bytes())
+		}
 		v, err := Parse(out, 1)
 		if err != nil || v.Str != back {
 			t.Fatalf("jsonx cannot read its own output %q: %v", out, err)
@@ -115,7 +123,7 @@ func TestAppendString(t *testing.T) {
 		"\b\f\n\r\t":   `"\b\f\n\r\t"`,
 		"\x00\x1b\x7f": `"\u0000\u001b\u007f"`,
 		"\u2028\u2029": `"\u2028\u2029"`,
-		"<a>&amp;":     `"<a>&amp;"`,
+		"<a>&amp;":     `"\u003ca\u003e\u0026amp;"`,
 		"bad\xffbyte":  "\"bad\uFFFDbyte\"",
 		"emoji 👩‍💻 é":  "\"emoji 👩‍💻 é\"",
 	} {

@@ -25,8 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/termui"
 )
 
@@ -63,7 +62,7 @@ func run() int {
 	lines := termui.NewLines(in)
 	defer lines.Close()
 	// Colour as the core's terminal op decides it for the front doors.
-	mode, err := engine.Client{Core: engine.Native{}}.Terminal(context.Background(), core.Terminal{
+	mode, err := askcore.NewCore(nil).Terminal(context.Background(), askcore.TerminalFacts{
 		StdinTTY: termui.IsTerminal(os.Stdin), StderrTTY: termui.IsTerminal(outF), OutTTY: termui.IsTerminal(outF),
 		Term: os.Getenv("TERM"), NoColor: os.Getenv("NO_COLOR"),
 	})
@@ -93,7 +92,7 @@ func run() int {
 		}()
 	}
 
-	check := func(_ context.Context, q int, pk termui.Pick) error {
+	check := func(_ context.Context, q int, pk askcore.Pick) error {
 		if len(pk.Options) == 0 && strings.TrimSpace(pk.Text) == "" || pk.Text == "bad" {
 			return errors.New(*reject)
 		}
@@ -143,7 +142,7 @@ func run() int {
 }
 
 // summary is "→ " and what was chosen, one line per question.
-func summary(l termui.Layout, picks []termui.Pick) string {
+func summary(l termui.Layout, picks []askcore.Pick) string {
 	var out []string
 	for i, p := range picks {
 		var parts []string

@@ -12,7 +12,7 @@ import (
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/interaction"
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // A sub-agent shares its parent's session: a provider that routes through
@@ -33,7 +33,7 @@ func TestNewSubAgent(t *testing.T) {
 	dispose, err := rt.Interaction.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
 		sid, ok := router.SessionOf(q.From.AgentID)
 		if !ok {
-			return engine.Result{}, rt.Client.Fail(ctx, core.Failure{Situation: core.SituationSessionNotFound, Detail: q.From.AgentID})
+			return engine.Result{}, rt.Client.Fail(ctx, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: q.From.AgentID})
 		}
 		asked = append(asked, routed{q.From.AgentID, sid, q.From.ToolCallID})
 		return rt.Client.ElicitationResult(ctx, q.Raw, json.RawMessage(`{"action":"accept","content":{"answer":"Ada"}}`))
@@ -73,7 +73,7 @@ func TestNewSubAgent(t *testing.T) {
 	require.NoError(t, err)
 	router.UnbindSession("s1")
 	require.NoError(t, sub2.Run(ctx, "again"))
-	want := rt.Client.Fail(ctx, core.Failure{Situation: core.SituationSessionNotFound, Detail: "sub-2"})
+	want := rt.Client.Fail(ctx, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: "sub-2"})
 	require.Error(t, failure)
 	assert.Equal(t, string(want.JSON()), string(agent.AsHarnessError(failure).JSON()))
 	assert.Len(t, asked, 1)

@@ -1,4 +1,4 @@
-package interaction
+package askcore
 
 import (
 	"errors"
@@ -34,9 +34,9 @@ type binding struct {
 // Errors of Bind and BindSubAgent (use errors.Is).
 var (
 	// ErrAlreadyBound: the agent ID is bound to a session already.
-	ErrAlreadyBound = errors.New("interaction: the agent is already bound to a session")
+	ErrAlreadyBound = errors.New("askcore: the agent is already bound to a session")
 	// ErrNotBound: the parent of a sub-agent is bound to no session.
-	ErrNotBound = errors.New("interaction: the agent is bound to no session")
+	ErrNotBound = errors.New("askcore: the agent is bound to no session")
 )
 
 // Bind routes the questions of agentID to sessionID. unbind undoes this
@@ -69,7 +69,7 @@ func (r *Router) BindSubAgent(parentAgentID, agentID string) (sessionID string, 
 
 func (r *Router) bindLocked(agentID, sessionID string) (func(), error) {
 	if agentID == "" || sessionID == "" {
-		return nil, errors.New("interaction: Bind needs an agent ID and a session ID")
+		return nil, errors.New("askcore: Bind needs an agent ID and a session ID")
 	}
 	if b, ok := r.agents[agentID]; ok {
 		return nil, fmt.Errorf("%w: agent %q is bound to session %q", ErrAlreadyBound, agentID, b.sessionID)

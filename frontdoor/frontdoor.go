@@ -5,18 +5,45 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"time"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
+	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/model/openai"
 	"github.com/askcore/askcore/model/script"
 )
+
+// Names of the engines --engine chooses between.
+const (
+	EngineWasm   = "wasm"   // the WebAssembly core under wazero (package hostgo)
+	EngineNative = "native" // the same rules compiled as Go code (askcore.Native)
+)
+
+// OpenEngine starts the engine called name (EngineWasm, the default when
+// name is empty, or EngineNative) and returns it with a func that
+// releases it. opts tune the wasm engine.
+func OpenEngine(ctx context.Context, name string, opts ...hostgo.Option) (askcore.Engine, func(context.Context) error, error) {
+	switch name {
+	case EngineNative:
+		return askcore.Native{}, func(context.Context) error { return nil }, nil
+	case EngineWasm, "":
+		e, err := hostgo.New(ctx, opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return e, e.Close, nil
+	}
+	return nil, nil, fmt.Errorf("unknown engine %q: want %q or %q", name, EngineWasm, EngineNative)
+}
 
 // Settings are the flags both front doors take.
 type Settings struct {
 	Script string // --script FILE: a scripted model (JSON Lines)
 	Engine string // --engine wasm|native
+	// Timeout, when positive, ends each question of the ask tool Build
+	// registers with ASK_TIMEOUT (off by default).
+	Timeout time.Duration
 }
 
 // AddFlags registers --script and --engine on fs.
@@ -31,7 +58,7 @@ func (s *Settings) AddFlags(fs *flag.FlagSet) {
 func (s *Settings) AddEngineFlag(fs *flag.FlagSet) {
 	def := s.Engine
 	if def == "" {
-		def = engine.NameWasm
+		def = EngineWasm
 	}
 	fs.StringVar(&s.Engine, "engine", def,
 		"where the askcore rules run: wasm (the WebAssembly core under wazero) or native")
@@ -101,14 +128,14 @@ func (s Settings) model(getenv func(string) string) (agent.Model, ModelSource, s
 	return script.Demo(), SourceDemo, "the built-in demo script (offline; set DEEPSEEK_API_KEY or OPENAI_API_KEY, or pass --script FILE)", nil
 }
 
-// Open starts the chosen engine and returns a client for it and a func that
+// Open starts the chosen engine and returns a core on it and a func that
 // releases it.
-func (s Settings) Open(ctx context.Context) (engine.Client, func(context.Context) error, error) {
-	c, closeFn, err := engine.Open(ctx, s.Engine)
+func (s Settings) Open(ctx context.Context) (*askcore.Core, func(context.Context) error, error) {
+	e, closeFn, err := OpenEngine(ctx, s.Engine)
 	if err != nil {
-		return engine.Client{}, nil, err
+		return nil, nil, err
 	}
-	return engine.Client{Core: c}, closeFn, nil
+	return askcore.NewCore(e), closeFn, nil
 }
 
 // SystemPrompt is the system prompt for the ask tool ask (the core's schema
@@ -116,7 +143,7 @@ func (s Settings) Open(ctx context.Context) (engine.Client, func(context.Context
 // description as the core wrote it. The preamble says nothing about the
 // tool's fields, defaults, results or errors: those are the core's words,
 // so the prompt cannot contradict the tool the model is given.
-func SystemPrompt(ask engine.Tool) string {
+func SystemPrompt(ask askcore.Tool) string {
 	return "You are a helpful assistant running in askcore. " +
 		"When you need a decision or a fact that only the user can give, call the " + ask.Name + " tool instead of guessing. " +
 		"Never invent an answer the user did not give.\n\n" +
@@ -124,13 +151,13 @@ func SystemPrompt(ask engine.Tool) string {
 }
 
 // Runtime is everything a front door needs, built by Build: register a
-// provider on Interaction (Interaction.Register), make one agent per
-// conversation with NewAgent, and Close at the end.
+// provider on Service (Service.Register), make one agent per conversation
+// with NewAgent, and Close at the end.
 type Runtime struct {
-	// Client talks to the chosen engine (present, resolve, elicitation...).
-	Client engine.Client
-	// Interaction is the seam; Build registers no provider.
-	Interaction *interaction.Service
+	// Core runs the rules on the chosen engine.
+	Core *askcore.Core
+	// Service is the seam; Build registers no provider.
+	Service *askcore.Service
 	// Tools holds the ask_user_question tool, its spec from the core.
 	Tools *agent.Registry
 	// Model is the chosen backend, shared by all conversations.
@@ -155,34 +182,34 @@ func Build(ctx context.Context, s Settings, getenv func(string) string) (*Runtim
 	if err != nil {
 		return nil, err
 	}
-	client, closeFn, err := s.Open(ctx)
+	c, closeFn, err := s.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := client.Schema(ctx)
+	tool, err := c.Tool(ctx)
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("reading the ask_user_question schema from the core: %w", err), closeFn(context.WithoutCancel(ctx)))
+		return nil, errors.Join(fmt.Errorf("reading the ask_user_question tool from the core: %w", err), closeFn(context.WithoutCancel(ctx)))
 	}
-	svc := interaction.NewService(client)
-	tools, err := agent.NewRegistry(client, agent.NewAskTool(svc, spec))
-	if err != nil {
+	svc := askcore.NewService(c)
+	tools := agent.NewRegistry(c)
+	if err := tools.Add(tool, agent.AskHandler(svc, s.Timeout)); err != nil {
 		return nil, errors.Join(err, closeFn(context.WithoutCancel(ctx)))
 	}
 	return &Runtime{
-		Client:      client,
-		Interaction: svc,
-		Tools:       tools,
-		Model:       m,
-		Source:      src,
-		ModelInfo:   info,
-		System:      SystemPrompt(spec),
-		close:       closeFn,
+		Core:      c,
+		Service:   svc,
+		Tools:     tools,
+		Model:     m,
+		Source:    src,
+		ModelInfo: info,
+		System:    SystemPrompt(tool),
+		close:     closeFn,
 	}, nil
 }
 
 // NewAgent returns an agent for one conversation (one ACP session, the one
 // terminal conversation) over the shared model and tools, with the system
-// prompt set. id and sessionID reach the provider as interaction.Identity.
+// prompt set. id and sessionID reach the provider as askcore.Identity.
 func (r *Runtime) NewAgent(id, sessionID string, hooks agent.Hooks) *agent.Agent {
 	return &agent.Agent{
 		ID:        id,

@@ -18,7 +18,7 @@ import (
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/interaction"
-	"github.com/askcore/askcore/internal/frontdoor"
+	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/model/openai"
 	"github.com/askcore/askcore/model/script"
 )
@@ -126,13 +126,13 @@ func TestBuildWiresEverything(t *testing.T) {
 
 	// Build registers no provider: a question fails fast.
 	_, err = rt.Tools.Execute(ctx, agent.AskToolName, agent.Call{Arguments: json.RawMessage(`{"question":"q?"}`)})
-	var he *core.HarnessError
+	var he *askcore.Error
 	require.True(t, errors.As(err, &he))
-	assert.Equal(t, core.CodeNoProvider, he.Code)
+	assert.Equal(t, askcore.CodeNoProvider, he.Code)
 	// An unknown tool is written by the same engine.
 	_, err = rt.Tools.Execute(ctx, "nope", agent.Call{})
 	require.True(t, errors.As(err, &he))
-	assert.Equal(t, core.CodeUnknownTool, he.Code)
+	assert.Equal(t, askcore.CodeUnknownTool, he.Code)
 
 	// A front door registers its provider and runs one agent per conversation.
 	var from interaction.Identity
@@ -216,7 +216,7 @@ func TestSystemPromptIsDerivedFromTheCoresDescription(t *testing.T) {
 	for field := range params.Properties {
 		assert.NotContains(t, claims, field, "the preamble claims something about %s: that is the core's to say", field)
 	}
-	for _, code := range []core.Code{core.CodeInvalidRequest, core.CodeAskDeclined, core.CodeAskCancelled, core.CodeNoProvider, core.CodeAskAborted} {
+	for _, code := range []askcore.Code{askcore.CodeInvalidRequest, askcore.CodeAskDeclined, askcore.CodeAskCancelled, askcore.CodeNoProvider, askcore.CodeAskAborted} {
 		assert.NotContains(t, preamble, string(code), "the preamble explains an error code: that is the core's to say")
 	}
 	assert.NotContains(t, preamble, "recommended")

@@ -1,0 +1,181 @@
+package askcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// Error is the structured error of every askcore surface:
+// {"name","code","message"}. Every *Error the seam returns was written by
+// the core, its bytes kept as the core wrote them (JSON), so that a model
+// receives the same bytes whichever engine ran the rules; errors.As finds
+// it through any wrapping.
+type Error struct {
+	// Name is ErrorName for the rules' errors, ToolErrorName for the
+	// failures of the tool machinery (package agent).
+	Name    string `json:"name"`
+	Code    Code   `json:"code"`
+	Message string `json:"message"`
+
+	raw json.RawMessage // the object as the core wrote it
+}
+
+// Names an Error carries on the wire.
+const (
+	ErrorName     = "UserInteractionError" // the user-interaction rules
+	ToolErrorName = "ToolError"            // the tool machinery of an agent loop
+)
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// JSON returns the error object as the model receives it: the core's bytes
+// when the core wrote the error, else the fields in the core's order.
+func (e *Error) JSON() json.RawMessage {
+	if e.raw != nil {
+		return e.raw
+	}
+	b, _ := json.Marshal(errorFields(*e))
+	return b
+}
+
+// MarshalJSON writes JSON().
+func (e Error) MarshalJSON() ([]byte, error) { return e.JSON(), nil }
+
+// UnmarshalJSON reads an error object; its bytes are not kept, so JSON
+// writes the fields again (the same bytes for an object the core wrote).
+func (e *Error) UnmarshalJSON(b []byte) error {
+	var f errorFields
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*e = Error(f)
+	e.raw = nil
+	return nil
+}
+
+// errorFields is Error without its methods, for encoding/json.
+type errorFields Error
+
+// Code classifies an Error. Codes survive tool execution, so a model can
+// tell "the person declined" from a crash (docs/SPEC.md, "Errors").
+type Code string
+
+// The codes of ErrorName errors.
+const (
+	CodeInvalidRequest    Code = "INVALID_REQUEST"    // the request (or the envelope) is malformed or ambiguous
+	CodeInvalidAnswer     Code = "INVALID_ANSWER"     // an answer does not satisfy the request
+	CodeNoProvider        Code = "NO_PROVIDER"        // nobody is registered to ask a human
+	CodeDuplicateProvider Code = "DUPLICATE_PROVIDER" // a second provider registered while one is active
+	CodeAskAborted        Code = "ASK_ABORTED"        // the asking side gave up
+	CodeAskDeclined       Code = "ASK_DECLINED"       // the person declined to answer
+	CodeAskCancelled      Code = "ASK_CANCELLED"      // the client cancelled the form
+	CodeAskTimeout        Code = "ASK_TIMEOUT"        // an opt-in per-ask timeout expired; nothing was chosen
+	CodeAskFailed         Code = "ASK_FAILED"         // the surface cannot ask
+	CodeSessionNotFound   Code = "SESSION_NOT_FOUND"  // no session can be routed to for the asking agent
+)
+
+// The codes of ToolErrorName errors.
+const (
+	CodeUnknownTool   Code = "UNKNOWN_TOOL"   // the model called a tool that is not registered
+	CodeToolFailed    Code = "TOOL_FAILED"    // a tool failed without a structured error
+	CodeToolCancelled Code = "TOOL_CANCELLED" // the run was cancelled before the call ran
+)
+
+// Situation names something that ends an ask outside the rules of a
+// request: nobody to ask, an abort, a timeout, a broken provider or client.
+// The core words the error of each (op "fail"), so every surface gives the
+// same code and message for the same situation; docs/SPEC.md lists them
+// with their codes.
+type Situation string
+
+// The situations, with the code each gives.
+const (
+	SituationNoProvider        Situation = "no_provider"         // NO_PROVIDER
+	SituationDuplicateProvider Situation = "duplicate_provider"  // DUPLICATE_PROVIDER
+	SituationAborted           Situation = "aborted"             // ASK_ABORTED; Detail: why, when known
+	SituationWithdrawn         Situation = "withdrawn"           // ASK_ABORTED: the provider was disposed
+	SituationTimeout           Situation = "timeout"             // ASK_TIMEOUT; Millis: the timeout
+	SituationNoAnswer          Situation = "no_answer"           // ASK_FAILED: the provider returned neither a reply nor an error
+	SituationNotAReply         Situation = "not_a_reply"         // ASK_FAILED: the provider returned an answer the core did not write for this call
+	SituationStaleAnswer       Situation = "stale_answer"        // ASK_FAILED: the provider returned the answer to another call
+	SituationInvalidReply      Situation = "invalid_reply"       // INVALID_ANSWER; Detail: what the core told the person
+	SituationProviderFailed    Situation = "provider_failed"     // ASK_FAILED; Detail: the provider's error or panic
+	SituationEngineFault       Situation = "engine_fault"        // ASK_FAILED: the engine trapped or closed
+	SituationInterrupted       Situation = "interrupted"         // ASK_ABORTED: Ctrl-C at a terminal
+	SituationEOF               Situation = "eof"                 // ASK_ABORTED: the input ended before an answer
+	SituationInputClosed       Situation = "input_closed"        // ASK_ABORTED: the input was closed
+	SituationReadFailed        Situation = "read_failed"         // ASK_ABORTED; Detail: the read error
+	SituationDeclined          Situation = "declined"            // ASK_DECLINED: the person declined
+	SituationNoTerminal        Situation = "no_terminal"         // ASK_FAILED: no terminal to read the answer from
+	SituationSessionNotFound   Situation = "session_not_found"   // SESSION_NOT_FOUND; Detail: the asking agent
+	SituationNoFormSupport     Situation = "no_form_support"     // ASK_FAILED: the client cannot show forms
+	SituationClientError       Situation = "client_error"        // ASK_FAILED; Detail: the client's error
+	SituationClientNoResult    Situation = "client_no_result"    // ASK_FAILED: the client answered without a result
+	SituationClientGone        Situation = "client_disconnected" // ASK_ABORTED: the client went away while it was asked
+	SituationUsage             Situation = "usage"               // INVALID_REQUEST; Detail: what is wrong with the command line
+	SituationRequestReadFailed Situation = "request_read_failed" // ASK_FAILED; Detail: the read error
+	SituationUnknownTool       Situation = "unknown_tool"        // ToolError UNKNOWN_TOOL; Tool, Tools
+	SituationToolFailed        Situation = "tool_failed"         // ToolError TOOL_FAILED; Tool, Detail
+	SituationToolCancelled     Situation = "tool_cancelled"      // ToolError TOOL_CANCELLED
+)
+
+// Failure is a situation with its particulars. A provider returns one as
+// its error to end a question for a reason of its own (the input ended,
+// the client cannot show forms): the seam has the core word it. Core.Fail
+// turns one into the core's *Error directly.
+type Failure struct {
+	Situation Situation
+	// Detail is host text the message quotes, sanitized and cut by the
+	// core: an abort reason, a provider's or client's error, the agent.
+	Detail string
+	// Millis is the timeout, for SituationTimeout.
+	Millis int64
+	// Tool is the tool called and Tools the tools there are, for the
+	// ToolError situations.
+	Tool  string
+	Tools []string
+}
+
+// Error is for logs; the message a model sees is the core's (Core.Fail).
+func (f Failure) Error() string {
+	s := "askcore: " + string(f.Situation)
+	if f.Detail != "" {
+		s += ": " + strings.TrimSpace(f.Detail)
+	}
+	return s
+}
+
+// AsError returns err as the *Error it is or wraps. Any other error (a
+// failure that never went through the seam) becomes the core's
+// TOOL_FAILED, written by the native core; nil stays nil.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) && e != nil {
+		return e
+	}
+	return nativeCore.Fail(context.Background(), Failure{Situation: SituationToolFailed, Detail: err.Error()})
+}
+
+// ErrorJSON is err as a model (and an ACP or MCP client) receives it:
+// {"name","code","message"}, the core's own bytes (see AsError). nil stays
+// nil.
+func ErrorJSON(err error) json.RawMessage {
+	if err == nil {
+		return nil
+	}
+	return AsError(err).JSON()
+}
+
+// ToolResult is the tool result of one ask for a model: the answer object,
+// or the error object with isError set, the core's bytes either way.
+func ToolResult(a Answer, err error) (result json.RawMessage, isError bool) {
+	if err != nil {
+		return ErrorJSON(err), true
+	}
+	return a.JSON(), false
+}
