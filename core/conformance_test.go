@@ -72,7 +72,7 @@ func conformanceCases() []struct{ name, in string } {
 	return cases
 }
 
-// v1ConformanceCases are the cases of contract sections 1-6.
+// v1ConformanceCases are the cases of vocabulary v1 (one question, single-select).
 func v1ConformanceCases() []struct{ name, in string } {
 	overLimit := `{"op":"normalize","request":{"question":"` + strings.Repeat("a", MaxInputBytes-41) + `"}}`
 	atQuestionLimit := `{"question":"` + strings.Repeat("q", MaxQuestionChars) + `"}`

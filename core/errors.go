@@ -4,7 +4,7 @@ package core
 const ErrorName = "UserInteractionError"
 
 // errCode classifies a UserInteractionError. The set is part of the public
-// contract: codes survive tool execution so the model can tell "the user
+// API: codes survive tool execution so the model can tell "the user
 // cancelled" from a crash.
 type errCode string
 
@@ -24,9 +24,9 @@ const (
 // harnessError is the structured error every askcore surface returns. It is
 // comparable with errors.As and marshals to {"name","code","message"}.
 type harnessError struct {
-	Name    string `json:"name"`
-	Code    errCode   `json:"code"`
-	Message string `json:"message"`
+	Name    string  `json:"name"`
+	Code    errCode `json:"code"`
+	Message string  `json:"message"`
 	// Raw is the error object exactly as the core wrote it, when the
 	// error came out of an envelope (engine.Client sets it): JSON returns
 	// it, so a model receives the core's own bytes whichever engine ran.

@@ -10,7 +10,7 @@ import (
 const opList = "normalize, schema, present, resolve, elicitation, elicitation_result, picker, summary, fail, terminal, sanitize"
 
 // Handle is the one entry point every surface exposes: a JSON envelope in,
-// a JSON envelope out (contract section 1). It never panics: any input,
+// a JSON envelope out (docs/SPEC.md). It never panics: any input,
 // however malformed, gives an {"ok":false,...} envelope. For the same input
 // it returns the same bytes.
 func Handle(input []byte) (out []byte) {

@@ -27,7 +27,7 @@ const (
 	pickerInterrupted  = "✗ dismissed (Ctrl-C)"
 )
 
-// appendPicker writes what a keyboard picker (contract section 9) shows
+// appendPicker writes what a keyboard picker (docs/SPEC.md) shows
 // for a normalized call: per question its texts, its entries in display
 // order (each with its position in the request, which a pick sends back),
 // the label of the own-answer entry when free text is allowed, where the

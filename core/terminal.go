@@ -18,8 +18,8 @@ type terminalFacts struct {
 
 // terminalMode is what a terminal front door does.
 type terminalMode struct {
-	// Picker: answer questions with the keyboard picker (contract section
-	// 9); otherwise the line mode of section 4, which is also the mode for
+	// Picker: answer questions with the keyboard picker;
+	// otherwise the line mode, which is also the mode for
 	// screen readers.
 	Picker bool
 	// Color: the writer may carry colour (https://no-color.org).

@@ -17,8 +17,8 @@ type request struct {
 	Question    string   `json:"question"`
 	Options     []option `json:"options"`
 	AllowCustom bool     `json:"allowCustom"`
-	// MultiSelect lets the person pick one or more options (contract
-	// section 7); it needs options.
+	// MultiSelect lets the person pick one or more options; it
+	// needs options.
 	MultiSelect bool `json:"multiSelect,omitempty"`
 }
 

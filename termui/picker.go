@@ -14,7 +14,7 @@ import (
 	"github.com/askcore/askcore"
 )
 
-// The keyboard picker (contract section 9). Design notes: PICKER.md.
+// The keyboard picker (docs/SPEC.md, "Keyboard picker"). Design notes: PICKER.md.
 
 var (
 	// ErrDeclined: the person pressed Esc (the host reports ASK_DECLINED).

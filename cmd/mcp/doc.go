@@ -63,6 +63,6 @@
 //
 // Limits: go-sdk reads one JSON-RPC message per line of at most 16 MiB
 // (mcp.DefaultMaxLineLength); a longer line ends the session. The core
-// refuses arguments longer than core.MaxInputBytes (256 KiB) with
+// refuses arguments longer than core.MaxArgumentsBytes (256 KiB) with
 // INVALID_REQUEST long before that.
 package main

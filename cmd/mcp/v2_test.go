@@ -1,7 +1,7 @@
 package main
 
-// Batches and multi-select (contract section 7, core v2). These tests were
-// written against the contract's shapes before the core implemented them
+// Batches and multi-select (docs/SPEC.md, core v2). These tests were
+// written against the specified shapes before the core implemented them
 // (they failed on the v1 core) and pass with core v2. The front door needed
 // no change for them: the form, the reply and the answer are the core's.
 

@@ -7,8 +7,8 @@
 //	askcore-stdio [--script FILE] [--engine wasm|native] [--plain]
 //
 // Each line read from stdin is a user prompt; while a question is pending,
-// the next line is its answer. The model is chosen as contract.md section 6
-// says (internal/frontdoor): --script FILE (JSON Lines, one model reply a
+// the next line is its answer. The model is chosen as docs/SPEC.md
+// ("Front doors") says (package frontdoor): --script FILE (JSON Lines, one model reply a
 // line), else DEEPSEEK_API_KEY, else OPENAI_API_KEY (OPENAI_BASE_URL,
 // OPENAI_MODEL), else the built-in demo. With the demo the program starts
 // the first turn itself (as if you had said hello), so
@@ -22,7 +22,7 @@
 //
 // The core's terminal op decides from the TTY facts, TERM, NO_COLOR,
 // ASKCORE_PLAIN and --plain whether questions are answered with the
-// keyboard picker of contract section 9 (stdin and stderr are terminals,
+// keyboard picker of docs/SPEC.md (stdin and stderr are terminals,
 // TERM is not dumb, no --plain or ASKCORE_PLAIN) or in the line mode below,
 // and whether colour is used. The picker (termui, termui/PICKER.md) draws
 // the core's picker layout below the model's text (on stdout; on stderr when

@@ -1,4 +1,4 @@
-// Package script is the scripted model of contract.md section 6: a JSON
+// Package script is the scripted model of docs/SPEC.md ("Front doors"): a JSON
 // Lines file where each line is one model reply,
 //
 //	{"content": TEXT}

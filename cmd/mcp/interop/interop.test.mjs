@@ -7,8 +7,8 @@
 // askcore.wasm the binary embeds): the text content of a tool result must be
 // exactly what the core wrote.
 //
-// Tests marked [core v2] exercise batches and multi-select (contract section
-// 7), written against the contract's shapes: they fail on a v1 core.
+// Tests marked [core v2] exercise batches and multi-select (docs/SPEC.md),
+// written against the specified shapes: they fail on a v1 core.
 //
 // ASKCORE_MCP_BIN overrides the binary (default: ../../../bin/askcore-mcp);
 // ASKCORE_ENGINE, when set, is passed as --engine.
