@@ -491,7 +491,9 @@ func TestInputRequestRounds(t *testing.T) {
 	assertBytes(t, res, want, false)
 
 	// A response of another kind under the form's key is the client's
-	// fault: ASK_FAILED, not an answer.
+	// fault: ASK_FAILED, not an answer. (Roots are deprecated, which is why a
+	// client may still send one: any non-elicitation result will do.)
+	//lint:ignore SA1019 a deprecated result kind is exactly a wrong reply
 	res = retry(mcp.InputResponseMap{"ask_user_question": &mcp.ListRootsResult{Roots: []*mcp.Root{}}})
 	assert.True(t, res.IsError)
 	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, `"code":"ASK_FAILED"`)

@@ -1,5 +1,7 @@
 package main
 
+//lint:file-ignore U1000 the go:wasmexport functions are called by the host, which staticcheck cannot see
+
 import "github.com/askcore/askcore/core"
 
 // maxInput is the largest input askcore_input accepts (askcore_max_input):

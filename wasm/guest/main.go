@@ -10,6 +10,8 @@
 // them (and the pointers the host holds) alive between calls.
 package main
 
+//lint:file-ignore U1000 the go:wasmexport functions are called by the host, which staticcheck cannot see
+
 import (
 	"unsafe"
 
