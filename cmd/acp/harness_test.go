@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -19,36 +18,13 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/frontdoor"
-	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/leaktest"
 )
 
 func TestMain(m *testing.M) {
 	// The ACP SDK logs through slog.Default (SetLogger races in v0.13.0).
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	goleak.VerifyTestMain(testRun{m})
-}
-
-// testRun is leaktest.VerifyTestMain's run (the tests, then a wait for the
-// shared background compile of the wasm engine) with a compilation cache
-// of its own: XDG_CACHE_HOME, where os.UserCacheDir puts the wasm engine's
-// cache (askcore/wazero), is a temporary directory of this run, so that the
-// tests on the wasm engine write nothing to the user's cache. The
-// directory is removed once the compile that fills it has ended.
-type testRun struct{ m *testing.M }
-
-func (r testRun) Run() int {
-	dir, err := os.MkdirTemp("", "askcore-acp-test-")
-	if err == nil {
-		err = os.Setenv("XDG_CACHE_HOME", dir)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "the compilation cache of this test run:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	code := r.m.Run()
-	_ = hostgo.Warmup(context.Background()) // as leaktest: wait for the compile (a failed one has ended too)
-	return code
+	leaktest.VerifyTestMain(m)
 }
 
 // patience is how long a test waits for something that must happen (a

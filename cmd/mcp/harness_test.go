@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -15,37 +13,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/leaktest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(testRun{m}) }
-
-// testRun is leaktest.VerifyTestMain's run (the tests, then a wait for the
-// shared background compile of the wasm engine) with a compilation cache
-// of its own: XDG_CACHE_HOME, where os.UserCacheDir puts the wasm engine's
-// cache (askcore/wazero), is a temporary directory of this run, so that the
-// tests that run the program on the wasm engine write nothing to the
-// user's cache. The directory is removed once the compile that fills it
-// has ended.
-type testRun struct{ m *testing.M }
-
-func (r testRun) Run() int {
-	dir, err := os.MkdirTemp("", "askcore-mcp-test-")
-	if err == nil {
-		err = os.Setenv("XDG_CACHE_HOME", dir)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "the compilation cache of this test run:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	code := r.m.Run()
-	_ = hostgo.Warmup(context.Background()) // as leaktest: wait for the compile (a failed one has ended too)
-	return code
-}
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 
 // waitLong bounds every wait of a test: long enough for a loaded 2-core
 // machine under -race, short enough to fail rather than hang.

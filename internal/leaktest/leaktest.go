@@ -1,18 +1,27 @@
-// Package leaktest checks a test binary for leaked goroutines the way
-// goleak.VerifyTestMain does, after waiting for the one goroutine askcore
-// starts on purpose to outlive its caller: hostgo's shared background
-// compile of the module.
+// Package leaktest is the TestMain of askcore's test binaries: it gives the
+// run a compilation cache of its own and checks for leaked goroutines the
+// way goleak.VerifyTestMain does, after waiting for the one goroutine
+// askcore starts on purpose to outlive its caller: hostgo's shared
+// background compile of the module.
 //
-// A front door (askcore-acp, askcore-mcp) closes its engine at exit with a
-// deadline (5 s): on a cold machine under -race the optimizing compile can
-// take longer, and the process exits with the compile unfinished, which is
-// right for a program. A test binary that ran such a program in-process
-// goes on; without waiting here, goleak would report the compile (and
-// wazero's workers under it) as a leak whenever the compile is slow.
+// The cache: tests that run the default engine (the wasm engine with its
+// cache under os.UserCacheDir) must write nothing to the user's
+// ~/.cache/askcore/wazero. XDG_CACHE_HOME, where os.UserCacheDir looks on
+// Linux and the BSDs, is set to a temporary directory of the run (also for
+// the programs a test starts, which inherit it) and removed afterwards.
+//
+// The wait: a front door (askcore-acp, askcore-mcp) closes its engine at
+// exit with a deadline (5 s): on a cold machine under -race the optimizing
+// compile can take longer, and the process exits with the compile
+// unfinished, which is right for a program. A test binary that ran such a
+// program in-process goes on; without waiting here, goleak would report the
+// compile (and wazero's workers under it) as a leak whenever it is slow.
 package leaktest
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -20,20 +29,29 @@ import (
 	"github.com/askcore/askcore/hostgo"
 )
 
-// VerifyTestMain runs the tests, waits for the shared compile of the
-// default engine configuration (engine.Open's) to end, then fails the run
-// if a goroutine is left. Call it as the whole of TestMain.
+// VerifyTestMain runs the tests with a private compilation cache, waits
+// for the shared compile of the default engine configuration to end, then
+// fails the run if a goroutine is left. Call it as the whole of TestMain.
 func VerifyTestMain(m *testing.M, opts ...goleak.Option) {
-	goleak.VerifyTestMain(afterCompile{m}, opts...)
+	goleak.VerifyTestMain(run{m}, opts...)
 }
 
-// afterCompile is m whose Run also waits for the background compile. Warmup
-// waits for the compile that is running, or loads the module from the
-// cache when none ran: either way nothing of it is left running.
-type afterCompile struct{ m *testing.M }
+type run struct{ m *testing.M }
 
-func (a afterCompile) Run() int {
-	code := a.m.Run()
-	_ = hostgo.Warmup(context.Background()) // a failed compile has ended too: that is all this waits for
+func (r run) Run() int {
+	dir, err := os.MkdirTemp("", "askcore-test-cache-")
+	if err == nil {
+		err = os.Setenv("XDG_CACHE_HOME", dir)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "leaktest: the compilation cache of this run:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	code := r.m.Run()
+	// Warmup waits for the compile that is running, or loads the module
+	// from the cache when none ran: either way nothing of it is left
+	// running. A failed compile has ended too: that is all this waits for.
+	_ = hostgo.Warmup(context.Background())
 	return code
 }
