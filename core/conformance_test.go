@@ -69,6 +69,7 @@ func conformanceCases() []struct{ name, in string } {
 	cases := v1ConformanceCases()
 	cases = append(cases, normConformanceCases()...)
 	cases = append(cases, v2ConformanceCases()...)
+	cases = append(cases, v3ConformanceCases()...)
 	return cases
 }
 

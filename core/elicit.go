@@ -28,15 +28,48 @@ func appendForm(b []byte, a *call, t formTarget) []byte {
 }
 
 // formMessage is the form's message: the question, or for a batch a line
-// that says how many questions the form holds (each field carries its own).
+// that says how many questions the form holds (each field carries its own),
+// then the options' previews, if any. Clients render the message as
+// Markdown (or as plain text, which a preview reads as too), and it is the
+// one place both ACP and MCP clients show in full: option descriptions
+// inside oneOf are dropped by some, and multi-select items carry none.
 func formMessage(a *call) string {
-	if !a.Batch {
-		return a.Questions[0].Question
+	var msg string
+	switch {
+	case !a.Batch:
+		msg = a.Questions[0].Question
+	case len(a.Questions) == 1:
+		msg = "Please answer the question below."
+	default:
+		msg = "Please answer the " + strconv.Itoa(len(a.Questions)) + " questions below."
 	}
-	if len(a.Questions) == 1 {
-		return "Please answer the question below."
+	return msg + formPreviews(a)
+}
+
+// formPreviews lists the previews of a call's options in display order,
+// each under a bold line naming its option (and, in a batch, its
+// question): "\n\n**Preview: Grid**\n\n<preview>".
+func formPreviews(a *call) string {
+	var b []byte
+	for i := range a.Questions {
+		r := &a.Questions[i]
+		var ob [MaxOptions]int
+		for _, oi := range r.appendDisplayOrder(ob[:0]) {
+			o := &r.Options[oi]
+			if o.Preview == "" {
+				continue
+			}
+			b = append(b, "\n\n**Preview: "...)
+			if a.Batch {
+				b = append(b, questionPosition(i, len(a.Questions))...)
+				b = append(b, ", "...)
+			}
+			b = append(b, o.Label...)
+			b = append(b, "**\n\n"...)
+			b = append(b, o.Preview...)
+		}
 	}
-	return "Please answer the " + strconv.Itoa(len(a.Questions)) + " questions below."
+	return string(b)
 }
 
 // JSON returns the form as op "elicitation" writes it.
@@ -59,6 +92,8 @@ const (
 	titleCustom     = "Or type your own answer"
 	descCustom      = "When not empty, this is the answer instead of the chosen option."
 	descCustomMulti = "When not empty, this is one more answer beside the chosen options."
+	titleNotes      = "Notes (optional)"
+	descNotes       = "Anything you want to add to your answer."
 )
 
 // fieldName is the form field called base for question i: base itself for
@@ -129,7 +164,7 @@ func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []str
 		b = appendFieldHead(b, a, i, t, name, "string", titleAnswer)
 		b = append(b, `,"minLength":1,"maxLength":`...)
 		b = jsonx.AppendInt(b, MaxAnswerChars)
-		return append(b, '}'), append(required, name)
+		return appendNotesField(append(b, '}'), a, i), append(required, name)
 	}
 	var ob [MaxOptions]int
 	order := r.appendDisplayOrder(ob[:0])
@@ -169,7 +204,7 @@ func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []str
 	}
 	b = append(b, '}')
 	if !r.AllowCustom {
-		return b, append(required, name)
+		return appendNotesField(b, a, i), append(required, name)
 	}
 	desc := descCustom
 	if r.MultiSelect {
@@ -186,7 +221,26 @@ func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []str
 	b = jsonx.AppendString(b, desc)
 	b = append(b, `,"maxLength":`...)
 	b = jsonx.AppendInt(b, MaxAnswerChars)
-	return append(b, '}'), required
+	return appendNotesField(append(b, '}'), a, i), required
+}
+
+// appendNotesField writes question i's optional notes field, after its
+// other fields: the person may add notes to any answer, also where free
+// text is not allowed for the answer itself.
+func appendNotesField(b []byte, a *call, i int) []byte {
+	desc := descNotes
+	if a.Batch {
+		desc = questionPosition(i, len(a.Questions)) + ": " + lowerFirst(desc)
+	}
+	b = append(b, ',')
+	b = jsonx.AppendString(b, fieldName(a, fieldNotes, i))
+	b = append(b, `:{"type":"string","title":`...)
+	b = jsonx.AppendString(b, titleNotes)
+	b = append(b, `,"description":`...)
+	b = jsonx.AppendString(b, desc)
+	b = append(b, `,"maxLength":`...)
+	b = jsonx.AppendInt(b, MaxNotesChars)
+	return append(b, '}')
 }
 
 // appendConsts writes the options in display order as
@@ -363,12 +417,27 @@ func elicitationResult(a *call, action string, c content) ([]answer, *harnessErr
 	answers := make([]answer, len(a.Questions))
 	for i := range a.Questions {
 		ans, err := formAnswer(a, i, c)
+		if err == nil {
+			ans, err = formNotes(a, i, c, ans)
+		}
 		if err != nil {
 			return nil, inQuestion(a, i, err)
 		}
 		answers[i] = ans
 	}
 	return answers, nil
+}
+
+// formNotes adds question i's notes field, when filled in, to its answer.
+func formNotes(a *call, i int, c content, ans answer) (answer, *harnessError) {
+	s, _, err := c.str(fieldName(a, fieldNotes, i))
+	if err != nil {
+		return answer{}, err
+	}
+	if s = sanitize(s, true); s == "" {
+		return ans, nil
+	}
+	return withNotes(ans, s)
 }
 
 // formAnswer reads question i's fields of an accepted form.

@@ -102,8 +102,9 @@ func FuzzHandle(f *testing.F) {
 }
 
 func FuzzResolve(f *testing.F) {
-	reqs := []string{reqDB, reqDBCustom, reqNoDefault, reqOpen, reqTwoRec, reqCafeNFC, reqMulti, reqMultiCustom}
-	for i, line := range []string{"", "1", "2.", "３", "sqlite", " PostgreSQL ", "cafe\u0301", "\x1b[31m2", "\u200b", "99999999999", "free text", "1,3", "chat, voice, x", ",,"} {
+	reqs := []string{reqDB, reqDBCustom, reqNoDefault, reqOpen, reqTwoRec, reqCafeNFC, reqMulti, reqMultiCustom, reqLayout, reqLayoutMulti}
+	for i, line := range []string{"", "1", "2.", "３", "sqlite", " PostgreSQL ", "cafe\u0301", "\x1b[31m2", "\u200b", "99999999999", "free text", "1,3", "chat, voice, x", ",,",
+		"2 // keep v15", "// only notes", "https://x//y", "1 //", "a//b // c", "1,2 // \x1b[2Jnotes"} {
 		f.Add(uint8(i), line)
 	}
 	f.Fuzz(func(t *testing.T, which uint8, line string) {
@@ -146,7 +147,7 @@ func FuzzResolve(f *testing.F) {
 }
 
 func FuzzElicitationResult(f *testing.F) {
-	reqs := []string{reqDB, reqDBCustom, reqOpen, reqTwoRec, reqMulti, reqMultiCustom, reqBatch, reqBatchMixed}
+	reqs := []string{reqDB, reqDBCustom, reqOpen, reqTwoRec, reqMulti, reqMultiCustom, reqBatch, reqBatchMixed, reqLayoutBatch}
 	for i, resp := range []string{
 		`{"action":"accept","content":{"choices":["auth"],"custom_answer":"x"}}`,
 		`{"action":"accept","content":{"choice_1":"sqlite","choices_2":["auth","chat"],"answer_3":"x"}}`,
@@ -156,6 +157,8 @@ func FuzzElicitationResult(f *testing.F) {
 		`{"action":"accept","content":{"answer":"x"}}`,
 		`{"action":"decline"}`, `{"action":"cancel"}`, `{"action":"x"}`, `{}`, `[]`, `null`,
 		`{"action":"accept","content":{"choice":1}}`,
+		`{"action":"accept","content":{"choice":"sqlite","notes":"keep v15"}}`,
+		`{"action":"accept","content":{"choice_1":"early-return","notes_1":"x","choices_2":["Dashboard"],"answer_3":"y","notes_3":7}}`,
 	} {
 		f.Add(uint8(i), []byte(resp))
 	}

@@ -34,7 +34,7 @@ const (
 // cursor starts, what starts toggled on, and one line of key help.
 //
 //	{"questions":[{"position"?,"header"?,"question","multiSelect",
-//	  "entries":[{"index","label","description"?,"recommended"?}],
+//	  "entries":[{"index","label","description"?,"preview"?,"recommended"?}],
 //	  "custom"?,"cursor","toggled","help"}],
 //	 "recommended":"recommended","on":"[x] ","off":"[ ] ","more":"more",
 //	 "declined":"✗ declined","interrupted":"✗ dismissed (Ctrl-C)"}
@@ -92,6 +92,10 @@ func appendPickerQuestion(b []byte, a *call, i int) []byte {
 		if o.Description != "" {
 			b = append(b, `,"description":`...)
 			b = jsonx.AppendString(b, o.Description)
+		}
+		if o.Preview != "" {
+			b = append(b, `,"preview":`...)
+			b = jsonx.AppendString(b, o.Preview)
 		}
 		if o.Recommended {
 			b = append(b, `,"recommended":true`...)

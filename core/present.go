@@ -29,8 +29,15 @@ func questionPosition(i, n int) string {
 //	  1. PostgreSQL (recommended)
 //	     Reliable; needs a server.
 //	  2. SQLite
+//	     Preview:
+//	         sqlite3 app.db
+//	     (end of preview)
 //
 //	Type 1-2 or a label, or type your own answer. Enter picks 1 (PostgreSQL).
+//
+// A preview is printed whole under its option, indented four more columns
+// and bounded by a line before and after it, which a screen reader reads
+// as they are.
 func present(r *request) presentation {
 	order := r.displayOrder()
 	var b strings.Builder
@@ -66,12 +73,34 @@ func present(r *request) presentation {
 					b.WriteString("\n")
 				}
 			}
+			if o.Preview != "" {
+				b.WriteString(indent)
+				b.WriteString(previewStart)
+				b.WriteString("\n")
+				for _, line := range strings.Split(o.Preview, "\n") {
+					if line != "" {
+						b.WriteString(indent)
+						b.WriteString("    ")
+						b.WriteString(line)
+					}
+					b.WriteString("\n")
+				}
+				b.WriteString(indent)
+				b.WriteString(previewEnd)
+				b.WriteString("\n")
+			}
 		}
 	}
 	b.WriteString("\n")
 	b.WriteString(hint(r, order))
 	return presentation{Text: b.String(), Order: order}
 }
+
+// The lines that bound a preview in line mode.
+const (
+	previewStart = "Preview:"
+	previewEnd   = "(end of preview)"
+)
 
 // hint is the one line that says how to answer.
 func hint(r *request, order []int) string {

@@ -30,6 +30,11 @@ const (
 	MaxLabelChars       = 200
 	MaxValueChars       = 1000
 	MaxDescriptionChars = 2000
+	// MaxPreviewChars bounds an option's preview: room for a screenful of
+	// code or a mockup, not a file.
+	MaxPreviewChars = 8000
+	// MaxNotesChars bounds the notes a person adds to an answer.
+	MaxNotesChars = 2000
 	// MaxAnswerChars bounds a typed line and a free-text form answer.
 	MaxAnswerChars = 8000
 )
@@ -270,6 +275,9 @@ func decodeQuestion(v *jsonx.Value, a at) (request, *harnessError) {
 				return r, err
 			}
 		}
+		if o.Preview, err = optString(ov, oa, "preview"); err != nil {
+			return r, err
+		}
 		if o.Recommended, err = optBool(ov, oa, "recommended"); err != nil {
 			return r, err
 		}
@@ -378,6 +386,10 @@ func normalizeInPlace(n *request, a at) *harnessError {
 		if c := chars(o.Description); c > MaxDescriptionChars {
 			return tooLong(oa.path("description"), c, MaxDescriptionChars, "shorten it")
 		}
+		o.Preview = sanitizePreview(o.Preview)
+		if c := chars(o.Preview); c > MaxPreviewChars {
+			return tooLong(oa.path("preview"), c, MaxPreviewChars, "show only the part the person needs to compare (a preview is a glimpse, not a file)")
+		}
 		kb = appendKey(kb, o.Label)
 		ends[i] = len(kb)
 	}
@@ -460,6 +472,10 @@ func appendRequest(b []byte, r *request) []byte {
 			b = append(b, `,"description":`...)
 			b = jsonx.AppendString(b, o.Description)
 		}
+		if o.Preview != "" {
+			b = append(b, `,"preview":`...)
+			b = jsonx.AppendString(b, o.Preview)
+		}
 		if o.Recommended {
 			b = append(b, `,"recommended":true`...)
 		}
@@ -520,13 +536,23 @@ func appendAnswerFields(b []byte, a *answer) []byte {
 			}
 			b = appendSelected(b, &a.Choices[i])
 		}
-		return append(b, "]}"...)
+		b = append(b, ']')
+		return appendNotes(b, a)
 	}
 	b = append(b, `"answer":`...)
 	b = jsonx.AppendString(b, a.Answer)
 	if s := a.Selected; s != nil {
 		b = append(b, `,"selected":`...)
 		b = appendSelected(b, s)
+	}
+	return appendNotes(b, a)
+}
+
+// appendNotes writes the notes, when given, and the closing brace.
+func appendNotes(b []byte, a *answer) []byte {
+	if a.Notes != "" {
+		b = append(b, `,"notes":`...)
+		b = jsonx.AppendString(b, a.Notes)
 	}
 	return append(b, '}')
 }

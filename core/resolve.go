@@ -13,6 +13,7 @@ import (
 type pick struct {
 	Options []int
 	Text    string
+	Notes   string
 }
 
 func invalidAnswer(msg string) *harnessError { return newError(codeInvalidAnswer, msg) }
@@ -75,9 +76,45 @@ func recommendedSet(r *request) ([]bool, bool) {
 	return set, some
 }
 
-// resolveLine applies the typed-line rules to a normalized question.
+// notesMark starts the person's notes on a typed line: "2 // keep v15".
+// It counts at the start of the line or after a space, so an answer such
+// as a URL ("https://...") is never cut.
+const notesMark = "//"
+
+// splitNotes splits a sanitized typed line at its notes mark: the answer
+// part and the notes (both trimmed; notes empty when there is no mark).
+func splitNotes(text string) (string, string) {
+	for i := 0; i+len(notesMark) <= len(text); i++ {
+		if text[i:i+len(notesMark)] == notesMark && (i == 0 || text[i-1] == ' ') {
+			return trim(text[:i]), trim(text[i+len(notesMark):])
+		}
+	}
+	return text, ""
+}
+
+// withNotes adds the person's notes (sanitized) to an answer.
+func withNotes(a answer, notes string) (answer, *harnessError) {
+	if c := chars(notes); c > MaxNotesChars {
+		return answer{}, invalidAnswer("Those notes are " + strconv.Itoa(c) + " characters long; at most " +
+			strconv.Itoa(MaxNotesChars) + " are allowed. Please shorten them.")
+	}
+	a.Notes = notes
+	return a, nil
+}
+
+// resolveLine applies the typed-line rules to a normalized question; the
+// notes after the notes mark, if any, go with the answer.
 func resolveLine(r *request, line string) (answer, *harnessError) {
-	text := sanitize(line, true)
+	text, notes := splitNotes(sanitize(line, true))
+	a, err := resolveLineAnswer(r, text)
+	if err != nil || notes == "" {
+		return a, err
+	}
+	return withNotes(a, notes)
+}
+
+// resolveLineAnswer resolves the answer part of a typed line.
+func resolveLineAnswer(r *request, text string) (answer, *harnessError) {
 	if len(r.Options) == 0 {
 		if text == "" {
 			return answer{}, invalidAnswer("Please type an answer; an empty line does not answer the question.")
@@ -154,8 +191,21 @@ func resolveMultiLine(r *request, text string) (answer, *harnessError) {
 	return multiAnswer(r, chosen, strings.Join(free, ", "), howToAnswer(r, len(order)))
 }
 
-// resolvePick applies a picker's pick to a normalized question.
+// resolvePick applies a picker's pick to a normalized question, with the
+// pick's notes.
 func resolvePick(r *request, p pick) (answer, *harnessError) {
+	a, err := resolvePickAnswer(r, p)
+	if err != nil {
+		return a, err
+	}
+	if notes := sanitize(p.Notes, true); notes != "" {
+		return withNotes(a, notes)
+	}
+	return a, nil
+}
+
+// resolvePickAnswer resolves a pick's options and text.
+func resolvePickAnswer(r *request, p pick) (answer, *harnessError) {
 	for _, i := range p.Options {
 		if i < 0 || i >= len(r.Options) {
 			return answer{}, invalidAnswer("Option " + strconv.Itoa(i) + " is not one of the options offered. Please choose one of the options.")
@@ -345,7 +395,7 @@ func resolveInput(r *request, v *jsonx.Value, name string) (answer, *harnessErro
 	return answer{}, invalidRequest(name + " must be a string (the line the person typed), got " + v.Kind.Noun())
 }
 
-// decodePick reads {"options":[positions],"text":"..."}.
+// decodePick reads {"options":[positions],"text":"...","notes":"..."}.
 func decodePick(v *jsonx.Value, name string) (pick, *harnessError) {
 	var p pick
 	ov, n := lookup(v, "options")
@@ -375,6 +425,15 @@ func decodePick(v *jsonx.Value, name string) (pick, *harnessError) {
 		p.Text = tv.Str
 	case n == 1 && tv.Kind != jsonx.Null:
 		return p, invalidRequest(name + ".text must be a string, got " + tv.Kind.Noun())
+	}
+	nv, n := lookup(v, "notes")
+	switch {
+	case n > 1:
+		return p, invalidRequest(name + ` has the key "notes" ` + strconv.Itoa(n) + " times: send it once")
+	case n == 1 && nv.Kind == jsonx.String:
+		p.Notes = nv.Str
+	case n == 1 && nv.Kind != jsonx.Null:
+		return p, invalidRequest(name + ".notes must be a string, got " + nv.Kind.Noun())
 	}
 	return p, nil
 }

@@ -21,9 +21,13 @@ const toolDescription = "Ask the person you are working for and wait for their a
 	"Where the likely answers are known, offer them as options (a short label each, an optional one-line description) and mark the ones you suggest as recommended. " +
 	"allowCustom is false by default: set it to true when the person may type an answer of their own instead of (or, with multiSelect, beside) the options; " +
 	"a question without options always takes typed text. Set multiSelect to true when the person may pick several options. " +
+	"When the options are things the person compares by looking (code, a layout, a config, a message's wording), give each a preview: " +
+	"the snippet or an ASCII mockup itself, as Markdown text (a fenced code block keeps its lines), shown while the option has the focus; " +
+	"when a one-line description says enough, give no preview. " +
 	"The result is, for a question, {\"answer\": the chosen option's value or the typed text, \"selected\": {index, label, value} when an option was chosen}; " +
 	"for a multiSelect question, {\"answers\": [the chosen options' values in option order, then any typed text], \"selected\": [{index, label, value}, ...]}; " +
 	"for questions, {\"answers\": [{\"question\": its text, then that question's own result fields}, ...]} in question order. " +
+	"A question's result has \"notes\" when the person added notes to their choice: read them as part of the answer. " +
 	"On failure the result is an error {name, code, message}: ASK_DECLINED or ASK_CANCELLED mean the person chose not to answer " +
 	"(do not ask again at once); INVALID_REQUEST means this call must be fixed as the message says."
 
@@ -102,6 +106,9 @@ func appendQuestionProps(b []byte, top bool) []byte {
 	b = appendProp(b, "value", "string", "What you receive as the answer when this option is chosen; defaults to the label.", maxLength(MaxValueChars))
 	b = append(b, ',')
 	b = appendProp(b, "description", "string", "Optional one-line explanation of the option: its consequence or trade-off.", maxLength(MaxDescriptionChars))
+	b = append(b, ',')
+	b = appendProp(b, "preview", "string", "Optional: what the option looks like, for options compared by looking (a code snippet, an ASCII mockup of a layout, a config excerpt), "+
+		"as Markdown text; shown beside the options while this one has the focus. Leave it out when the description says enough.", maxLength(MaxPreviewChars))
 	b = append(b, ',')
 	b = appendProp(b, "recommended", "boolean", "True for an option you suggest; recommended options are shown first and are the default (with multiSelect, all of them).", "")
 	b = append(b, `},"required":["label"],"additionalProperties":false}},`...)

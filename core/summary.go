@@ -8,8 +8,17 @@ import (
 )
 
 // summaryLine says in one line what an answer chose: the chosen options'
-// labels, then any typed text, joined by ", ".
+// labels, then any typed text, joined by ", "; then the person's notes, if
+// any, as "(notes: ...)", cut.
 func summaryLine(a *answer) string {
+	if a.Notes == "" {
+		return choiceLine(a)
+	}
+	return choiceLine(a) + " (notes: " + sanitizeTitle(a.Notes) + ")"
+}
+
+// choiceLine is summaryLine without the notes.
+func choiceLine(a *answer) string {
 	if !a.Multi {
 		if a.Selected != nil {
 			return a.Selected.Label
@@ -133,7 +142,7 @@ func readAnswer(r *request, v *jsonx.Value) (answer, *harnessError) {
 			}
 			a.Choices = append(a.Choices, s)
 		}
-		return a, nil
+		return readNotes(v, a)
 	}
 	text, ok := objectField(v, "answer", jsonx.String)
 	if !ok {
@@ -147,6 +156,19 @@ func readAnswer(r *request, v *jsonx.Value) (answer, *harnessError) {
 		}
 		a.Selected = &s
 	}
+	return readNotes(v, a)
+}
+
+// readNotes reads an answer object's notes, when it has them.
+func readNotes(v *jsonx.Value, a answer) (answer, *harnessError) {
+	nv, n := lookup(v, "notes")
+	if n == 0 || nv.Kind == jsonx.Null {
+		return a, nil
+	}
+	if n > 1 || nv.Kind != jsonx.String {
+		return answer{}, answerMismatch(`notes is a string`)
+	}
+	a.Notes = nv.Str
 	return a, nil
 }
 

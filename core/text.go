@@ -20,6 +20,11 @@ func sanitize(s string, multiline bool) string {
 	if plainASCII(s) {
 		return trim(s)
 	}
+	return trim(sanitizeKeep(s, multiline))
+}
+
+// sanitizeKeep is sanitize without the trim.
+func sanitizeKeep(s string, multiline bool) string {
 	b := make([]byte, 0, len(s))
 	lineBreak := func() {
 		if multiline {
@@ -80,7 +85,58 @@ func sanitize(s string, multiline bool) string {
 		folding = false
 		b = utf8.AppendRune(b, r)
 	}
-	return trim(string(b))
+	return string(b)
+}
+
+// previewTab is the tab stop of a preview: every 4 columns.
+const previewTab = 4
+
+// sanitizePreview makes an option's preview safe to show, keeping its
+// shape: a preview is Markdown read as text (code, an ASCII mockup, a
+// config excerpt), so the indentation of every line matters. Tabs are
+// expanded to the next multiple of 4 columns (counted in characters) before
+// sanitizing, as a tab has no width of its own on every surface; then the
+// text is sanitized as a description is, except that the first line keeps
+// its leading spaces: only blank lines at both ends and trailing white space
+// at the end are removed.
+func sanitizePreview(s string) string {
+	if strings.IndexByte(s, '\t') >= 0 {
+		s = expandTabs(s)
+	}
+	s = sanitizeKeep(s, true)
+	// Blank lines before the first line with text.
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == '\n' {
+			start = i + 1
+		} else if !isTrimmable(r) {
+			break
+		}
+		i += size
+	}
+	return strings.TrimRightFunc(s[start:], isTrimmable)
+}
+
+// expandTabs replaces every tab by the spaces up to the next tab stop.
+func expandTabs(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := previewTab - col%previewTab
+			b.WriteString("    "[:n])
+			col += n
+			continue
+		case '\n', '\r', 0x85, '\u2028', '\u2029':
+			col = -1
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
 }
 
 // Shown reports whether sanitization keeps r as it is: r is not a C0 or C1

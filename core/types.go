@@ -5,6 +5,10 @@ type option struct {
 	Label       string `json:"label"`
 	Value       string `json:"value"`
 	Description string `json:"description,omitempty"`
+	// Preview is shown beside or below the options while this option has
+	// the focus: Markdown read as text, for what a person compares by
+	// looking (code, an ASCII mockup, a config excerpt).
+	Preview     string `json:"preview,omitempty"`
 	Recommended bool   `json:"recommended,omitempty"`
 }
 
@@ -52,6 +56,10 @@ type answer struct {
 	Multi   bool       `json:"-"`
 	Answers []string   `json:"-"`
 	Choices []selected `json:"-"`
+
+	// Notes is what the person added beside the choice ("PostgreSQL, but
+	// keep v15"), written after the answer's own fields when given.
+	Notes string `json:"-"`
 }
 
 // batchAnswer is the answer to a batch: one Answer per question, in
@@ -105,4 +113,5 @@ const (
 	fieldAnswer       = "answer"        // the answer to an optionless question
 	fieldCustomAnswer = "custom_answer" // free text beside the options
 	fieldChoices      = "choices"       // the chosen options' values (multi-select)
+	fieldNotes        = "notes"         // the person's notes beside the choice
 )

@@ -1,0 +1,95 @@
+package core
+
+import "strings"
+
+// Requests of vocabulary v3 (previews and notes) reused by the cases.
+const (
+	// reqLayout offers two code layouts to compare by looking.
+	reqLayout = `{"header":"Layout","question":"Which layout should the handler use?","options":[` +
+		`{"label":"Early return","description":"Guard clauses first.","preview":"` + "```go\\nif err != nil {\\n\\treturn err\\n}\\nuse(v)\\n```" + `","recommended":true},` +
+		`{"label":"Nested","preview":"` + "```go\\nif err == nil {\\n\\tuse(v)\\n}\\n```" + `"},` +
+		`{"label":"Panic","description":"Only in main."}]}`
+	reqLayoutMulti = `{"question":"Which screens should the app have?","options":[` +
+		`{"label":"Dashboard","preview":"+------+------+\\n| KPIs | Feed |\\n+------+------+","recommended":true},` +
+		`{"label":"Settings","preview":"[x] Dark mode\\n[ ] Beta"},{"label":"Help"}],"multiSelect":true,"allowCustom":true}`
+	reqLayoutBatch = `{"questions":[` + reqLayout + `,` + reqLayoutMulti + `,` + reqOpen + `]}`
+)
+
+// v3ConformanceCases are the cases of previews and notes.
+func v3ConformanceCases() []struct{ name, in string } {
+	hostilePreview := `{"question":"Which?","options":[{"label":"A","preview":"` +
+		`\u001b]8;;http://evil\u0007link\u001b]8;;\u0007 \u202eevil\u202c\u0007\r\nline2\u001b[2J\u0000\u009b31m\r  indented"},{"label":"B"}]}`
+	longPreview := strings.Repeat("x", MaxPreviewChars)
+	return []struct{ name, in string }{
+		// normalize: previews
+		{"v3-normalize-preview", env("normalize", reqLayout)},
+		{"v3-normalize-preview-multi", env("normalize", reqLayoutMulti)},
+		{"v3-normalize-preview-batch", env("normalize", reqLayoutBatch)},
+		{"v3-normalize-preview-tabs-expanded", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":"a\tb\n\tc\nabcd\te\n日本\tx"}]}`)},
+		{"v3-normalize-preview-keeps-first-indent", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":"\n\n   indented\n  second  \n\n"}]}`)},
+		{"v3-normalize-preview-blank", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":" \n\t\n "}]}`)},
+		{"v3-normalize-preview-null", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":null}]}`)},
+		{"v3-normalize-preview-not-string", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":["line"]}]}`)},
+		{"v3-normalize-preview-twice", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":"x","preview":"y"}]}`)},
+		{"v3-normalize-preview-at-limit", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":"`+longPreview+`"}]}`)},
+		{"v3-normalize-preview-over-limit", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":"`+longPreview+`y"}]}`)},
+		{"v3-normalize-preview-batch-over-limit", env("normalize", `{"questions":[`+reqOpen+`,{"question":"Q?","options":[{"label":"A","preview":"`+longPreview+`yz"}]}]}`)},
+		{"v3-normalize-preview-hostile", env("normalize", hostilePreview)},
+		{"v3-normalize-preview-html-is-text", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":"<script>alert(1)</script>\n<b>bold</b> & co"}]}`)},
+		{"v3-normalize-preview-line-separators", env("normalize", `{"question":"Q?","options":[{"label":"A","preview":"one\u2028two\u2029three\u0085four\r\nfive\rsix"}]}`)},
+		{"v3-args-preview", argsEnv("normalize", reqLayout)},
+		// present: previews under their options
+		{"v3-present-preview", env("present", reqLayout)},
+		{"v3-present-preview-multi", env("present", reqLayoutMulti)},
+		{"v3-present-preview-batch-first", indexEnv("present", reqLayoutBatch, 0)},
+		{"v3-present-preview-blank-lines", env("present", `{"question":"Q?","options":[{"label":"A","preview":"top\n\n\nbottom"}]}`)},
+		// picker: previews on entries
+		{"v3-picker-preview", env("picker", reqLayout)},
+		{"v3-picker-preview-batch", env("picker", reqLayoutBatch)},
+		{"v3-picker-preview-hostile", env("picker", hostilePreview)},
+		// elicitation: previews in the message, a notes field per question
+		{"v3-elicitation-preview", env("elicitation", reqLayout)},
+		{"v3-elicitation-preview-mcp", env("elicitation", reqLayout, `"for":"mcp"`)},
+		{"v3-elicitation-preview-multi", env("elicitation", reqLayoutMulti, `"for":"mcp"`)},
+		{"v3-elicitation-preview-batch", env("elicitation", reqLayoutBatch)},
+		{"v3-elicitation-notes-optionless", env("elicitation", reqOpen)},
+		{"v3-elicitation-notes-custom", env("elicitation", reqDBCustom, `"for":"mcp"`)},
+		// resolve: notes on typed lines
+		{"v3-resolve-line-notes", resolveEnv(reqDB, "2 // but keep v15")},
+		{"v3-resolve-line-notes-label", resolveEnv(reqDB, "postgresql //keep v15")},
+		{"v3-resolve-line-notes-default", resolveEnv(reqDB, "// whatever is simplest")},
+		{"v3-resolve-line-notes-empty", resolveEnv(reqDB, "1 //   ")},
+		{"v3-resolve-line-notes-url-kept", resolveEnv(reqDBCustom, "see https://example.com/db")},
+		{"v3-resolve-line-notes-after-url", resolveEnv(reqDBCustom, "https://example.com/db // my own")},
+		{"v3-resolve-line-notes-free-text", resolveEnv(reqOpen, "Aurora // or Borealis")},
+		{"v3-resolve-line-notes-only-optionless", resolveEnv(reqOpen, "// no idea")},
+		{"v3-resolve-line-notes-no-custom", resolveEnv(reqDB, "Oracle // really")},
+		{"v3-resolve-line-notes-multi", resolveEnv(reqMulti, "1,3 // search later")},
+		{"v3-resolve-line-notes-too-long", resolveEnv(reqDB, "1 // "+strings.Repeat("n", MaxNotesChars+1))},
+		{"v3-resolve-line-notes-at-limit", resolveEnv(reqDB, "1 // "+strings.Repeat("n", MaxNotesChars))},
+		{"v3-resolve-line-notes-hostile", resolveEnv(reqDB, "1 // \u001b[31mred\u001b[0m \u202eevil\u202c")},
+		{"v3-resolve-inputs-notes-batch", inputsEnv(reqBatch, "2 // keep v15", "1", "Aurora // tentative")},
+		// resolve: notes on picks
+		{"v3-resolve-pick-notes", env("resolve", reqDB, `"input":{"options":[1],"text":"","notes":"keep v15"}`)},
+		{"v3-resolve-pick-notes-multi", env("resolve", reqMulti, `"input":{"options":[0,2],"text":"","notes":"billing next quarter"}`)},
+		{"v3-resolve-pick-notes-empty", env("resolve", reqDB, `"input":{"options":[0],"notes":"   "}`)},
+		{"v3-resolve-pick-notes-not-string", env("resolve", reqDB, `"input":{"options":[0],"notes":5}`)},
+		{"v3-resolve-pick-notes-twice", env("resolve", reqDB, `"input":{"options":[0],"notes":"a","notes":"b"}`)},
+		{"v3-resolve-pick-notes-too-long", env("resolve", reqDB, `"input":{"options":[0],"notes":"`+strings.Repeat("n", MaxNotesChars+1)+`"}`)},
+		{"v3-resolve-inputs-pick-notes-batch", env("resolve", reqBatch, `"inputs":[{"options":[0],"notes":"one"},{"options":[0],"text":""},{"options":[],"text":"Aurora","notes":"three"}]`)},
+		// elicitation_result: notes fields
+		{"v3-elicitation-result-notes", elicitEnv(reqDB, `{"action":"accept","content":{"choice":"postgres","notes":"keep v15"}}`)},
+		{"v3-elicitation-result-notes-empty", elicitEnv(reqDB, `{"action":"accept","content":{"choice":"postgres","notes":""}}`)},
+		{"v3-elicitation-result-notes-not-string", elicitEnv(reqDB, `{"action":"accept","content":{"choice":"postgres","notes":7}}`)},
+		{"v3-elicitation-result-notes-multi", elicitEnv(reqMulti, `{"action":"accept","content":{"choices":["auth"],"notes":"SSO only"}}`)},
+		{"v3-elicitation-result-notes-batch", elicitEnv(reqBatch, `{"action":"accept","content":{"choice_1":"postgres","notes_1":"keep v15","choices_2":["auth"],"answer_3":"Aurora","notes_3":"tentative"}}`)},
+		{"v3-elicitation-result-notes-batch-v1-name-ignored", elicitEnv(reqBatch, `{"action":"accept","content":{"choice_1":"postgres","choices_2":["auth"],"answer_3":"Aurora","notes":"ignored"}}`)},
+		{"v3-elicitation-result-notes-decline", elicitEnv(reqDB, `{"action":"decline","content":{"notes":"not now"}}`)},
+		{"v3-elicitation-result-notes-too-long", elicitEnv(reqDB, `{"action":"accept","content":{"choice":"postgres","notes":"`+strings.Repeat("n", MaxNotesChars+1)+`"}}`)},
+		{"v3-elicitation-result-notes-multiline", elicitEnv(reqDB, `{"action":"accept","content":{"choice":"postgres","notes":"line one\r\nline two"}}`)},
+		// summary: notes
+		{"v3-summary-notes", env("summary", reqDB, `"answer":{"answer":"postgres","selected":{"index":1,"label":"PostgreSQL","value":"postgres"},"notes":"keep v15"}`)},
+		{"v3-summary-notes-batch", env("summary", reqBatch, `"answer":{"answers":[{"question":"Which database should I use?","answer":"postgres","selected":{"index":1,"label":"PostgreSQL","value":"postgres"},"notes":"keep v15"},{"question":"Which features should I enable?","answers":["auth"],"selected":[{"index":0,"label":"Auth","value":"auth"}]},{"question":"What should the release be called?","answer":"Aurora","notes":"tentative"}]}`)},
+		{"v3-summary-notes-not-string", env("summary", reqDB, `"answer":{"answer":"postgres","notes":1}`)},
+	}
+}
