@@ -54,7 +54,7 @@ func TestBatchWithMultiSelectAccepted(t *testing.T) {
 	// position, the multi-select question is an array field.
 	require.Len(t, forms, 1)
 	props := forms[0].RequestedSchema.Properties
-	assert.ElementsMatch(t, []string{"choice_1", "choices_2", "custom_answer_2"}, keys(props))
+	assert.ElementsMatch(t, []string{"choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2"}, keys(props))
 	multi := props["choices_2"].(map[string]any)
 	assert.Equal(t, "array", multi["type"])
 	assert.Equal(t, []any{"auth"}, multi["default"])
