@@ -15,10 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/interaction"
 	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
@@ -40,23 +38,24 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-var native = engine.Client{Core: engine.Native{}}
+// native is the core on the native engine.
+var native = askcore.NewCore(nil)
 
 // harness is a provider registered with a service, typed at through a pipe.
 type harness struct {
 	t       *testing.T
-	client  engine.Client
+	core    *askcore.Core
 	pw      *io.PipeWriter
 	lines   *Lines
 	out     *lockedBuffer
 	prov    *Provider
-	svc     *interaction.Service
+	svc     *askcore.Service
 	dispose func()
 }
 
 type harnessOpts struct {
 	color, echoed bool
-	client        engine.Client // zero: native
+	core          *askcore.Core // nil: native
 }
 
 func newHarness(t *testing.T, color bool) *harness {
@@ -66,22 +65,22 @@ func newHarness(t *testing.T, color bool) *harness {
 
 func newHarnessWith(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
-	if o.client.Core == nil {
-		o.client = native
+	if o.core == nil {
+		o.core = native
 	}
 	// Runs last: the reader, the provider and every ask are gone.
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 	pr, pw := io.Pipe()
 	h := &harness{
-		t:      t,
-		client: o.client,
-		pw:     pw,
-		lines:  NewLines(pr),
-		out:    &lockedBuffer{},
+		t:     t,
+		core:  o.core,
+		pw:    pw,
+		lines: NewLines(pr),
+		out:   &lockedBuffer{},
 	}
-	h.prov = NewProvider(Config{Client: h.client, Lines: h.lines, Out: h.out, Style: Style{Color: o.color}, Echoed: o.echoed})
-	h.svc = interaction.NewService(h.client)
+	h.prov = NewProvider(Config{Lines: h.lines, Out: h.out, Style: Style{Color: o.color}, Echoed: o.echoed})
+	h.svc = askcore.NewService(h.core)
 	dispose, err := h.svc.Register(h.prov)
 	require.NoError(t, err)
 	h.dispose = dispose
@@ -96,7 +95,7 @@ func newHarnessWith(t *testing.T, o harnessOpts) *harness {
 }
 
 type askResult struct {
-	res engine.Result
+	res askcore.Answer
 	err error
 }
 
@@ -104,7 +103,7 @@ type askResult struct {
 func (h *harness) ask(ctx context.Context, arguments string) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
-		res, err := h.svc.Ask(ctx, arguments, interaction.AskOptions{})
+		res, err := h.svc.Ask(ctx, arguments, askcore.AskOptions{})
 		ch <- askResult{res, err}
 	}()
 	return ch
@@ -172,7 +171,7 @@ func answered(t *testing.T, ch <-chan askResult) string {
 	t.Helper()
 	r := result(t, ch)
 	require.NoError(t, r.err)
-	return string(r.res.Raw)
+	return string(r.res.JSON())
 }
 
 // requireFailure requires the core's error for situation f, byte for byte.
@@ -181,7 +180,7 @@ func requireFailure(t *testing.T, err error, f askcore.Failure) *askcore.Error {
 	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
 	want := native.Fail(context.Background(), f)
-	require.Equal(t, string(want.Raw), string(he.JSON()))
+	require.Equal(t, string(want.JSON()), string(he.JSON()))
 	return he
 }
 
@@ -194,9 +193,9 @@ func requireCode(t *testing.T, err error, code askcore.Code) *askcore.Error {
 }
 
 // call normalizes arguments as the service does.
-func call(t *testing.T, arguments string) engine.Call {
+func call(t *testing.T, arguments string) *askcore.Call {
 	t.Helper()
-	c, err := native.NormalizeArguments(context.Background(), arguments)
+	c, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
 	return c
 }
@@ -204,7 +203,7 @@ func call(t *testing.T, arguments string) engine.Call {
 // presentText is the core's text for question i, as the provider prints it.
 func presentText(t *testing.T, arguments string, i int) string {
 	t.Helper()
-	p, err := native.Present(context.Background(), call(t, arguments).Raw, i)
+	p, err := call(t, arguments).Present(context.Background(), i)
 	require.NoError(t, err)
 	return strings.TrimRight(p.Text, "\n")
 }
@@ -212,7 +211,7 @@ func presentText(t *testing.T, arguments string, i int) string {
 // reprompt is the core's INVALID_ANSWER message for line on question i.
 func reprompt(t *testing.T, arguments string, i int, line string) string {
 	t.Helper()
-	_, err := native.Resolve(context.Background(), call(t, arguments).Raw, i, engine.Input{Line: line})
+	_, err := call(t, arguments).CheckLine(context.Background(), i, line)
 	return requireCode(t, err, askcore.CodeInvalidAnswer).Message
 }
 
@@ -232,7 +231,7 @@ const (
 
 func TestShowsCoreTextRecommendedFirstWithDescriptions(t *testing.T) {
 	h := newHarness(t, false)
-	pres, err := h.client.Present(context.Background(), call(t, dbRequest).Raw, 0)
+	pres, err := call(t, dbRequest).Present(context.Background(), 0)
 	require.NoError(t, err)
 	require.Equal(t, []int{1, 0, 2}, pres.Order)
 
@@ -353,9 +352,9 @@ func TestBatchLineByLine(t *testing.T) {
 	wasm, err := hostgo.New(context.Background(), hostgo.WithInterpreter())
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, wasm.Close(context.Background())) })
-	for name, client := range map[string]engine.Client{"native": native, "wasm": {Core: wasm}} {
+	for name, c := range map[string]*askcore.Core{"native": native, "wasm": askcore.NewCore(wasm)} {
 		t.Run(name, func(t *testing.T) {
-			h := newHarnessWith(t, harnessOpts{client: client})
+			h := newHarnessWith(t, harnessOpts{core: c})
 			ch := h.ask(context.Background(), batchRequest)
 
 			out := h.waitPrompts(1)
@@ -380,13 +379,13 @@ func TestBatchLineByLine(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(out, "Question 3 of 3"))
 			h.send("Aurora")
 
-			want, err := native.ResolveAll(context.Background(), call(t, batchRequest).Raw,
-				[]engine.Input{{Line: "nope? no: free text is allowed here"}, {Line: "2, Slack"}, {Line: "Aurora"}})
+			want, err := call(t, batchRequest).Resolve(context.Background(),
+				askcore.Lines("nope? no: free text is allowed here", "2, Slack", "Aurora"))
 			require.NoError(t, err)
-			assert.Equal(t, string(want.Raw), answered(t, ch))
+			assert.Equal(t, string(want.JSON()), answered(t, ch))
 			assert.Equal(t, `{"answers":[{"question":"Which database?","answer":"nope? no: free text is allowed here"},`+
 				`{"question":"Which features?","answers":["billing","Slack"],"selected":[{"index":1,"label":"Billing","value":"billing"}]},`+
-				`{"question":"What should the release be called?","answer":"Aurora"}]}`, string(want.Raw))
+				`{"question":"What should the release be called?","answer":"Aurora"}]}`, string(want.JSON()))
 			assert.True(t, strings.HasSuffix(h.out.String(), "\n→ Aurora\n"))
 		})
 	}
