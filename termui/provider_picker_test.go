@@ -135,6 +135,36 @@ func TestPickerProviderAnswers(t *testing.T) {
 	}
 }
 
+// TestPickerProviderReplies: the picker's reply, returned by the provider
+// itself, is the answer the core resolved from the picks for this very
+// call (Answered: the provider showed its summary), which resolves through
+// the call to the core's answer; Esc is a decline, not a failure, which
+// the core resolves to ASK_DECLINED.
+func TestPickerProviderReplies(t *testing.T) {
+	t.Run("picks", func(t *testing.T) {
+		h := newPickHarness(t, native)
+		ch := askProvider(t, h.prov, dbRequest)
+		h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
+		h.f.keys.typ("\x1b[B\r") // Down: SQLite; Enter
+		r := replied(t, ch)
+		got, err := r.call.Resolve(context.Background(), r.reply)
+		require.NoError(t, err)
+		want, err := r.call.Resolve(context.Background(), askcore.Picks(askcore.Pick{Options: []int{0}}))
+		require.NoError(t, err)
+		assert.Equal(t, string(want.JSON()), string(got.JSON()))
+		assert.Equal(t, `{"answer":"sqlite","selected":{"index":0,"label":"SQLite","value":"sqlite"}}`, string(got.JSON()))
+	})
+	t.Run("Esc", func(t *testing.T) {
+		h := newPickHarness(t, native)
+		ch := askProvider(t, h.prov, dbRequest)
+		h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
+		h.f.keys.typ("\x1b")
+		r := replied(t, ch)
+		_, err := r.call.Resolve(context.Background(), r.reply)
+		requireFailure(t, err, askcore.Failure{Situation: askcore.SituationDeclined})
+	})
+}
+
 // TestPickerProviderLeaving: Esc, Ctrl-C (the key, and Interrupt: the
 // signal), the input's end, a closed input, the ask's ctx, a closed
 // provider. Each is the core's situation; Esc and Ctrl-C leave the

@@ -396,6 +396,67 @@ func TestBatchLineByLine(t *testing.T) {
 	}
 }
 
+// replyResult is what the provider itself returned for call.
+type replyResult struct {
+	call  *askcore.Call
+	reply askcore.Reply
+	err   error
+}
+
+// askProvider puts arguments, normalized by the native core, to p itself
+// (not through the service) in the background.
+func askProvider(t *testing.T, p *Provider, arguments string) <-chan replyResult {
+	t.Helper()
+	c := call(t, arguments)
+	ch := make(chan replyResult, 1)
+	go func() {
+		r, err := p.Ask(context.Background(), c)
+		ch <- replyResult{c, r, err}
+	}()
+	return ch
+}
+
+// replied waits for the provider's reply: it must be a reply, not an
+// error.
+func replied(t *testing.T, ch <-chan replyResult) replyResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		require.NoError(t, r.err)
+		return r
+	case <-time.After(patience):
+		t.Fatal("the provider did not return")
+		return replyResult{}
+	}
+}
+
+// TestProviderHandsBackTheLines: in line mode the provider writes no
+// answer: it hands back the lines that fitted, one per question (not the
+// ones it asked again for), and the core resolves them through the call
+// into the answer.
+func TestProviderHandsBackTheLines(t *testing.T) {
+	h := newHarness(t, false)
+	ch := askProvider(t, h.prov, batchRequest)
+	h.waitPrompts(1)
+	h.send("2")
+	h.waitPrompts(2)
+	h.send("billing, Slack")
+	h.waitPrompts(3)
+	h.send("") // optionless: asked again, not handed back
+	h.waitPrompts(4)
+	h.send("Aurora")
+	r := replied(t, ch)
+
+	got, err := r.call.Resolve(context.Background(), r.reply)
+	require.NoError(t, err)
+	want, err := r.call.Resolve(context.Background(), askcore.Lines("2", "billing, Slack", "Aurora"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want.JSON()), string(got.JSON()))
+	assert.Equal(t, `{"answers":[{"question":"Which database?","answer":"sqlite","selected":{"index":0,"label":"SQLite","value":"sqlite"}},`+
+		`{"question":"Which features?","answers":["billing","Slack"],"selected":[{"index":1,"label":"Billing","value":"billing"}]},`+
+		`{"question":"What should the release be called?","answer":"Aurora"}]}`, string(got.JSON()))
+}
+
 func TestEOFInsideABatchFailsTheWholeBatch(t *testing.T) {
 	h := newHarness(t, false)
 	ch := h.ask(context.Background(), batchRequest)
