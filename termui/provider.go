@@ -112,7 +112,10 @@ func NewProvider(cfg Config) *Provider {
 // (not the Lines of a Config of your own). Calling it again does nothing.
 func (p *Provider) Close() {
 	p.closeCancel(errProviderClosed)
+	// Taking the write lock waits for every call still in Ask (each holds
+	// it for reading) to return.
 	p.inAsk.Lock()
+	//lint:ignore SA2001 the empty critical section is the wait for the calls in Ask
 	p.inAsk.Unlock()
 	p.mu.Lock()
 	release := p.release
