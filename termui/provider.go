@@ -142,6 +142,13 @@ func (p *Provider) Interrupt() bool {
 func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 	p.inAsk.RLock()
 	defer p.inAsk.RUnlock()
+	if p.closed.Err() != nil {
+		// Closed already: fail at once, before showing anything. (The
+		// AfterFunc below cancels from a goroutine of its own, and Close
+		// may have closed the input Open set up: the read would fail
+		// first, as the input closed.)
+		return askcore.Reply{}, abortFailure(p.closed, nil)
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := context.AfterFunc(p.closed, func() { cancel(context.Cause(p.closed)) })
