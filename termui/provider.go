@@ -36,7 +36,7 @@
 // Calls are served one at a time in arrival order (a batch keeps the turn
 // for all its questions), so only one prompt owns the input. A pending
 // call (asking or queued) fails whole with ASK_ABORTED when its ctx is
-// done (abort, session end, provider disposed by the interaction service),
+// done (abort, session end, provider disposed by the service),
 // when the provider is closed, when the person interrupts it (Interrupt,
 // wired to Ctrl-C by the front door; Ctrl-C typed in the picker), and when
 // the input ends (EOF): the provider prints the core's message for it and
