@@ -59,9 +59,10 @@ export class ReadlineProvider {
   }
 
   /**
-   * Asks one call (a question or a batch); resolves to the core's answer
-   * object. `question` is what UserInteraction hands a provider, or the
-   * result of core.normalizeRaw.
+   * Asks one call (a question or a batch); resolves to the person's reply,
+   * {lines}: one line per question, each one the core accepted (the seam
+   * has the core resolve them into the answer). `question` is what
+   * UserInteraction hands a provider, or the result of core.normalizeRaw.
    * @param {ReadlineQuestion} question
    * @param {{signal?: AbortSignal}} [options]
    */
