@@ -99,7 +99,7 @@ export interface Batch {
 export type NormalizedCall = Request | Batch;
 
 /**
- * A normalized call as Go's engine.Call: the core's bytes and their decoded
+ * A normalized call as Go's askcore.Call: the core's bytes and their decoded
  * form. Passing it (or its `request`) back to the core passes the core's own
  * bytes.
  */
@@ -328,7 +328,7 @@ export declare class Core {
   handleBytes(input: string | Uint8Array | ArrayBuffer): Uint8Array;
   /** The normalized call (the question, or {questions}); its bytes under RAW. */
   normalize(call: CallLike): NormalizedCall & { readonly [RAW]?: string };
-  /** The normalized call as Go's engine.Call: raw, questions, batch, request. */
+  /** The normalized call as Go's askcore.Call: raw, questions, batch, request. */
   normalizeRaw(call: CallLike): Call;
   schema(): ToolSchema;
   /** What a terminal shows for question `index` (default 0). */

@@ -1,6 +1,6 @@
 // Core v2 through the JS host: the model's arguments as text, the new ops'
 // helpers, errors carrying the core's own bytes, and the interaction seam's
-// parity with Go's interaction.Service (every message from the core's
+// parity with Go's askcore.Service (every message from the core's
 // `fail` op, no_answer, engine faults, long timeouts).
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
@@ -276,7 +276,7 @@ function assertThrowsCore(fn, code) {
   return err;
 }
 
-// ---- the interaction seam: parity with interaction.Service ----
+// ---- the interaction seam: parity with askcore.Service ----
 
 test('the provider gets a Question shaped as Go\'s (raw, questions, batch, request, from) and answers through the core', async () => {
   const ui = new UserInteraction(core);
