@@ -11,12 +11,12 @@ export interface ReadlineProviderOptions {
 }
 
 /**
- * Line mode (docs/SPEC.md, "Line mode"): each question of a call in turn
- * shows the core's `present` text and takes one line, judged by the core's
- * `resolve` (re-asked with the core's INVALID_ANSWER message) and echoed
- * with the core's `summary`; once every question has its line the provider
- * hands the lines back ({lines}), and the seam has the core resolve them
- * into the answer. One call owns the input at a time; the others queue.
+ * Line mode (docs/SPEC.md, "Typed lines and picks"): each question of a call
+ * in turn shows the core's `present` text and takes one line, judged by the
+ * core's `resolve` (re-asked with the core's INVALID_ANSWER message) and
+ * echoed with the core's `summary`; once every question has its line the
+ * provider hands the lines back ({lines}), and the seam has the core resolve
+ * them into the answer. One call owns the input at a time; the others queue.
  * Pending calls are rejected with the core's errors (op "fail"): "eof" at
  * the end of the input (a batch fails whole), "input_closed" on close(),
  * "interrupted" on interrupt(), "read_failed" on a read error, "aborted" on
