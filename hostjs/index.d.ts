@@ -31,6 +31,14 @@ export declare const RAW: unique symbol;
 /** The JSON text to hand a model for an answer: the core's own bytes (RAW) when known. */
 export declare function answerText(answer: Answer | QuestionAnswer): string;
 
+/**
+ * The brand of an answer question.resolve returned (see ResolvedAnswer).
+ * Declared for the type checker only: there is no such value at run time.
+ */
+declare const resolvedFor: unique symbol;
+/** Only what is marked `export` is exported (not resolvedFor). */
+export {};
+
 /** The JSON text to hand a model for an error: the core's own bytes (`raw`) when known, else {name, code, message}. */
 export declare function errorText(err: HarnessError): string;
 
@@ -91,7 +99,7 @@ export interface Batch {
 export type NormalizedCall = Request | Batch;
 
 /**
- * A normalized call as Go's engine.Call: the core's bytes and their decoded
+ * A normalized call as Go's askcore.Call: the core's bytes and their decoded
  * form. Passing it (or its `request`) back to the core passes the core's own
  * bytes.
  */
@@ -246,6 +254,9 @@ export type Situation =
   | 'withdrawn'
   | 'timeout'
   | 'no_answer'
+  | 'not_a_reply'
+  | 'stale_answer'
+  | 'invalid_reply'
   | 'provider_failed'
   | 'engine_fault'
   | 'interrupted'
@@ -258,6 +269,9 @@ export type Situation =
   | 'no_form_support'
   | 'client_error'
   | 'client_no_result'
+  | 'client_disconnected'
+  | 'usage'
+  | 'request_read_failed'
   | 'unknown_tool'
   | 'tool_failed'
   | 'tool_cancelled';
@@ -314,7 +328,7 @@ export declare class Core {
   handleBytes(input: string | Uint8Array | ArrayBuffer): Uint8Array;
   /** The normalized call (the question, or {questions}); its bytes under RAW. */
   normalize(call: CallLike): NormalizedCall & { readonly [RAW]?: string };
-  /** The normalized call as Go's engine.Call: raw, questions, batch, request. */
+  /** The normalized call as Go's askcore.Call: raw, questions, batch, request. */
   normalizeRaw(call: CallLike): Call;
   schema(): ToolSchema;
   /** What a terminal shows for question `index` (default 0). */
@@ -391,26 +405,82 @@ export interface Identity {
   toolCallId?: string;
 }
 
-/**
- * A normalized call on its way to a person, as Go's interaction.Question:
- * the Call (raw, questions, batch, request) and who asks. Pass it to the
- * core's helpers (core.resolveAll(question, lines)) to pass the core's own
- * bytes back.
- */
-export interface Question extends Call {
-  from: Identity;
+/** The person typed one line per question of the call, in order (read by the rules of a typed line). */
+export interface LinesReply {
+  lines: string[];
+}
+
+/** A keyboard picker's reply: one pick per question, in order. */
+export interface PicksReply {
+  picks: Pick[];
+}
+
+/** A client's reply to the call's form (core.elicitation), as the client sent it; the core judges it whole. */
+export interface FormReply {
+  form: ElicitationResponse | unknown;
+}
+
+/** The person declined to answer (Esc in a picker, a decline button): ASK_DECLINED. */
+export interface DeclineReply {
+  decline: true;
 }
 
 /**
- * Reaches a person. `signal` aborts when the ask is aborted, times out or the
- * provider is disposed (its reason is the error the asker got). Resolve with
- * the core's answer; resolving with nothing (undefined, null) is the core's
- * "no_answer" (ASK_FAILED). Rejecting with one of the core's errors passes it
- * on as it is; a HostFaultError is "engine_fault", anything else
- * "provider_failed" quoting its message.
+ * An answer question.resolve returned: accepted as a reply by that very
+ * call only (another call's is the core's "stale_answer"). An answer built
+ * by hand, copied, decoded from JSON or returned by a Core helper has no
+ * such brand, and the seam refuses it ("not_a_reply").
+ */
+export type ResolvedAnswer = Answer & { readonly [resolvedFor]: Question };
+
+/**
+ * What a provider hands back: what the person gave, exactly one of
+ * {lines}, {picks}, {form} or {decline: true}, which the seam has the core
+ * resolve into the answer; or the answer question.resolve returned for
+ * this very call. Anything else (a hand-made answer, a Date, a string, the
+ * result of core.fail) is refused with the core's ASK_FAILED "not_a_reply".
+ */
+export type Reply = LinesReply | PicksReply | FormReply | DeclineReply | ResolvedAnswer;
+
+/**
+ * A normalized call on its way to a person, as Go's askcore.Call: the Call
+ * (raw, questions, batch, request), who asks, and the core's ops a
+ * provider needs to judge what the person gives. Passing it to the core's
+ * helpers (core.present(question, i)) passes the core's own bytes back.
+ */
+export interface Question extends Call {
+  from: Identity;
+  /**
+   * Judges one line typed for question `index` (0 for a single question):
+   * the core's one-line summary of what it chose (to echo), or throws
+   * INVALID_ANSWER with the message for the person (show it, ask again).
+   * That message is never for the model: hand the lines back ({lines}).
+   */
+  checkLine(index: number, line: string): string;
+  /** checkLine for a keyboard picker's pick. */
+  checkPick(index: number, pick: Pick): string;
+  /**
+   * The answer to this call for `reply`, as the seam would resolve it, for
+   * a provider that shows the answer before handing it back (return it: it
+   * is accepted for this call only). Throws what the seam would reject
+   * with: ASK_DECLINED, ASK_CANCELLED, INVALID_ANSWER worded for the model
+   * (the core's "invalid_reply"), ASK_FAILED ("not_a_reply", "stale_answer").
+   */
+  resolve(reply: Reply): ResolvedAnswer;
+}
+
+/**
+ * Reaches a person and hands back what they gave (a Reply); the seam has
+ * the core resolve it. `signal` aborts when the ask is aborted, times out or
+ * the provider is disposed (its reason is the error the asker got).
+ * Resolving with nothing (undefined, null) is the core's "no_answer", with
+ * anything but a Reply its "not_a_reply" (both ASK_FAILED). Rejecting with
+ * an error the core wrote (core.fail, question.resolve) passes it on as it
+ * is; a HostFaultError is "engine_fault"; anything else, a HarnessError
+ * built in JS included, "provider_failed" quoting it.
  */
 export interface Provider {
-  ask(question: Question, options: { signal: AbortSignal }): Answer | Promise<Answer>;
+  ask(question: Question, options: { signal: AbortSignal }): Reply | PromiseLike<Reply>;
 }
 export type ProviderFunction = Provider['ask'];
 
@@ -431,8 +501,9 @@ export declare class UserInteraction {
   /**
    * Has the core parse and normalize `args` (the model's argument text, or
    * an object) and asks the provider. Rejects with the core's error (`raw`
-   * set): INVALID_REQUEST, NO_PROVIDER, ASK_ABORTED, ASK_TIMEOUT, the
-   * provider's own structured error, ASK_FAILED.
+   * set): INVALID_REQUEST, NO_PROVIDER, ASK_ABORTED, ASK_TIMEOUT,
+   * ASK_DECLINED, ASK_CANCELLED, INVALID_ANSWER (a reply that does not
+   * answer), the core's errors the provider threw, ASK_FAILED.
    */
   ask(args: CallLike, options?: AskOptions): Promise<Answer>;
 }

@@ -1,12 +1,12 @@
-// A terminal provider for Node, in line mode (docs/SPEC.md, "Line mode"):
-// for each question of a call in turn it shows the core's `present` text,
-// reads one line and has the core judge it (`resolve`, re-asking with the
-// core's INVALID_ANSWER message), echoes what was chosen (the core's
+// A terminal provider for Node, in line mode (docs/SPEC.md, "Typed lines and
+// picks"): for each question of a call in turn it shows the core's `present`
+// text, reads one line and has the core judge it (`resolve`, re-asking with
+// the core's INVALID_ANSWER message), echoes what was chosen (the core's
 // `summary`), and once every question has its line, hands the lines back
 // ({lines}: the seam has the core resolve them). Simultaneous calls wait in a
-// queue so one prompt owns the input at a time. Pending calls are rejected
-// on abort, close(), interrupt(), a read error and at the end of the input
-// (a batch fails whole), always with the core's error (op `fail`).
+// queue so one prompt owns the input at a time. Pending calls are rejected on
+// abort, close(), interrupt(), a read error and at the end of the input (a
+// batch fails whole), always with the core's error (op `fail`).
 
 import { createInterface } from 'node:readline';
 import { Codes, UserInteractionError } from './lib/errors.js';
@@ -59,9 +59,10 @@ export class ReadlineProvider {
   }
 
   /**
-   * Asks one call (a question or a batch); resolves to the core's answer
-   * object. `question` is what UserInteraction hands a provider, or the
-   * result of core.normalizeRaw.
+   * Asks one call (a question or a batch); resolves to the person's reply,
+   * {lines}: one line per question, each one the core accepted (the seam
+   * has the core resolve them into the answer). `question` is what
+   * UserInteraction hands a provider, or the result of core.normalizeRaw.
    * @param {ReadlineQuestion} question
    * @param {{signal?: AbortSignal}} [options]
    */

@@ -2,8 +2,8 @@
 # The JS suites (make test-js): type-check the public declarations, then run
 # with node --test the Node tests (the conformance corpus, the seam corpus
 # testdata/seam through the JS seam and the readline provider, the helpers,
-# load and fault tests) and the headless-Chromium test (both corpora in a
-# real browser).
+# the replies a provider hands back, the README's examples, load and fault
+# tests) and the headless-Chromium test (both corpora in a real browser).
 # npm dependencies are installed from hostjs/package-lock.json when missing;
 # no browser is ever downloaded (the Chromium test uses /usr/bin/chromium and
 # skips with a message when it is absent).

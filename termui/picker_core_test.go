@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
 )
 
@@ -29,7 +30,7 @@ func coreCall(t *testing.T, env map[string]any) json.RawMessage {
 
 // The picker against the real core: the core's picker op result decodes
 // and draws, each Enter is checked by the core's resolve op, and the picks
-// (as Pick marshals them) resolve the whole batch.
+// (as askcore.Pick marshals them) resolve the whole batch.
 func TestPickerWithCore(t *testing.T) {
 	noLeaks(t)
 	request := json.RawMessage(`{"questions":[
@@ -41,10 +42,10 @@ func TestPickerWithCore(t *testing.T) {
 
 	f := newFakeTerm(t, 80, 24)
 	rejected := make(chan string, 4)
-	check := func(_ context.Context, q int, pk Pick) error {
+	check := func(_ context.Context, q int, pk askcore.Pick) error {
 		in, _ := json.Marshal(map[string]any{"op": "resolve", "request": request, "index": q, "input": pk})
 		var out struct {
-			OK    bool               `json:"ok"`
+			OK    bool           `json:"ok"`
 			Error *askcore.Error `json:"error"`
 		}
 		require.NoError(t, json.Unmarshal(core.Handle(in), &out))

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
 )
 
@@ -105,7 +106,7 @@ func keysOf(t testing.TB, script string) []key {
 // accepts every pick except those with neither options nor text. It
 // returns the last action and the picks when the last question was
 // confirmed.
-func drive(t testing.TB, layout, script string) (*pickerState, action, []Pick, []string) {
+func drive(t testing.TB, layout, script string) (*pickerState, action, []askcore.Pick, []string) {
 	t.Helper()
 	l := mustLayout(t, layout)
 	s := newPickerState(&l)
@@ -131,7 +132,7 @@ func drive(t testing.TB, layout, script string) (*pickerState, action, []Pick, [
 	return s, last, nil, rejected
 }
 
-func picksJSON(ps []Pick) string {
+func picksJSON(ps []askcore.Pick) string {
 	b, _ := json.Marshal(ps)
 	return string(b)
 }
@@ -238,10 +239,10 @@ func TestPickerStateBatchFlow(t *testing.T) {
 }
 
 func TestPickJSON(t *testing.T) {
-	b, err := json.Marshal(Pick{})
+	b, err := json.Marshal(askcore.Pick{})
 	require.NoError(t, err)
 	assert.Equal(t, `{"options":[],"text":""}`, string(b))
-	b, err = json.Marshal(Pick{Options: []int{2, 0}, Text: "a \"b\""})
+	b, err = json.Marshal(askcore.Pick{Options: []int{2, 0}, Text: "a \"b\""})
 	require.NoError(t, err)
 	assert.Equal(t, `{"options":[2,0],"text":"a \"b\""}`, string(b))
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore"
 )
 
 // feed is a keyboard: what a test types arrives as one read, like a
@@ -155,17 +155,17 @@ func noLeaks(t *testing.T) {
 }
 
 type runResult struct {
-	picks []Pick
+	picks []askcore.Pick
 	err   error
 }
 
 // start runs a picker on f in the background.
-func (f *fakeTerm) start(t *testing.T, ctx context.Context, layout string, check func(context.Context, int, Pick) error) (*Picker, <-chan runResult) {
+func (f *fakeTerm) start(t *testing.T, ctx context.Context, layout string, check func(context.Context, int, askcore.Pick) error) (*Picker, <-chan runResult) {
 	t.Helper()
 	p, err := NewPicker(f.term, mustLayout(t, layout))
 	require.NoError(t, err)
 	if check == nil {
-		check = func(context.Context, int, Pick) error { return nil }
+		check = func(context.Context, int, askcore.Pick) error { return nil }
 	}
 	ch := make(chan runResult, 1)
 	go func() {
@@ -299,7 +299,7 @@ func TestPickerRun(t *testing.T) {
 	t.Run("check: a rejected pick shows the message and stays", func(t *testing.T) {
 		f := newFakeTerm(t, 80, 24)
 		var calls []string
-		check := func(_ context.Context, q int, pk Pick) error {
+		check := func(_ context.Context, q int, pk askcore.Pick) error {
 			calls = append(calls, fmt.Sprintf("%d:%v:%q", q, pk.Options, pk.Text))
 			if pk.Text == "" {
 				return &askcore.Error{Name: askcore.ErrorName, Code: askcore.CodeInvalidAnswer, Message: "Type an answer, or press Esc."}
@@ -321,7 +321,7 @@ func TestPickerRun(t *testing.T) {
 	t.Run("check: EndPicker ends Run", func(t *testing.T) {
 		f := newFakeTerm(t, 80, 24)
 		broken := errors.New("engine fault")
-		p, ch := f.start(t, context.Background(), layoutSingle, func(context.Context, int, Pick) error {
+		p, ch := f.start(t, context.Background(), layoutSingle, func(context.Context, int, askcore.Pick) error {
 			return EndPicker(broken)
 		})
 		f.screen.waitFor(t, "PostgreSQL")
@@ -333,7 +333,7 @@ func TestPickerRun(t *testing.T) {
 	t.Run("batch", func(t *testing.T) {
 		f := newFakeTerm(t, 80, 24)
 		var qs []int
-		p, ch := f.start(t, context.Background(), layoutBatch, func(_ context.Context, q int, _ Pick) error {
+		p, ch := f.start(t, context.Background(), layoutBatch, func(_ context.Context, q int, _ askcore.Pick) error {
 			qs = append(qs, q)
 			return nil
 		})

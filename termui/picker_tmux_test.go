@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
@@ -69,8 +70,8 @@ func (s *ptmux) picker(name string, cols, rows int, layout, env string, flags ..
 func (s *ptmux) out(name string) string { return filepath.Join(s.Dir(), name+".json") }
 
 type pickOut struct {
-	Picks []Pick `json:"picks"`
-	Error string `json:"error"`
+	Picks []askcore.Pick `json:"picks"`
+	Error string         `json:"error"`
 }
 
 // finish waits for the exit status and reads the picks.

@@ -36,7 +36,7 @@
 // Calls are served one at a time in arrival order (a batch keeps the turn
 // for all its questions), so only one prompt owns the input. A pending
 // call (asking or queued) fails whole with ASK_ABORTED when its ctx is
-// done (abort, session end, provider disposed by the interaction service),
+// done (abort, session end, provider disposed by the service),
 // when the provider is closed, when the person interrupts it (Interrupt,
 // wired to Ctrl-C by the front door; Ctrl-C typed in the picker), and when
 // the input ends (EOF): the provider prints the core's message for it and
@@ -112,7 +112,10 @@ func NewProvider(cfg Config) *Provider {
 // (not the Lines of a Config of your own). Calling it again does nothing.
 func (p *Provider) Close() {
 	p.closeCancel(errProviderClosed)
+	// Taking the write lock waits for every call still in Ask (each holds
+	// it for reading) to return.
 	p.inAsk.Lock()
+	//lint:ignore SA2001 the empty critical section is the wait for the calls in Ask
 	p.inAsk.Unlock()
 	p.mu.Lock()
 	release := p.release
@@ -139,6 +142,13 @@ func (p *Provider) Interrupt() bool {
 func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 	p.inAsk.RLock()
 	defer p.inAsk.RUnlock()
+	if p.closed.Err() != nil {
+		// Closed already: fail at once, before showing anything. (The
+		// AfterFunc below cancels from a goroutine of its own, and Close
+		// may have closed the input Open set up: the read would fail
+		// first, as the input closed.)
+		return askcore.Reply{}, abortFailure(p.closed, nil)
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := context.AfterFunc(p.closed, func() { cancel(context.Cause(p.closed)) })

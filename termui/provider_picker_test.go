@@ -13,10 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/interaction"
 )
 
 // The provider with the keyboard picker (Config.Picker): a fake terminal
@@ -26,17 +24,17 @@ import (
 type pickHarness struct {
 	f       *fakeTerm
 	prov    *Provider
-	svc     *interaction.Service
+	svc     *askcore.Service
 	dispose func()
 }
 
-func newPickHarness(t *testing.T, client engine.Client) *pickHarness {
+func newPickHarness(t *testing.T, c *askcore.Core) *pickHarness {
 	t.Helper()
 	noLeaks(t) // registered first: checked after every cleanup below
 	f := newFakeTerm(t, 80, 24)
 	h := &pickHarness{f: f}
-	h.prov = NewProvider(Config{Client: client, Lines: f.lines, Out: f.term.Out, Picker: &f.term})
-	h.svc = interaction.NewService(client)
+	h.prov = NewProvider(Config{Lines: f.lines, Out: f.term.Out, Picker: &f.term})
+	h.svc = askcore.NewService(c)
 	dispose, err := h.svc.Register(h.prov)
 	require.NoError(t, err)
 	h.dispose = dispose
@@ -50,18 +48,18 @@ func newPickHarness(t *testing.T, client engine.Client) *pickHarness {
 func (h *pickHarness) ask(ctx context.Context, arguments string) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
-		res, err := h.svc.Ask(ctx, arguments, interaction.AskOptions{})
+		res, err := h.svc.Ask(ctx, arguments, askcore.AskOptions{})
 		ch <- askResult{res, err}
 	}()
 	return ch
 }
 
 // engines are the two places the rules run.
-func engines(t *testing.T) map[string]engine.Client {
+func engines(t *testing.T) map[string]*askcore.Core {
 	wasm, err := hostgo.New(context.Background(), hostgo.WithInterpreter())
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, wasm.Close(context.Background())) })
-	return map[string]engine.Client{"native": native, "wasm": {Core: wasm}}
+	return map[string]*askcore.Core{"native": native, "wasm": askcore.NewCore(wasm)}
 }
 
 // resolvePicks is the core's answer to arguments from one pick per
@@ -69,28 +67,24 @@ func engines(t *testing.T) map[string]engine.Client {
 func resolvePicks(t *testing.T, arguments string, picks ...askcore.Pick) (string, string) {
 	t.Helper()
 	c := call(t, arguments)
-	inputs := make([]engine.Input, len(picks))
-	for i := range picks {
-		inputs[i] = engine.Input{Pick: &picks[i]}
-	}
-	res, err := native.ResolveAll(context.Background(), c.Raw, inputs)
+	res, err := c.Resolve(context.Background(), askcore.Picks(picks...))
 	require.NoError(t, err)
-	summary, err := native.Summary(context.Background(), c.Raw, res.Raw)
+	summary, err := c.Summary(context.Background(), res)
 	require.NoError(t, err)
-	return string(res.Raw), summary
+	return string(res.JSON()), summary
 }
 
 // pickMessage is the core's INVALID_ANSWER message for pick on question i.
 func pickMessage(t *testing.T, arguments string, i int, pick askcore.Pick) string {
 	t.Helper()
-	_, err := native.Resolve(context.Background(), call(t, arguments).Raw, i, engine.Input{Pick: &pick})
+	_, err := call(t, arguments).CheckPick(context.Background(), i, pick)
 	return requireCode(t, err, askcore.CodeInvalidAnswer).Message
 }
 
 // layoutOf is the core's picker layout for arguments.
 func layoutOf(t *testing.T, arguments string) Layout {
 	t.Helper()
-	raw, err := native.Picker(context.Background(), call(t, arguments).Raw)
+	raw, err := call(t, arguments).Picker(context.Background())
 	require.NoError(t, err)
 	l, err := DecodeLayout(raw)
 	require.NoError(t, err)
@@ -103,9 +97,9 @@ func layoutOf(t *testing.T, arguments string) Layout {
 // core's answer to the picks, and "→ " with the core's summary (one line
 // per question) is what stays of the picker.
 func TestPickerProviderAnswers(t *testing.T) {
-	for name, client := range engines(t) {
+	for name, c := range engines(t) {
 		t.Run(name+"/single", func(t *testing.T) {
-			h := newPickHarness(t, client)
+			h := newPickHarness(t, c)
 			ch := h.ask(context.Background(), dbRequest)
 			h.f.screen.waitFor(t, "[Database] Which database?", "❯ 1. PostgreSQL  recommended", "     Reliable; needs a server.")
 			h.f.keys.typ("\x1b[B\r") // Down: SQLite; Enter
@@ -116,7 +110,7 @@ func TestPickerProviderAnswers(t *testing.T) {
 			assert.Zero(t, h.f.rawNow(), "the terminal is restored")
 		})
 		t.Run(name+"/batch", func(t *testing.T) {
-			h := newPickHarness(t, client)
+			h := newPickHarness(t, c)
 			ch := h.ask(context.Background(), batchRequest)
 			h.f.screen.waitFor(t, "Question 1 of 3", "[Database] Which database?")
 			h.f.keys.typ("\r") // PostgreSQL, the recommended option
@@ -139,6 +133,36 @@ func TestPickerProviderAnswers(t *testing.T) {
 			assert.True(t, strings.HasSuffix(h.f.screen.String(), "→ "+strings.Join(lines, "\n→ ")+"\n"), "%q", h.f.screen.String())
 		})
 	}
+}
+
+// TestPickerProviderReplies: the picker's reply, returned by the provider
+// itself, is the answer the core resolved from the picks for this very
+// call (Answered: the provider showed its summary), which resolves through
+// the call to the core's answer; Esc is a decline, not a failure, which
+// the core resolves to ASK_DECLINED.
+func TestPickerProviderReplies(t *testing.T) {
+	t.Run("picks", func(t *testing.T) {
+		h := newPickHarness(t, native)
+		ch := askProvider(t, h.prov, dbRequest)
+		h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
+		h.f.keys.typ("\x1b[B\r") // Down: SQLite; Enter
+		r := replied(t, ch)
+		got, err := r.call.Resolve(context.Background(), r.reply)
+		require.NoError(t, err)
+		want, err := r.call.Resolve(context.Background(), askcore.Picks(askcore.Pick{Options: []int{0}}))
+		require.NoError(t, err)
+		assert.Equal(t, string(want.JSON()), string(got.JSON()))
+		assert.Equal(t, `{"answer":"sqlite","selected":{"index":0,"label":"SQLite","value":"sqlite"}}`, string(got.JSON()))
+	})
+	t.Run("Esc", func(t *testing.T) {
+		h := newPickHarness(t, native)
+		ch := askProvider(t, h.prov, dbRequest)
+		h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
+		h.f.keys.typ("\x1b")
+		r := replied(t, ch)
+		_, err := r.call.Resolve(context.Background(), r.reply)
+		requireFailure(t, err, askcore.Failure{Situation: askcore.SituationDeclined})
+	})
 }
 
 // TestPickerProviderLeaving: Esc, Ctrl-C (the key, and Interrupt: the
@@ -231,7 +255,7 @@ func waitQueued(t *testing.T, p *Provider, n int) {
 // TestPickerProviderEngineFault: when the core cannot check a pick, the
 // picker ends and the service reports the engine fault.
 func TestPickerProviderEngineFault(t *testing.T) {
-	h := newPickHarness(t, engine.Client{Core: failingOp{"resolve"}})
+	h := newPickHarness(t, askcore.NewCore(failingOp{"resolve"}))
 	ch := h.ask(context.Background(), dbRequest)
 	h.f.screen.waitFor(t, "❯ 1. PostgreSQL")
 	h.f.keys.typ("\r")
@@ -248,7 +272,7 @@ func (f failingOp) Handle(ctx context.Context, in []byte) ([]byte, error) {
 	if bytes.Contains(in, []byte(`"op":"`+f.op+`"`)) {
 		return nil, errors.New("trap")
 	}
-	return engine.Native{}.Handle(ctx, in)
+	return askcore.Native{}.Handle(ctx, in)
 }
 
 // TestPickerProviderHostileText: what the model wrote reaches the picker

@@ -15,10 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/interaction"
 	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
@@ -40,23 +38,24 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-var native = engine.Client{Core: engine.Native{}}
+// native is the core on the native engine.
+var native = askcore.NewCore(nil)
 
 // harness is a provider registered with a service, typed at through a pipe.
 type harness struct {
 	t       *testing.T
-	client  engine.Client
+	core    *askcore.Core
 	pw      *io.PipeWriter
 	lines   *Lines
 	out     *lockedBuffer
 	prov    *Provider
-	svc     *interaction.Service
+	svc     *askcore.Service
 	dispose func()
 }
 
 type harnessOpts struct {
 	color, echoed bool
-	client        engine.Client // zero: native
+	core          *askcore.Core // nil: native
 }
 
 func newHarness(t *testing.T, color bool) *harness {
@@ -66,22 +65,22 @@ func newHarness(t *testing.T, color bool) *harness {
 
 func newHarnessWith(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
-	if o.client.Core == nil {
-		o.client = native
+	if o.core == nil {
+		o.core = native
 	}
 	// Runs last: the reader, the provider and every ask are gone.
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 	pr, pw := io.Pipe()
 	h := &harness{
-		t:      t,
-		client: o.client,
-		pw:     pw,
-		lines:  NewLines(pr),
-		out:    &lockedBuffer{},
+		t:     t,
+		core:  o.core,
+		pw:    pw,
+		lines: NewLines(pr),
+		out:   &lockedBuffer{},
 	}
-	h.prov = NewProvider(Config{Client: h.client, Lines: h.lines, Out: h.out, Style: Style{Color: o.color}, Echoed: o.echoed})
-	h.svc = interaction.NewService(h.client)
+	h.prov = NewProvider(Config{Lines: h.lines, Out: h.out, Style: Style{Color: o.color}, Echoed: o.echoed})
+	h.svc = askcore.NewService(h.core)
 	dispose, err := h.svc.Register(h.prov)
 	require.NoError(t, err)
 	h.dispose = dispose
@@ -96,7 +95,7 @@ func newHarnessWith(t *testing.T, o harnessOpts) *harness {
 }
 
 type askResult struct {
-	res engine.Result
+	res askcore.Answer
 	err error
 }
 
@@ -104,7 +103,7 @@ type askResult struct {
 func (h *harness) ask(ctx context.Context, arguments string) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
-		res, err := h.svc.Ask(ctx, arguments, interaction.AskOptions{})
+		res, err := h.svc.Ask(ctx, arguments, askcore.AskOptions{})
 		ch <- askResult{res, err}
 	}()
 	return ch
@@ -172,7 +171,7 @@ func answered(t *testing.T, ch <-chan askResult) string {
 	t.Helper()
 	r := result(t, ch)
 	require.NoError(t, r.err)
-	return string(r.res.Raw)
+	return string(r.res.JSON())
 }
 
 // requireFailure requires the core's error for situation f, byte for byte.
@@ -181,7 +180,7 @@ func requireFailure(t *testing.T, err error, f askcore.Failure) *askcore.Error {
 	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
 	want := native.Fail(context.Background(), f)
-	require.Equal(t, string(want.Raw), string(he.JSON()))
+	require.Equal(t, string(want.JSON()), string(he.JSON()))
 	return he
 }
 
@@ -194,9 +193,9 @@ func requireCode(t *testing.T, err error, code askcore.Code) *askcore.Error {
 }
 
 // call normalizes arguments as the service does.
-func call(t *testing.T, arguments string) engine.Call {
+func call(t *testing.T, arguments string) *askcore.Call {
 	t.Helper()
-	c, err := native.NormalizeArguments(context.Background(), arguments)
+	c, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
 	return c
 }
@@ -204,7 +203,7 @@ func call(t *testing.T, arguments string) engine.Call {
 // presentText is the core's text for question i, as the provider prints it.
 func presentText(t *testing.T, arguments string, i int) string {
 	t.Helper()
-	p, err := native.Present(context.Background(), call(t, arguments).Raw, i)
+	p, err := call(t, arguments).Present(context.Background(), i)
 	require.NoError(t, err)
 	return strings.TrimRight(p.Text, "\n")
 }
@@ -212,7 +211,7 @@ func presentText(t *testing.T, arguments string, i int) string {
 // reprompt is the core's INVALID_ANSWER message for line on question i.
 func reprompt(t *testing.T, arguments string, i int, line string) string {
 	t.Helper()
-	_, err := native.Resolve(context.Background(), call(t, arguments).Raw, i, engine.Input{Line: line})
+	_, err := call(t, arguments).CheckLine(context.Background(), i, line)
 	return requireCode(t, err, askcore.CodeInvalidAnswer).Message
 }
 
@@ -232,7 +231,7 @@ const (
 
 func TestShowsCoreTextRecommendedFirstWithDescriptions(t *testing.T) {
 	h := newHarness(t, false)
-	pres, err := h.client.Present(context.Background(), call(t, dbRequest).Raw, 0)
+	pres, err := call(t, dbRequest).Present(context.Background(), 0)
 	require.NoError(t, err)
 	require.Equal(t, []int{1, 0, 2}, pres.Order)
 
@@ -264,7 +263,7 @@ func TestAnswers(t *testing.T) {
 		{"number", "2", `{"answer":"sqlite","selected":{"index":0,"label":"SQLite","value":"sqlite"}}`, "SQLite"},
 		{"label", "mysql", `{"answer":"mysql","selected":{"index":2,"label":"MySQL","value":"mysql"}}`, "MySQL"},
 		{"value", "POSTGRES", `{"answer":"postgres","selected":{"index":1,"label":"PostgreSQL","value":"postgres"}}`, "PostgreSQL"},
-		{"free text", "CockroachDB <distributed> & fast", `{"answer":"CockroachDB <distributed> & fast"}`, "CockroachDB <distributed> & fast"},
+		{"free text", "CockroachDB <distributed> & fast", `{"answer":"CockroachDB \u003cdistributed\u003e \u0026 fast"}`, "CockroachDB <distributed> & fast"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -272,7 +271,12 @@ func TestAnswers(t *testing.T) {
 			ch := h.ask(context.Background(), dbRequest)
 			h.waitPrompts(1)
 			h.send(c.line)
-			assert.Equal(t, c.answer, answered(t, ch)) // the core's bytes: no \u003c
+			// The core's bytes (it writes <, > and & as encoding/json does),
+			// the answer the core resolves the line to.
+			assert.Equal(t, c.answer, answered(t, ch))
+			want, err := call(t, dbRequest).Resolve(context.Background(), askcore.Lines(c.line))
+			require.NoError(t, err)
+			assert.Equal(t, string(want.JSON()), c.answer)
 			assert.True(t, strings.HasSuffix(h.out.String(), "\n→ "+c.echo+"\n"), h.out.String())
 		})
 	}
@@ -353,9 +357,9 @@ func TestBatchLineByLine(t *testing.T) {
 	wasm, err := hostgo.New(context.Background(), hostgo.WithInterpreter())
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, wasm.Close(context.Background())) })
-	for name, client := range map[string]engine.Client{"native": native, "wasm": {Core: wasm}} {
+	for name, c := range map[string]*askcore.Core{"native": native, "wasm": askcore.NewCore(wasm)} {
 		t.Run(name, func(t *testing.T) {
-			h := newHarnessWith(t, harnessOpts{client: client})
+			h := newHarnessWith(t, harnessOpts{core: c})
 			ch := h.ask(context.Background(), batchRequest)
 
 			out := h.waitPrompts(1)
@@ -380,16 +384,77 @@ func TestBatchLineByLine(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(out, "Question 3 of 3"))
 			h.send("Aurora")
 
-			want, err := native.ResolveAll(context.Background(), call(t, batchRequest).Raw,
-				[]engine.Input{{Line: "nope? no: free text is allowed here"}, {Line: "2, Slack"}, {Line: "Aurora"}})
+			want, err := call(t, batchRequest).Resolve(context.Background(),
+				askcore.Lines("nope? no: free text is allowed here", "2, Slack", "Aurora"))
 			require.NoError(t, err)
-			assert.Equal(t, string(want.Raw), answered(t, ch))
+			assert.Equal(t, string(want.JSON()), answered(t, ch))
 			assert.Equal(t, `{"answers":[{"question":"Which database?","answer":"nope? no: free text is allowed here"},`+
 				`{"question":"Which features?","answers":["billing","Slack"],"selected":[{"index":1,"label":"Billing","value":"billing"}]},`+
-				`{"question":"What should the release be called?","answer":"Aurora"}]}`, string(want.Raw))
+				`{"question":"What should the release be called?","answer":"Aurora"}]}`, string(want.JSON()))
 			assert.True(t, strings.HasSuffix(h.out.String(), "\n→ Aurora\n"))
 		})
 	}
+}
+
+// replyResult is what the provider itself returned for call.
+type replyResult struct {
+	call  *askcore.Call
+	reply askcore.Reply
+	err   error
+}
+
+// askProvider puts arguments, normalized by the native core, to p itself
+// (not through the service) in the background.
+func askProvider(t *testing.T, p *Provider, arguments string) <-chan replyResult {
+	t.Helper()
+	c := call(t, arguments)
+	ch := make(chan replyResult, 1)
+	go func() {
+		r, err := p.Ask(context.Background(), c)
+		ch <- replyResult{c, r, err}
+	}()
+	return ch
+}
+
+// replied waits for the provider's reply: it must be a reply, not an
+// error.
+func replied(t *testing.T, ch <-chan replyResult) replyResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		require.NoError(t, r.err)
+		return r
+	case <-time.After(patience):
+		t.Fatal("the provider did not return")
+		return replyResult{}
+	}
+}
+
+// TestProviderHandsBackTheLines: in line mode the provider writes no
+// answer: it hands back the lines that fitted, one per question (not the
+// ones it asked again for), and the core resolves them through the call
+// into the answer.
+func TestProviderHandsBackTheLines(t *testing.T) {
+	h := newHarness(t, false)
+	ch := askProvider(t, h.prov, batchRequest)
+	h.waitPrompts(1)
+	h.send("2")
+	h.waitPrompts(2)
+	h.send("billing, Slack")
+	h.waitPrompts(3)
+	h.send("") // optionless: asked again, not handed back
+	h.waitPrompts(4)
+	h.send("Aurora")
+	r := replied(t, ch)
+
+	got, err := r.call.Resolve(context.Background(), r.reply)
+	require.NoError(t, err)
+	want, err := r.call.Resolve(context.Background(), askcore.Lines("2", "billing, Slack", "Aurora"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want.JSON()), string(got.JSON()))
+	assert.Equal(t, `{"answers":[{"question":"Which database?","answer":"sqlite","selected":{"index":0,"label":"SQLite","value":"sqlite"}},`+
+		`{"question":"Which features?","answers":["billing","Slack"],"selected":[{"index":1,"label":"Billing","value":"billing"}]},`+
+		`{"question":"What should the release be called?","answer":"Aurora"}]}`, string(got.JSON()))
 }
 
 func TestEOFInsideABatchFailsTheWholeBatch(t *testing.T) {
@@ -399,9 +464,9 @@ func TestEOFInsideABatchFailsTheWholeBatch(t *testing.T) {
 	h.send("1")
 	h.waitFor("question 2", func(out string) bool { return strings.Contains(out, "Question 2 of 3") && strings.HasSuffix(out, "? ") })
 	require.NoError(t, h.pw.Close())
-	requireFailure(t, result(t, ch).err, askcore.Failure{Situation: askcore.SituationEOF})
+	he := requireFailure(t, result(t, ch).err, askcore.Failure{Situation: askcore.SituationEOF})
 	out := h.out.String()
-	assert.True(t, strings.HasSuffix(out, "? \n(input ended: question aborted)\n"), out)
+	assert.True(t, strings.HasSuffix(out, "? \n"+he.Message+"\n"), "the core's message for the end of the input:\n%s", out)
 	assert.NotContains(t, out, "Question 3 of 3")
 }
 
@@ -473,7 +538,7 @@ func TestEOFAbortsPendingAndQueuedQuestions(t *testing.T) {
 	requireFailure(t, result(t, second).err, eof)
 	// And every later question, at once.
 	requireFailure(t, result(t, h.ask(context.Background(), dbRequest)).err, eof)
-	assert.Contains(t, h.out.String(), "(input ended: question aborted)")
+	assert.Contains(t, h.out.String(), "? \n"+he.Message+"\n", "the core's message for the end of the input")
 }
 
 func TestReadFailureAndClosedInput(t *testing.T) {
@@ -540,7 +605,7 @@ func TestInterruptAbortsOnlyTheQuestionOnScreen(t *testing.T) {
 	require.True(t, h.prov.Interrupt())
 	he := requireFailure(t, result(t, first).err, askcore.Failure{Situation: askcore.SituationInterrupted})
 	assert.Contains(t, he.Message, "Ctrl-C")
-	assert.Contains(t, h.out.String(), "? \n(question aborted)\n")
+	assert.Contains(t, h.out.String(), "? \n"+he.Message+"\n", "the core's message for the interrupt")
 
 	h.waitPrompts(2)
 	h.send("still here")

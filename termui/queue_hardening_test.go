@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore"
 )
 
 // 200 questions asked at once on one terminal: they are shown one at a
@@ -38,7 +38,7 @@ func TestManyQueuedQuestions(t *testing.T) {
 	for i, ch := range results {
 		r := result(t, ch)
 		require.NoError(t, r.err, "question %d", i)
-		assert.Equal(t, fmt.Sprintf(`{"answer":"answer %d"}`, i), string(r.res.Raw), "question %d got another question's line", i)
+		assert.Equal(t, fmt.Sprintf(`{"answer":"answer %d"}`, i), string(r.res.JSON()), "question %d got another question's line", i)
 	}
 
 	more := make([]<-chan askResult, 100)

@@ -9,7 +9,7 @@ import (
 
 // Style decides how our own decorations look. Colour is off unless asked
 // for: the front door sets Color from the core's terminal op
-// (engine.Client.Terminal), which allows it only for a terminal, and never
+// (askcore.Core.Terminal), which allows it only for a terminal, and never
 // when NO_COLOR is set (https://no-color.org) or TERM is "dumb". Text from
 // the model or the core is never styled by escape codes of its own: only
 // these decorations add SGR sequences, around text that was sanitized

@@ -317,7 +317,7 @@ export class Core {
   }
 
   /**
-   * Normalizes a call; returns it as engine.Call does in Go: `raw`, the
+   * Normalizes a call; returns it as askcore.Call is in Go: `raw`, the
    * normalized call as the core wrote it (pass it, or this object, back to
    * the core unchanged), `questions` (one unless `batch`), and `request`,
    * the normalized call decoded (one question, or {questions}).
@@ -486,7 +486,7 @@ export function remember(obj, raw) {
 }
 
 /**
- * A normalized call from op normalize's result, shaped as Go's engine.Call.
+ * A normalized call from op normalize's result, shaped as Go's askcore.Call.
  * @param {{value: any, raw: string}} r
  */
 function callFromResult({ value, raw }) {
@@ -559,7 +559,7 @@ function valueJSON(v) {
 
 /**
  * One input to resolve as the core reads it: a typed line (a string), or a
- * pick {"options":[...],"text":"..."} (as Go's engine.Input writes it).
+ * pick {"options":[...],"text":"..."} (as Go's askcore.Pick writes it).
  * @param {unknown} input
  */
 function inputJSON(input) {
@@ -581,7 +581,7 @@ function indexField(index) {
 
 /**
  * Op "fail" for a failure; absent (or empty) particulars are left out, as
- * Go's engine.Client.Fail does.
+ * Go's Core.Fail does.
  * @param {{situation: string, detail?: unknown, ms?: number, tool?: string, tools?: string[]}} f
  */
 function failEnvelope(f) {

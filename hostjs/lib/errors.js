@@ -1,8 +1,8 @@
-// The error vocabulary of the contract (section 3). Every code and message
-// comes from the Go core: rule verdicts from the op that judged, the
-// situations around them (no provider, an abort, a timeout, ...) from its
-// `fail` op. JS only carries {name, code, message}, and the core's own JSON
-// text of the error (`raw`), which is what a model should receive.
+// The error vocabulary (docs/SPEC.md in the repository, "Errors"). Every
+// code and message comes from the Go core: rule verdicts from the op that
+// judged, the situations around them (no provider, an abort, a timeout, ...)
+// from its `fail` op. JS only carries {name, code, message}, and the core's
+// own JSON text of the error (`raw`), which is what a model should receive.
 
 /** The codes a UserInteractionError may carry. */
 export const Codes = Object.freeze({

@@ -57,9 +57,12 @@ function resolveReply(core, question, reply) {
         if (!Array.isArray(r.lines) || r.lines.length !== n || !r.lines.every((l) => typeof l === 'string')) throw notAReply();
         return core.resolveAll(question, r.lines);
       case 'picks':
-        if (!Array.isArray(r.picks) || r.picks.length !== n || !r.picks.every(isPlainObject)) throw notAReply();
+        if (!Array.isArray(r.picks) || r.picks.length !== n || !r.picks.every((p) => isPlainObject(p) && isJSON(p))) throw notAReply();
         return core.resolveAll(question, /** @type {any[]} */ (r.picks));
       case 'form':
+        // A form the core cannot be sent (nothing, a BigInt, a cycle) is no
+        // reply, as Go's FormReply of text that is not JSON.
+        if (!isJSON(r.form)) throw notAReply();
         return core.elicitationResult(question, r.form);
       default:
         if (r.decline !== true) throw notAReply();
@@ -67,6 +70,19 @@ function resolveReply(core, question, reply) {
     }
   } catch (err) {
     throw forTheModel(core, err);
+  }
+}
+
+/**
+ * Whether JSON.stringify gives v a JSON text (it throws for a BigInt or a
+ * cycle, and gives nothing for undefined or a function).
+ * @param {unknown} v
+ */
+function isJSON(v) {
+  try {
+    return JSON.stringify(v) !== undefined;
+  } catch {
+    return false;
   }
 }
 
@@ -85,11 +101,21 @@ function isPlainObject(v) {
  * @param {unknown} err
  */
 function forTheModel(core, err) {
-  if (err instanceof HarnessError && typeof err.raw === 'string' && err.code === Codes.INVALID_ANSWER) {
-    return core.fail({ situation: 'invalid_reply', detail: err.message });
+  if (err instanceof HarnessError && typeof err.raw === 'string' && err.code === Codes.INVALID_ANSWER && !forModel.has(err)) {
+    const reworded = core.fail({ situation: 'invalid_reply', detail: err.message });
+    forModel.add(reworded);
+    return reworded;
   }
   return err;
 }
+
+/**
+ * The invalid_reply errors forTheModel wrote: already worded for the model
+ * (also INVALID_ANSWER), so a provider that lets question.resolve's error
+ * through has it passed on as it is, not quoted a second time.
+ * @type {WeakSet<object>}
+ */
+const forModel = new WeakSet();
 
 /**
  * A normalized call on its way to a person (Go: askcore.Call): the

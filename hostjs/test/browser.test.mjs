@@ -112,7 +112,7 @@ test('Chromium: the conformance and seam corpora byte for byte, through the brow
       });
     }
     await t.test('chromium: load from Response and bytes, module cache, errors, seam', () => {
-      assert.deepEqual(r.checks, { fromResponse: true, fromBytes: true, cachedModule: true, helperThrows: true, noProvider: true, seam: true });
+      assert.deepEqual(r.checks, { fromResponse: true, fromBytes: true, cachedModule: true, helperThrows: true, noProvider: true, seam: true, handMadeRefused: true });
     });
     assert.deepEqual(errors, []);
   } finally {

@@ -8,6 +8,7 @@ import {
   load, Core, ABI_VERSION, RAW, answerText, UserInteractionError, HarnessError, HostFaultError, isUserInteractionError, Codes,
 } from '@askcore/askcore';
 import { hostjsDir, DB_REQUEST, rejectsWith } from './helpers.mjs';
+import { MAX_ARGUMENTS_BYTES } from '../lib/core.js';
 
 const wasmPath = join(hostjsDir, 'askcore.wasm');
 const bytes = readFileSync(wasmPath);
@@ -78,7 +79,7 @@ test('inputs near and over the guest cap; memory growth is followed', () => {
   const o = JSON.parse(c.handle(over));
   assert.equal(o.ok, false);
   assert.equal(o.error.code, 'INVALID_REQUEST');
-  assert.equal(o.error.message, `the input is ${c.maxInputBytes + 1} bytes; at most ${c.maxInputBytes} are allowed: shorten the question, the options or their descriptions`);
+  assert.equal(o.error.message, `the input is ${c.maxInputBytes + 1} bytes; at most ${c.maxInputBytes} are allowed: send the model's arguments as text in arguments, shortened to at most ${MAX_ARGUMENTS_BYTES} bytes`);
   const overString = ' '.repeat(c.maxInputBytes + 1);
   assert.equal(JSON.parse(c.handle(overString)).error.code, 'INVALID_REQUEST');
   // Strings whose worst case exceeds the cap but whose bytes fit still reach the core.

@@ -80,11 +80,11 @@ test('1000 questions queued through the tool, answered in random order, 10% abor
       const id = h.question.from.toolCallId;
       if (aborted.has(id)) {
         assert.ok(h.signal.aborted, `${id}: the provider's signal is aborted`);
-        // A late answer after an abort must not resurrect the question.
-        h.resolve(core.elicitationResult(h.question.raw, { action: 'accept', content: { custom_answer: 'late' } }));
+        // A late reply after an abort must not resurrect the question.
+        h.resolve({ form: { action: 'accept', content: { custom_answer: 'late' } } });
         return;
       }
-      h.resolve(core.elicitationResult(h.question.raw, { action: 'accept', content: { custom_answer: answerFor(id) } }));
+      h.resolve({ form: { action: 'accept', content: { custom_answer: answerFor(id) } } });
     }),
   );
   await Promise.all(calls);
@@ -135,7 +135,7 @@ test('disposing the provider with 500 questions queued rejects every one with AS
     assert.equal(r.reason.code, 'ASK_ABORTED');
   }
   // The seam works again with a new provider.
-  ui.register(() => ({ answer: 'again' }));
+  ui.register(() => ({ lines: ['again'] }));
   assert.deepEqual(await ui.ask({ question: 'still there?' }), { answer: 'again' });
 });
 

@@ -9,14 +9,41 @@ import { DB_REQUEST, capture, until, rejectsWith } from './helpers.mjs';
 const core = await load();
 const tick = () => new Promise((r) => setImmediate(r));
 
+/**
+ * A provider reading `input`, and ask(): asks it a call and has the core
+ * resolve the lines it hands back, as the seam does (ask.reply: the reply
+ * itself).
+ */
 function setup() {
   const input = new PassThrough();
   const output = new PassThrough();
   const out = capture(output);
   const provider = createReadlineProvider(core, { input, output, prompt: '> ' });
-  const ask = (request, opts) => provider.ask(core.normalizeRaw(request), opts);
+  const ask = async (request, opts) => {
+    const call = core.normalizeRaw(request);
+    return resolveReply(call, await provider.ask(call, opts));
+  };
   return { input, out, provider, ask };
 }
+
+/** The answer to `call` for the readline provider's reply, which is {lines} and nothing else. */
+function resolveReply(call, reply) {
+  assert.deepEqual(Object.keys(reply), ['lines']);
+  assert.equal(reply.lines.length, call.questions.length);
+  return core.resolveAll(call, reply.lines);
+}
+
+test('the provider hands back what was typed, {lines}: one line per question, as typed', async (t) => {
+  const { input, provider } = setup();
+  t.after(() => provider.close());
+  const one = provider.ask(core.normalizeRaw(DB_REQUEST));
+  input.write('  mongodb \n');
+  assert.deepEqual(await one, { lines: ['  mongodb '] });
+  const closed = { question: 'Pick one', options: ['Red', 'Blue'], allowCustom: false };
+  const batch = provider.ask(core.normalizeRaw({ questions: [closed, { question: 'Why?' }] }));
+  input.write('purple\n2\n\nbecause\n'); // refused lines are asked again, never handed back
+  assert.deepEqual(await batch, { lines: ['2', 'because'] });
+});
 
 test('shows the core\'s present text and resolves the typed line through the core', async (t) => {
   const { input, out, provider, ask } = setup();
@@ -212,7 +239,7 @@ test('a batch in line mode: each question in turn, re-asked with the core\'s mes
   await until(() => out.text.endsWith('> '));
   assert.equal(out.text, '\n' + reprompt(call, '', 2) + '\n> ');
   input.write('Aurora\n');
-  const answer = await pending;
+  const answer = resolveReply(call, await pending);
   const want = core.resolveAll(call, ['2', 'chat, voice, 1', 'Aurora']);
   assert.equal(answerText(answer), answerText(want));
   assert.equal(

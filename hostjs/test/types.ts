@@ -5,7 +5,10 @@ import {
   type Answer, type SingleAnswer, type MultiAnswer, type BatchAnswer, type QuestionAnswer, type Request, type Batch,
   type NormalizedCall, type Call, type CallInput, type Presentation, type Elicitation, type ToolSchema, type Provider,
   type Question, type Pick, type Input, type PickerLayout, type Failure, type Situation, type TerminalMode, type Selected,
+  type Reply, type LinesReply, type PicksReply, type FormReply, type DeclineReply, type ResolvedAnswer, type ProviderFunction,
 } from '@askcore/askcore';
+// @ts-expect-error the brand of a resolved answer is for the type checker only: nothing to import
+import { resolvedFor } from '@askcore/askcore';
 import { createReadlineProvider, ReadlineProvider } from '@askcore/askcore/readline';
 import { PassThrough } from 'node:stream';
 
@@ -52,6 +55,8 @@ async function main(): Promise<void> {
   const shown: string = core.sanitize('model text');
   const title: string = core.sanitize('model text', { as: 'title' }) + core.sanitizeTitle('x');
   const situation: Situation = 'timeout';
+  const replySituations: Situation[] = ['not_a_reply', 'stale_answer', 'invalid_reply', 'client_disconnected'];
+  void replySituations;
   const failure: Failure = { situation, ms: 120000 };
   const timeout: HarnessError = core.fail(failure);
   const raw2: string | undefined = timeout.raw;
@@ -61,16 +66,48 @@ async function main(): Promise<void> {
   errorText(timeout);
 
   const ui = new UserInteraction(core, { timeoutMs: 0 });
-  const provider: Provider = { ask: (q: Question) => core.resolveAll(q, q.questions.map(() => '')) };
+  // A provider hands back what the person gave; the seam resolves it.
+  const provider: Provider = { ask: (q: Question) => ({ lines: q.questions.map(() => '') }) };
   const dispose: () => void = ui.register(provider);
   dispose();
+  const replies: Reply[] = [
+    { lines: ['1'] },
+    { picks: [{ options: [0] }, { text: 'own' }] },
+    { form: { action: 'accept', content: { choice: 'Yes' } } },
+    { form: JSON.parse('{"action":"cancel"}') },
+    { decline: true },
+  ];
+  const lr: LinesReply = { lines: [] };
+  const pr: PicksReply = { picks: [pick] };
+  const fr: FormReply = { form: { action: 'decline' } };
+  const dr: DeclineReply = { decline: true };
   ui.register(async (q, { signal }) => {
     signal.throwIfAborted();
     const b: boolean = q.batch;
     const r: string = q.raw;
-    void [b, r];
-    return { answer: q.questions[0].question };
+    const from: string | undefined = q.from.toolCallId;
+    // Judge each line as it is typed (the summary to echo, or INVALID_ANSWER for the person) ...
+    const echo: string = q.checkLine(0, 'yes') + q.checkPick(0, { options: [1] });
+    void [b, r, from, echo];
+    // ... and hand back the lines, or the answer resolve made for this call.
+    if (q.batch) return { lines: q.questions.map(() => '') };
+    const shown: ResolvedAnswer = q.resolve({ picks: [{ text: 'own' }] });
+    const plain: Answer = shown; // a resolved answer is an answer
+    void plain;
+    return shown;
   });
+  const fn: ProviderFunction = (q) => q.resolve({ decline: true });
+  // @ts-expect-error a hand-made answer is not a reply (the seam refuses it: not_a_reply)
+  const handMade: Reply = { answer: 'Yes' };
+  // @ts-expect-error an answer a Core helper returned is not this call's resolved answer
+  const fromHelper: Reply = core.resolveAll(call, inputs);
+  // @ts-expect-error decline is true or absent
+  const notDecline: Reply = { decline: false };
+  // @ts-expect-error lines are strings
+  const notLines: Reply = { lines: [1] };
+  // @ts-expect-error a provider hands back a reply, not an answer object
+  const oldProvider: Provider = { ask: (q: Question) => core.resolveAll(q, ['1']) };
+  void [replies, lr, pr, fr, dr, fn, handMade, fromHelper, notDecline, notLines, oldProvider, resolvedFor];
   const t = askUserQuestionTool(ui);
   const name: string = t.name;
   const answer: Answer = await t.execute(modelText, { signal: AbortSignal.timeout(10), toolCallId: 'c1' });
@@ -83,8 +120,11 @@ async function main(): Promise<void> {
   const rl: ReadlineProvider = createReadlineProvider(core, { input: new PassThrough(), output: new PassThrough(), prompt: '? ' });
   const n: number = rl.pending;
   const interrupted: boolean = rl.interrupt();
-  await rl.ask(call);
+  const typed: LinesReply = await rl.ask(call);
+  const typedAnswer: Answer = core.resolveAll(call, typed.lines);
   await rl.ask({ raw });
+  ui.register(rl); // the readline provider is a Provider
+  void typedAnswer;
   rl.close();
 
   try {

@@ -1,6 +1,6 @@
 // Core v2 through the JS host: the model's arguments as text, the new ops'
 // helpers, errors carrying the core's own bytes, and the interaction seam's
-// parity with Go's interaction.Service (every message from the core's
+// parity with Go's askcore.Service (every message from the core's
 // `fail` op, no_answer, engine faults, long timeouts).
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import {
   load, UserInteraction, askUserQuestionTool, UserInteractionError, HarnessError, HostFaultError, RAW, answerText, errorText,
 } from '@askcore/askcore';
 import { longTimeout } from '../lib/interaction.js';
+import { MAX_ARGUMENTS_BYTES } from '../lib/core.js';
 import { corpusDir, repoDir, rejectsWith } from './helpers.mjs';
 
 const core = await load();
@@ -117,7 +118,9 @@ test('resolve (index, line or pick), resolveAll (lines and picks), summary, pick
   assert.equal(all.answers.length, 3);
   assert.equal(all.answers[0].question, 'Which database should I use?');
   const bad = assertThrowsCore(() => core.resolveAll(call, ['1', '', '']), 'INVALID_ANSWER');
-  assert.equal(`error ${bad.raw}`, seamOut('answer-lines-batch-invalid'));
+  assert.equal(bad.message, 'Question 3 ("What should the release be called?"): Please type an answer; an empty line does not answer the question.');
+  // The seam hands the model the core's invalid_reply quoting it.
+  assert.equal(`error ${core.fail({ situation: 'invalid_reply', detail: bad.message }).raw}`, seamOut('answer-lines-batch-invalid'));
   assert.throws(() => core.resolveAll(call, '1'), TypeError);
   assert.throws(() => core.present(call, NaN), TypeError);
 
@@ -179,15 +182,73 @@ test('oversized inputs: the guest writes the envelope (askcore_oversized), nothi
   assert.ok(input.length > core.maxInputBytes);
   assert.equal(core.handle(new Uint8Array(input)), want);
   assert.equal(core.handle(input.toString('utf8')), want);
-  for (const n of [core.maxInputBytes + 1, 1 << 20, 100 * (1 << 20)]) {
+  for (const n of [core.maxInputBytes + 1, 2 * core.maxInputBytes, 100 * (1 << 20)]) {
     const out = core.handle(new Uint8Array(n));
-    assert.equal(out, `{"ok":false,"error":{"name":"UserInteractionError","code":"INVALID_REQUEST","message":"the input is ${n} bytes; at most ${core.maxInputBytes} are allowed: shorten the question, the options or their descriptions"}}`);
+    assert.equal(out, `{"ok":false,"error":{"name":"UserInteractionError","code":"INVALID_REQUEST","message":"the input is ${n} bytes; at most ${core.maxInputBytes} are allowed: send the model's arguments as text in arguments, shortened to at most ${MAX_ARGUMENTS_BYTES} bytes"}}`);
   }
-  // A model's arguments over the limit: the core's verdict, with its bytes.
+  // A model's arguments over the limit: only their length goes in
+  // ("argumentsBytes"), and the core gives its verdict on the text, with its bytes.
   const big = JSON.stringify({ question: 'q'.repeat(core.maxInputBytes) });
-  const e = assertThrowsCore(() => core.normalize(big), 'INVALID_REQUEST');
-  assert.match(e.raw, /"the input is \d+ bytes; at most 262144 are allowed/);
+  const s = spy(core);
+  let e;
+  try {
+    e = assertThrowsCore(() => core.normalize(big), 'INVALID_REQUEST');
+  } finally {
+    s.restore();
+  }
+  assert.deepEqual(s.seen, [`{"op":"normalize","argumentsBytes":${big.length}}`]);
+  assert.equal(e.raw, `{"name":"UserInteractionError","code":"INVALID_REQUEST","message":"the arguments are ${big.length} bytes; at most ${MAX_ARGUMENTS_BYTES} are allowed: shorten the question, the options or their descriptions"}`);
+  // Where the text itself fits the envelope, the core's verdict on it is the same.
+  const mid = JSON.stringify({ question: 'q'.repeat(2 * MAX_ARGUMENTS_BYTES) });
+  assert.equal(assertThrowsCore(() => core.normalize(mid), 'INVALID_REQUEST').raw, rawOf(`{"op":"normalize","arguments":${JSON.stringify(mid)}}`));
   assert.ok(core.memoryBytes < 64 * (1 << 20), 'nothing oversized was copied into the guest');
+});
+
+test('argumentsBytes counts UTF-8 bytes: text at the limit goes in as text, one byte over as its length', () => {
+  const at = (n) => {
+    const head = '{"question":"';
+    const tail = '"}';
+    const fill = n - head.length - tail.length;
+    return head + 'é'.repeat(Math.floor(fill / 2)) + 'x'.repeat(fill % 2) + tail; // é is 2 bytes: length*3 is over the limit
+  };
+  const LONE = Math.floor(MAX_ARGUMENTS_BYTES / 3) + 1;
+  const fits = at(MAX_ARGUMENTS_BYTES);
+  const over = at(MAX_ARGUMENTS_BYTES + 1);
+  assert.equal(new TextEncoder().encode(fits).length, MAX_ARGUMENTS_BYTES);
+  const s = spy(core);
+  try {
+    try {
+      core.normalize(fits);
+    } catch {
+      // the core's verdict on the text (a question this long may be refused): it went in as text
+    }
+    assertThrowsCore(() => core.normalize(over), 'INVALID_REQUEST');
+    assertThrowsCore(() => core.normalize('\ud800'.repeat(LONE)), 'INVALID_REQUEST'); // a lone surrogate is 3 bytes (U+FFFD)
+  } finally {
+    s.restore();
+  }
+  assert.equal(s.seen[0], '{"op":"normalize","arguments":' + JSON.stringify(fits) + '}');
+  assert.equal(s.seen[1], `{"op":"normalize","argumentsBytes":${MAX_ARGUMENTS_BYTES + 1}}`);
+  assert.equal(s.seen[2], `{"op":"normalize","argumentsBytes":${3 * LONE}}`);
+});
+
+test('fail: host text is cut to what the core reads (4096 code points, 64 tool names), so the envelope stays small', () => {
+  const s = spy(core);
+  let long;
+  let tools;
+  try {
+    long = core.fail({ situation: 'provider_failed', detail: '🐘'.repeat(5000) });
+    tools = core.fail({ situation: 'unknown_tool', tool: 'x'.repeat(10000), tools: Array.from({ length: 100 }, (_, i) => `t${i}`) });
+  } finally {
+    s.restore();
+  }
+  const env0 = JSON.parse(s.seen[0]);
+  assert.equal(env0.detail, '🐘'.repeat(4096)); // code points: a pair is one, never split
+  assert.equal(long.raw, rawOf(JSON.stringify({ op: 'fail', situation: 'provider_failed', detail: '🐘'.repeat(5000) })), 'the same bytes as the whole text');
+  const env1 = JSON.parse(s.seen[1]);
+  assert.equal(env1.tool.length, 4096);
+  assert.deepEqual(env1.tools, Array.from({ length: 64 }, (_, i) => `t${i}`));
+  assert.equal(tools.raw, rawOf(JSON.stringify({ op: 'fail', situation: 'unknown_tool', tool: 'x'.repeat(10000), tools: Array.from({ length: 100 }, (_, i) => `t${i}`) })));
 });
 
 test('errors from the helpers carry the core\'s error bytes (raw), not enumerable', () => {
@@ -215,16 +276,19 @@ function assertThrowsCore(fn, code) {
   return err;
 }
 
-// ---- the interaction seam: parity with interaction.Service ----
+// ---- the interaction seam: parity with askcore.Service ----
 
 test('the provider gets a Question shaped as Go\'s (raw, questions, batch, request, from) and answers through the core', async () => {
   const ui = new UserInteraction(core);
   let got;
   ui.register((q) => {
     got = q;
-    return core.resolveAll(q, ['2', '', 'Aurora']);
+    return { lines: ['2', '', 'Aurora'] };
   });
   const a = await ui.ask(BATCH, { from: { toolCallId: 't1' } });
+  assert.equal(typeof got.checkLine, 'function');
+  assert.equal(typeof got.checkPick, 'function');
+  assert.equal(typeof got.resolve, 'function');
   assert.equal(got.batch, true);
   assert.equal(got.raw, core.normalizeRaw(BATCH).raw);
   assert.equal(got.questions.length, 3);
@@ -233,14 +297,18 @@ test('the provider gets a Question shaped as Go\'s (raw, questions, batch, reque
   assert.equal(answerText(a), answerText(core.resolveAll(BATCH, ['2', '', 'Aurora'])));
 });
 
-test('a provider that gives no answer (undefined, null, a non-object) is the core\'s "no_answer", not an empty answer', async () => {
+test('a provider that gives no answer (undefined, null) is the core\'s "no_answer"; a non-object its "not_a_reply"; never an empty answer', async () => {
   const ui = new UserInteraction(core);
   const tool = askUserQuestionTool(ui);
   let value;
   ui.register(() => value);
-  for (value of [undefined, null, 'yes', 42, Promise.resolve(undefined)]) {
+  for (value of [undefined, null, Promise.resolve(undefined)]) {
     const err = await rejectsWith(assert, tool.execute(DB), 'ASK_FAILED');
     assert.equal('error ' + errorText(err), seamOut('provider-undefined'), String(value));
+  }
+  for (value of ['yes', 42, true, Promise.resolve('yes')]) {
+    const err = await rejectsWith(assert, tool.execute(DB), 'ASK_FAILED');
+    assert.equal('error ' + errorText(err), seamOut('reply-not-a-reply-string'), String(value));
   }
 });
 
@@ -263,11 +331,14 @@ test('provider failures: its message quoted by the core; a string thrown as Stri
   }
   thrown = { toString: () => 'an object' };
   assert.equal((await ui.ask(DB).catch((e) => e)).message, 'the provider failed: an object');
-  // A structured error a provider built itself passes through as it is.
+  // An error the core wrote passes through as it is.
+  thrown = core.fail({ situation: 'declined' });
+  assert.equal(await ui.ask(DB).catch((e) => e), thrown);
+  // A structured error a provider built itself is not the core's: the model
+  // gets the core's provider_failed quoting it (Go: Error.Error(), "CODE: message").
   thrown = new UserInteractionError('ASK_DECLINED', 'no thanks');
   const own = await ui.ask(DB).catch((e) => e);
-  assert.equal(own, thrown);
-  assert.equal(errorText(own), '{"name":"UserInteractionError","code":"ASK_DECLINED","message":"no thanks"}');
+  assert.equal(errorText(own), '{"name":"UserInteractionError","code":"ASK_FAILED","message":"the provider failed: ASK_DECLINED: no thanks"}');
 });
 
 test('a real guest trap during an ask (normalizing or in the provider) is engine_fault; the next ask runs on a fresh instance', async () => {
@@ -283,7 +354,7 @@ test('a real guest trap during an ask (normalizing or in the provider) is engine
   };
   const c = await load(undefined, { platform });
   const ui = new UserInteraction(c);
-  ui.register((q) => c.resolveAll(q, ['1']));
+  ui.register(() => ({ lines: ['1'] }));
   armed = true;
   let fault;
   for (let i = 0; i < 100000 && !fault; i++) {
@@ -324,10 +395,10 @@ test('abort, dispose and timeout reject at once even when the provider ignores i
   dispose();
   assert.equal('error ' + errorText(await e.catch((x) => x)), seamOut('dispose-during'));
   assert.equal('error ' + errorText(await ui.ask(DB).catch((x) => x)), seamOut('no-provider'));
-  ui.register(() => ({ answer: 'x' }));
+  ui.register(() => ({ lines: ['x'] }));
   const dup = (() => {
     try {
-      ui.register(() => ({ answer: 'y' }));
+      ui.register(() => ({ lines: ['y'] }));
     } catch (x) {
       return x;
     }
@@ -344,7 +415,7 @@ test('a 30-day timeout does not fire early: timers are chained within setTimeout
   globalThis.setTimeout = /** @type {any} */ ((fn, ms, ...rest) => (delays.push(ms), realSetTimeout(fn, ms, ...rest)));
   try {
     const ui = new UserInteraction(core, { timeoutMs: 30 * 24 * 3600 * 1000 });
-    ui.register((q) => new Promise((r) => realSetTimeout(() => r(core.resolveAll(q, ['1'])), 60)));
+    ui.register(() => new Promise((r) => realSetTimeout(() => r({ lines: ['1'] }), 60)));
     const a = await ui.ask(DB);
     assert.equal('answer ' + answerText(a), seamOut('timeout-thirty-days-does-not-fire-early'));
   } finally {

@@ -71,8 +71,18 @@ async function main() {
   } catch (e) {
     checks.noProvider = e.code === 'NO_PROVIDER';
   }
-  ui.register((q) => core.resolve(q.raw, 'browser answer'));
+  // The provider hands back what the person typed; the seam has the core
+  // resolve it. A hand-made answer object is refused (not_a_reply).
+  let reply = () => ({ lines: ['browser answer'] });
+  ui.register(() => reply());
   checks.seam = (await ui.ask({ question: 'Anyone?', allowCustom: false })).answer === 'browser answer';
+  reply = () => ({ answer: 'browser answer' });
+  try {
+    await ui.ask({ question: 'Anyone?' });
+    checks.handMadeRefused = false;
+  } catch (e) {
+    checks.handMadeRefused = e.raw === core.fail({ situation: 'not_a_reply' }).raw;
+  }
 
   return { loadMs, results, seam, checks };
 }
