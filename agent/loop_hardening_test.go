@@ -268,13 +268,13 @@ func TestHugeArgumentsThroughTheLoop(t *testing.T) {
 func TestProviderPanicThroughTheLoop(t *testing.T) {
 	svc, reg := askTools(t, openCore(t, frontdoor.EngineNative))
 	var n atomic.Int32
-	dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+	dispose, err := svc.Register(askcore.ProviderFunc(func(_ context.Context, call *askcore.Call) (askcore.Reply, error) {
 		switch n.Add(1) {
 		case 1:
 			panic("the terminal exploded")
 		case 2:
-			var m map[string]int
-			m["nil map"]++ // a runtime error panic
+			var none []string
+			return askcore.Lines(none[len(call.Questions)]), nil // a runtime error panic
 		}
 		return askcore.Lines("fine"), nil
 	}))
@@ -294,6 +294,7 @@ func TestProviderPanicThroughTheLoop(t *testing.T) {
 	requireErrorMessage(t, a.History[2], askcore.ErrorName, askcore.CodeAskFailed)
 	assert.Contains(t, a.History[2].Content, "the terminal exploded")
 	requireErrorMessage(t, a.History[3], askcore.ErrorName, askcore.CodeAskFailed)
+	assert.Contains(t, a.History[3].Content, "index out of range")
 	assert.JSONEq(t, `{"answer":"fine"}`, a.History[5].Content)
 }
 
