@@ -298,7 +298,7 @@ func TestProviderPanicThroughTheLoop(t *testing.T) {
 	assert.JSONEq(t, `{"answer":"fine"}`, a.History[5].Content)
 }
 
-// bigRequest is a valid request just under the core's input cap whose 64
+// bigRequest is a valid request under the core's arguments limit whose 64
 // long options make the guest allocate.
 func bigRequest() json.RawMessage {
 	var b strings.Builder
