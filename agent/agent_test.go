@@ -15,15 +15,14 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-var client = engine.Client{Core: engine.Native{}}
+// native is the core the tests run on unless they say otherwise.
+var native = askcore.NewCore(nil)
 
 // modelFunc adapts a function to agent.Model and records what it saw.
 type modelFunc func(ctx context.Context, step int, messages []agent.Message) (agent.Reply, error)
@@ -32,10 +31,10 @@ type recorder struct {
 	mu    sync.Mutex
 	f     modelFunc
 	calls [][]agent.Message
-	tools [][]agent.ToolSpec
+	tools [][]askcore.Tool
 }
 
-func (r *recorder) Complete(ctx context.Context, messages []agent.Message, tools []agent.ToolSpec) (agent.Reply, error) {
+func (r *recorder) Complete(ctx context.Context, messages []agent.Message, tools []askcore.Tool) (agent.Reply, error) {
 	r.mu.Lock()
 	step := len(r.calls)
 	r.calls = append(r.calls, append([]agent.Message(nil), messages...))
@@ -54,24 +53,24 @@ func replies(rs ...agent.Reply) *recorder {
 	}}
 }
 
-// fakeTool is a tool with a fixed spec and behaviour.
-type fakeTool struct {
-	name string
-	run  func(ctx context.Context, call agent.Call) (json.RawMessage, error)
+// testTool is a tool with a fixed description.
+func testTool(name string) askcore.Tool {
+	return askcore.Tool{Name: name, Description: "test tool " + name, Parameters: json.RawMessage(`{"type":"object"}`)}
 }
 
-func (f fakeTool) Spec() agent.ToolSpec {
-	return agent.ToolSpec{Name: f.name, Description: "test tool " + f.name, Parameters: json.RawMessage(`{"type":"object"}`)}
+// echo returns the call's arguments as its result.
+func echo(_ context.Context, call agent.ToolCall, _ askcore.Identity) (json.RawMessage, error) {
+	return call.Arguments, nil
 }
 
-func (f fakeTool) Execute(ctx context.Context, call agent.Call) (json.RawMessage, error) {
-	return f.run(ctx, call)
-}
-
-func echo(name string) fakeTool {
-	return fakeTool{name: name, run: func(_ context.Context, call agent.Call) (json.RawMessage, error) {
-		return call.Arguments, nil
-	}}
+// echoRegistry is a registry on c holding an echo tool per name.
+func echoRegistry(t *testing.T, c *askcore.Core, names ...string) *agent.Registry {
+	t.Helper()
+	reg := agent.NewRegistry(c)
+	for _, name := range names {
+		require.NoError(t, reg.Add(testTool(name), echo))
+	}
+	return reg
 }
 
 func requireHarness(t *testing.T, err error, name string, code askcore.Code) *askcore.Error {
@@ -82,14 +81,14 @@ func requireHarness(t *testing.T, err error, name string, code askcore.Code) *as
 	assert.Equal(t, name, he.Name)
 	assert.Equal(t, code, he.Code, "message: %s", he.Message)
 	assert.NotEmpty(t, he.Message)
-	assert.Equal(t, string(he.JSON()), string(agent.ErrorJSON(err)), "the model receives the core's bytes")
+	assert.Equal(t, string(he.JSON()), string(askcore.ErrorJSON(err)), "the model receives the core's bytes")
 	return he
 }
 
 // requireSituation checks that err is the core's error for f, byte for byte.
 func requireSituation(t *testing.T, err error, f askcore.Failure) {
 	t.Helper()
-	want := askcore.NewCore(nil).Fail(context.Background(), f)
+	want := native.Fail(context.Background(), f)
 	he := requireHarness(t, err, want.Name, want.Code)
 	assert.Equal(t, string(want.JSON()), string(he.JSON()))
 }
@@ -107,133 +106,206 @@ func requireErrorMessage(t *testing.T, msg agent.Message, name string, code askc
 }
 
 // askSetup is the real ask tool over the native core.
-func askSetup(t *testing.T) (*interaction.Service, *agent.Registry) {
+func askSetup(t *testing.T) (*askcore.Service, *agent.Registry) {
 	t.Helper()
-	spec, err := client.Schema(context.Background())
-	require.NoError(t, err)
-	svc := interaction.NewService(client)
-	reg, err := agent.NewRegistry(client, agent.NewAskTool(svc, spec))
-	require.NoError(t, err)
+	svc := askcore.NewService(native)
+	reg := agent.NewRegistry(native)
+	require.NoError(t, reg.AddAsk(context.Background(), svc, 0))
 	return svc, reg
 }
 
-// typing answers every question by resolving the next line of lines.
-func typing(lines ...string) interaction.ProviderFunc {
+// typing answers every question with the next line of lines, as a person
+// typing them; the seam has the core resolve each.
+func typing(lines ...string) askcore.ProviderFunc {
 	var mu sync.Mutex
-	return func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+	return func(context.Context, *askcore.Call) (askcore.Reply, error) {
 		mu.Lock()
 		line := lines[0]
 		lines = lines[1:]
 		mu.Unlock()
-		return client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: line}})
+		return askcore.Lines(line), nil
 	}
 }
 
 // ---- Registry ----
 
 func TestRegistryKeepsOrderAndRejectsDuplicates(t *testing.T) {
-	reg, err := agent.NewRegistry(client, echo("b"), echo("a"), echo("c"))
-	require.NoError(t, err)
+	reg := echoRegistry(t, native, "b", "a", "c")
 	var names []string
-	for _, s := range reg.Specs() {
+	for _, s := range reg.Tools() {
 		names = append(names, s.Name)
 	}
 	assert.Equal(t, []string{"b", "a", "c"}, names)
+	assert.Equal(t, testTool("a"), reg.Tools()[1], "a tool is offered as it was added")
+	reg.Tools()[0].Name = "mutated"
+	assert.Equal(t, "b", reg.Tools()[0].Name, "Tools returns a copy")
 
-	_, err = agent.NewRegistry(client, echo("a"), echo("b"), echo("a"))
+	err := reg.Add(testTool("a"), echo)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"a"`)
+	assert.Len(t, reg.Tools(), 3, "a rejected tool is not added")
 
-	_, err = agent.NewRegistry(client, echo(""))
-	require.Error(t, err)
-	_, err = agent.NewRegistry(client, nil)
-	require.Error(t, err)
-	_, err = agent.NewRegistry(engine.Client{}, echo("a"))
-	require.Error(t, err, "the core writes the registry's failures: it needs an engine")
+	require.Error(t, reg.Add(testTool(""), echo))
+	require.Error(t, reg.Add(testTool("d"), nil))
+	assert.Len(t, reg.Tools(), 3)
+
+	var nilReg *agent.Registry
+	require.Error(t, nilReg.Add(testTool("a"), echo))
 }
 
-// countingCore counts the fail envelopes sent to the native core, to show
-// that the registry's failures come from its engine.
-type countingCore struct{ fails atomic.Int32 }
+// A registry made without a core has the native core write its failures.
+func TestRegistryWithoutCoreUsesTheNativeCore(t *testing.T) {
+	reg := agent.NewRegistry(nil)
+	require.NotNil(t, reg.Core())
+	assert.Equal(t, askcore.Native{}, reg.Core().Engine())
+	_, err := reg.Execute(context.Background(), agent.ToolCall{Name: "x"}, askcore.Identity{})
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: "x", Tools: []string{}})
 
-func (c *countingCore) Handle(ctx context.Context, in []byte) ([]byte, error) {
+	c := askcore.NewCore(&countingEngine{})
+	assert.Same(t, c, agent.NewRegistry(c).Core())
+}
+
+// countingEngine counts the fail envelopes sent to the native core, to
+// show that the registry's failures come from its core.
+type countingEngine struct{ fails atomic.Int32 }
+
+func (c *countingEngine) Handle(ctx context.Context, in []byte) ([]byte, error) {
 	if bytes.Contains(in, []byte(`"op":"fail"`)) {
 		c.fails.Add(1)
 	}
-	return engine.Native{}.Handle(ctx, in)
+	return askcore.Native{}.Handle(ctx, in)
 }
 
 func TestExecuteUnknownToolIsTheCoresError(t *testing.T) {
-	counter := &countingCore{}
-	reg, err := agent.NewRegistry(engine.Client{Core: counter}, echo("a"), echo("b"))
-	require.NoError(t, err)
-	_, err = reg.Execute(context.Background(), "nope\x1b[2J", agent.Call{ID: "1", Arguments: json.RawMessage(`{}`)})
+	counter := &countingEngine{}
+	reg := echoRegistry(t, askcore.NewCore(counter), "a", "b")
+	_, err := reg.Execute(context.Background(), agent.ToolCall{ID: "1", Name: "nope\x1b[2J", Arguments: json.RawMessage(`{}`)}, askcore.Identity{})
 	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: "nope\x1b[2J", Tools: []string{"a", "b"}})
-	assert.Equal(t, int32(1), counter.fails.Load(), "written by the registry's engine")
-	assert.Equal(t, askcore.ToolErrorName, agent.AsHarnessError(err).Name)
+	assert.Equal(t, int32(1), counter.fails.Load(), "written by the registry's core")
+	assert.Equal(t, askcore.ToolErrorName, askcore.AsError(err).Name)
 
 	var nilReg *agent.Registry
-	_, err = nilReg.Execute(context.Background(), "a", agent.Call{})
+	_, err = nilReg.Execute(context.Background(), agent.ToolCall{Name: "a"}, askcore.Identity{})
 	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: "a"})
-	assert.Nil(t, nilReg.Specs())
+	assert.Nil(t, nilReg.Tools())
+	assert.NotNil(t, nilReg.Core(), "a nil registry still has a core to write its failures")
 }
 
 func TestExecuteKeepsToolErrorsStructured(t *testing.T) {
-	declined := client.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationDeclined})
-	reg, err := agent.NewRegistry(client,
-		fakeTool{name: "harness", run: func(context.Context, agent.Call) (json.RawMessage, error) {
-			return nil, fmt.Errorf("wrapped: %w", declined)
-		}},
-		fakeTool{name: "plain", run: func(context.Context, agent.Call) (json.RawMessage, error) {
-			return nil, errors.New("disk full")
-		}},
-		fakeTool{name: "panics", run: func(context.Context, agent.Call) (json.RawMessage, error) {
-			panic("boom")
-		}},
-	)
-	require.NoError(t, err)
+	declined := native.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationDeclined})
+	reg := agent.NewRegistry(native)
+	require.NoError(t, reg.Add(testTool("harness"), func(context.Context, agent.ToolCall, askcore.Identity) (json.RawMessage, error) {
+		return nil, fmt.Errorf("wrapped: %w", declined)
+	}))
+	require.NoError(t, reg.Add(testTool("plain"), func(context.Context, agent.ToolCall, askcore.Identity) (json.RawMessage, error) {
+		return nil, errors.New("disk full")
+	}))
+	require.NoError(t, reg.Add(testTool("panics"), func(context.Context, agent.ToolCall, askcore.Identity) (json.RawMessage, error) {
+		panic("boom")
+	}))
 	ctx := context.Background()
 
-	_, err = reg.Execute(ctx, "harness", agent.Call{})
+	_, err := reg.Execute(ctx, agent.ToolCall{Name: "harness"}, askcore.Identity{})
 	he := requireHarness(t, err, askcore.ErrorName, askcore.CodeAskDeclined)
 	assert.Same(t, declined, he)
 
-	_, err = reg.Execute(ctx, "plain", agent.Call{})
+	_, err = reg.Execute(ctx, agent.ToolCall{Name: "plain"}, askcore.Identity{})
 	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationToolFailed, Tool: "plain", Detail: "disk full"})
 
-	_, err = reg.Execute(ctx, "panics", agent.Call{})
+	_, err = reg.Execute(ctx, agent.ToolCall{Name: "panics"}, askcore.Identity{})
 	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationToolFailed, Tool: "panics", Detail: "boom"})
 }
 
-// ErrorJSON returns the core's bytes: an error quoting <a> reaches the
-// model as <a>, not as encoding/json's \u003ca\u003e.
+// A handler receives the call and the identity Execute was given.
+func TestExecutePassesTheCallAndTheIdentity(t *testing.T) {
+	reg := agent.NewRegistry(native)
+	var gotCall agent.ToolCall
+	var gotFrom askcore.Identity
+	require.NoError(t, reg.Add(testTool("t"), func(_ context.Context, call agent.ToolCall, from askcore.Identity) (json.RawMessage, error) {
+		gotCall, gotFrom = call, from
+		return json.RawMessage(`{"ok":true}`), nil
+	}))
+	call := agent.ToolCall{ID: "c", Name: "t", Arguments: json.RawMessage(`not json`)}
+	from := askcore.Identity{AgentID: "a", SessionID: "s", ToolCallID: "c"}
+	res, err := reg.Execute(context.Background(), call, from)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"ok":true}`, string(res))
+	assert.Equal(t, call, gotCall, "the arguments reach the tool as the model wrote them")
+	assert.Equal(t, from, gotFrom)
+}
+
+// The model receives the core's bytes, from Execute and in the loop's tool
+// message: an error quoting <A> is the core's verdict exactly as the core
+// wrote it (the core escapes <, > and & as encoding/json does, so its
+// bytes are a fixed point of json.Marshal), and its message quotes <A>.
 func TestErrorJSONIsTheCoresBytes(t *testing.T) {
-	_, err := client.NormalizeArguments(context.Background(), `{"question":"Q?","options":["<a>","<A>"]}`)
+	_, reg := askSetup(t)
+	ctx := context.Background()
+	args := json.RawMessage(`{"question":"Q?","options":["<a>","<A>"]}`)
+	_, err := reg.Execute(ctx, agent.ToolCall{ID: "c", Name: askcore.ToolName, Arguments: args}, askcore.Identity{})
 	he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)
-	assert.Equal(t, string(he.Raw), string(agent.ErrorJSON(err)))
-	assert.Equal(t, string(he.Raw), string(agent.ErrorJSON(fmt.Errorf("wrapped: %w", err))))
-	assert.Contains(t, string(agent.ErrorJSON(err)), `<A>`)
-	assert.NotContains(t, string(agent.ErrorJSON(err)), `\u003c`)
+	assert.Contains(t, he.Message, `"<A>"`)
+
+	env, err2 := json.Marshal(map[string]string{"op": "normalize", "arguments": string(args)})
+	require.NoError(t, err2)
+	verdict, err2 := askcore.Native{}.Handle(ctx, env)
+	require.NoError(t, err2)
+	assert.Equal(t, `{"ok":false,"error":`+string(he.JSON())+`}`, string(verdict), "the core's verdict, byte for byte")
+	assert.Equal(t, string(he.JSON()), string(askcore.ErrorJSON(fmt.Errorf("wrapped: %w", err))))
+	marshalled, err2 := json.Marshal(he)
+	require.NoError(t, err2)
+	assert.Equal(t, string(he.JSON()), string(marshalled), "json.Marshal keeps the core's bytes")
+
+	a := &agent.Agent{Tools: reg, Model: replies(agent.Reply{ToolCalls: []agent.ToolCall{{ID: "c", Name: askcore.ToolName, Arguments: args}}})}
+	require.NoError(t, a.Run(ctx, "go"))
+	require.Len(t, a.History, 4)
+	assert.Equal(t, string(he.JSON()), a.History[2].Content)
 
 	// An error that is not the core's becomes its tool_failed situation.
-	assert.Equal(t, askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationToolFailed, Detail: "x"}), agent.AsHarnessError(errors.New("x")))
-	assert.Equal(t, string(askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationToolFailed, Detail: "x"}).JSON()),
-		string(agent.ErrorJSON(errors.New("x"))))
-	assert.Nil(t, agent.AsHarnessError(nil))
-	assert.Nil(t, agent.ErrorJSON(nil))
+	toolFailed := native.Fail(ctx, askcore.Failure{Situation: askcore.SituationToolFailed, Detail: "x"})
+	assert.Equal(t, toolFailed, askcore.AsError(errors.New("x")))
+	assert.Equal(t, string(toolFailed.JSON()), string(askcore.ErrorJSON(errors.New("x"))))
+	assert.Nil(t, askcore.AsError(nil))
+	assert.Nil(t, askcore.ErrorJSON(nil))
 }
 
 // ---- The ask tool ----
 
 func TestAskToolSpecComesFromTheCore(t *testing.T) {
 	_, reg := askSetup(t)
-	specs := reg.Specs()
-	require.Len(t, specs, 1)
-	assert.Equal(t, agent.AskToolName, specs[0].Name)
-	assert.NotEmpty(t, specs[0].Description)
+	tools := reg.Tools()
+	require.Len(t, tools, 1)
+	want, err := native.Tool(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, want, tools[0], "the tool is offered as the core describes it")
+	assert.Equal(t, askcore.ToolName, tools[0].Name)
+	assert.NotEmpty(t, tools[0].Description)
 	var schema map[string]any
-	require.NoError(t, json.Unmarshal(specs[0].Parameters, &schema))
+	require.NoError(t, json.Unmarshal(tools[0].Parameters, &schema))
 	assert.Equal(t, "object", schema["type"])
+
+	// A second ask tool is a duplicate.
+	require.Error(t, reg.AddAsk(context.Background(), askcore.NewService(native), 0))
+	assert.Len(t, reg.Tools(), 1)
+}
+
+// AddAsk reads the tool from the service's core: an engine that cannot
+// answer is an error, and nothing is added.
+func TestAddAskEngineFault(t *testing.T) {
+	reg := agent.NewRegistry(native)
+	svc := askcore.NewService(askcore.NewCore(brokenEngine{}))
+	err := reg.AddAsk(context.Background(), svc, 0)
+	require.Error(t, err)
+	var ee *askcore.EngineError
+	require.ErrorAs(t, err, &ee)
+	assert.Empty(t, reg.Tools())
+}
+
+// brokenEngine fails every envelope, as a closed engine does.
+type brokenEngine struct{}
+
+func (brokenEngine) Handle(context.Context, []byte) ([]byte, error) {
+	return nil, errors.New("the engine is closed")
 }
 
 func TestAskToolThroughExecute(t *testing.T) {
@@ -242,22 +314,26 @@ func TestAskToolThroughExecute(t *testing.T) {
 	req := json.RawMessage(`{"question":"Which?","options":[{"label":"Alpha","value":"a"},{"label":"Beta","value":"b","recommended":true}]}`)
 
 	// Nobody registered: NO_PROVIDER, never an empty answer.
-	res, err := reg.Execute(ctx, agent.AskToolName, agent.Call{ID: "c1", Arguments: req})
+	res, err := reg.Execute(ctx, agent.ToolCall{ID: "c1", Name: askcore.ToolName, Arguments: req}, askcore.Identity{})
 	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationNoProvider})
 	assert.Nil(t, res)
 
-	var from interaction.Identity
-	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		from = q.From
-		return client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "alpha"}})
+	var from askcore.Identity
+	var asked *askcore.Call
+	dispose, err := svc.Register(askcore.ProviderFunc(func(_ context.Context, call *askcore.Call) (askcore.Reply, error) {
+		from, asked = call.From, call
+		return askcore.Lines("alpha"), nil
 	}))
 	require.NoError(t, err)
 	defer dispose()
 
-	id := interaction.Identity{AgentID: "ag", SessionID: "s", ToolCallID: "c2"}
-	res, err = reg.Execute(ctx, agent.AskToolName, agent.Call{ID: "c2", Arguments: req, From: id})
+	id := askcore.Identity{AgentID: "ag", SessionID: "s", ToolCallID: "c2"}
+	res, err = reg.Execute(ctx, agent.ToolCall{ID: "c2", Name: askcore.ToolName, Arguments: req}, id)
 	require.NoError(t, err)
 	assert.Equal(t, id, from)
+	require.NotNil(t, asked)
+	require.Len(t, asked.Questions, 1)
+	assert.Equal(t, "Which?", asked.Questions[0].Question, "the provider receives the call the core normalized")
 	assert.JSONEq(t, `{"answer":"a","selected":{"index":0,"label":"Alpha","value":"a"}}`, string(res))
 
 	// The arguments reach the core as the text the model wrote, valid
@@ -268,31 +344,53 @@ func TestAskToolThroughExecute(t *testing.T) {
 		"":   "the arguments are empty",
 		"  ": "the arguments are empty",
 	} {
-		_, err = reg.Execute(ctx, agent.AskToolName, agent.Call{ID: "c4", Arguments: json.RawMessage(args)})
+		_, err = reg.Execute(ctx, agent.ToolCall{ID: "c4", Name: askcore.ToolName, Arguments: json.RawMessage(args)}, askcore.Identity{})
 		he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)
 		assert.Contains(t, he.Message, want, "arguments %q", args)
 	}
 }
 
-func TestAskToolTimeoutOptIn(t *testing.T) {
-	spec, err := client.Schema(context.Background())
-	require.NoError(t, err)
-	svc := interaction.NewService(client)
-	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		<-ctx.Done()
-		return engine.Result{}, ctx.Err()
+// A provider cannot forge the answer: an Answer it built itself is refused
+// with the core's not_a_reply, and the model receives that error.
+func TestAskToolRefusesAForgedAnswer(t *testing.T) {
+	svc, reg := askSetup(t)
+	dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+		var forged askcore.Answer
+		if err := json.Unmarshal([]byte(`{"answer":"x"}`), &forged); err != nil {
+			return askcore.Reply{}, err
+		}
+		return askcore.Answered(forged), nil
 	}))
 	require.NoError(t, err)
 	defer dispose()
-	tool := &agent.AskTool{Service: svc, ToolSpec: spec, Timeout: 10 * time.Millisecond}
-	_, err = tool.Execute(context.Background(), agent.Call{Arguments: json.RawMessage(`{"question":"q?"}`)})
+	res, err := reg.Execute(context.Background(), agent.ToolCall{ID: "c", Name: askcore.ToolName, Arguments: json.RawMessage(`{"question":"q?"}`)}, askcore.Identity{})
+	assert.Nil(t, res)
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationNotAReply})
+}
+
+func TestAskToolTimeoutOptIn(t *testing.T) {
+	svc := askcore.NewService(native)
+	dispose, err := svc.Register(askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
+		<-ctx.Done()
+		return askcore.Reply{}, ctx.Err()
+	}))
+	require.NoError(t, err)
+	defer dispose()
+	ask := agent.AskHandler(svc, 10*time.Millisecond)
+	_, err = ask(context.Background(), agent.ToolCall{Arguments: json.RawMessage(`{"question":"q?"}`)}, askcore.Identity{})
+	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationTimeout, Millis: 10})
+
+	// The same through AddAsk and Execute.
+	reg := agent.NewRegistry(native)
+	require.NoError(t, reg.AddAsk(context.Background(), svc, 10*time.Millisecond))
+	_, err = reg.Execute(context.Background(), agent.ToolCall{Name: askcore.ToolName, Arguments: json.RawMessage(`{"question":"q?"}`)}, askcore.Identity{})
 	requireSituation(t, err, askcore.Failure{Situation: askcore.SituationTimeout, Millis: 10})
 }
 
 // ---- The loop ----
 
 func call(id, args string) agent.ToolCall {
-	return agent.ToolCall{ID: id, Name: agent.AskToolName, Arguments: json.RawMessage(args)}
+	return agent.ToolCall{ID: id, Name: askcore.ToolName, Arguments: json.RawMessage(args)}
 }
 
 func TestLoopAnswerAndErrorReachTheModelAndTheLoopGoesOn(t *testing.T) {
@@ -317,7 +415,7 @@ func TestLoopAnswerAndErrorReachTheModelAndTheLoopGoesOn(t *testing.T) {
 		OnToolCall: func(c agent.ToolCall) { events = append(events, "call:"+c.ID) },
 		OnToolResult: func(c agent.ToolCall, res json.RawMessage, err error) {
 			if err != nil {
-				events = append(events, "error:"+c.ID+":"+string(agent.AsHarnessError(err).Code))
+				events = append(events, "error:"+c.ID+":"+string(askcore.AsError(err).Code))
 			} else {
 				events = append(events, "result:"+c.ID)
 			}
@@ -332,7 +430,9 @@ func TestLoopAnswerAndErrorReachTheModelAndTheLoopGoesOn(t *testing.T) {
 	}, events)
 
 	require.Len(t, m.calls, 3)
-	assert.Equal(t, agent.AskToolName, m.tools[0][0].Name, "the model is offered the ask tool")
+	want, err := native.Tool(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []askcore.Tool{want}, m.tools[0], "the model is offered the ask tool as the core describes it")
 
 	h := a.History
 	require.Len(t, h, 8)
@@ -342,14 +442,14 @@ func TestLoopAnswerAndErrorReachTheModelAndTheLoopGoesOn(t *testing.T) {
 	// The option's label is what was shown, its value what the model receives.
 	assert.Equal(t, agent.RoleTool, h[3].Role)
 	assert.Equal(t, "q1", h[3].ToolCallID)
-	assert.Equal(t, agent.AskToolName, h[3].ToolName)
+	assert.Equal(t, askcore.ToolName, h[3].ToolName)
 	assert.False(t, h[3].IsError)
 	assert.JSONEq(t, `{"answer":"pg","selected":{"index":1,"label":"Postgres","value":"pg"}}`, h[3].Content)
 	assert.Len(t, h[4].ToolCalls, 2)
 	requireErrorMessage(t, h[5], askcore.ErrorName, askcore.CodeInvalidRequest)
 	assert.Equal(t, "q2", h[5].ToolCallID)
 	requireErrorMessage(t, h[6], askcore.ToolErrorName, askcore.CodeUnknownTool)
-	assert.Equal(t, string(askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: "no_such_tool", Tools: []string{agent.AskToolName}}).JSON()),
+	assert.Equal(t, string(native.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationUnknownTool, Tool: "no_such_tool", Tools: []string{askcore.ToolName}}).JSON()),
 		h[6].Content, "the model receives the core's bytes")
 	assert.Equal(t, "q3", h[6].ToolCallID)
 	assert.Equal(t, agent.Message{Role: agent.RoleAssistant, Content: "All done."}, h[7])
@@ -366,16 +466,17 @@ func TestLoopAnswerAndErrorReachTheModelAndTheLoopGoesOn(t *testing.T) {
 
 func TestLoopPassesIdentityToTheProvider(t *testing.T) {
 	svc, reg := askSetup(t)
-	var got interaction.Identity
-	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		got = q.From
-		return client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "yes"}})
+	var got askcore.Identity
+	dispose, err := svc.Register(askcore.ProviderFunc(func(_ context.Context, c *askcore.Call) (askcore.Reply, error) {
+		got = c.From
+		return askcore.Lines("yes"), nil
 	}))
 	require.NoError(t, err)
 	defer dispose()
 	a := &agent.Agent{ID: "A", SessionID: "S", Tools: reg, Model: replies(agent.Reply{ToolCalls: []agent.ToolCall{call("tc-9", `{"question":"ok?"}`)}})}
 	require.NoError(t, a.Run(context.Background(), "go"))
-	assert.Equal(t, interaction.Identity{AgentID: "A", SessionID: "S", ToolCallID: "tc-9"}, got)
+	assert.Equal(t, askcore.Identity{AgentID: "A", SessionID: "S", ToolCallID: "tc-9"}, got)
+	assert.JSONEq(t, `{"answer":"yes"}`, a.History[2].Content)
 }
 
 func TestLoopNoProviderIsAnErrorResultNotAnAnswer(t *testing.T) {
@@ -389,10 +490,10 @@ func TestLoopNoProviderIsAnErrorResultNotAnAnswer(t *testing.T) {
 func TestCancelMidQuestion(t *testing.T) {
 	svc, reg := askSetup(t)
 	started := make(chan struct{})
-	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
+	dispose, err := svc.Register(askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
 		close(started)
 		<-ctx.Done()
-		return engine.Result{}, ctx.Err()
+		return askcore.Reply{}, ctx.Err()
 	}))
 	require.NoError(t, err)
 	defer dispose()
@@ -400,7 +501,7 @@ func TestCancelMidQuestion(t *testing.T) {
 	m := replies(agent.Reply{ToolCalls: []agent.ToolCall{call("c1", `{"question":"first?"}`), call("c2", `{"question":"second?"}`)}})
 	var results []string
 	a := &agent.Agent{Tools: reg, Model: m, Hooks: agent.Hooks{OnToolResult: func(c agent.ToolCall, _ json.RawMessage, err error) {
-		results = append(results, c.ID+":"+string(agent.AsHarnessError(err).Code))
+		results = append(results, c.ID+":"+string(askcore.AsError(err).Code))
 	}}}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
@@ -414,7 +515,7 @@ func TestCancelMidQuestion(t *testing.T) {
 	requireErrorMessage(t, h[2], askcore.ErrorName, askcore.CodeAskAborted)
 	assert.Equal(t, "c1", h[2].ToolCallID)
 	requireErrorMessage(t, h[3], askcore.ToolErrorName, askcore.CodeToolCancelled)
-	assert.Equal(t, string(askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationToolCancelled}).JSON()), h[3].Content)
+	assert.Equal(t, string(native.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationToolCancelled}).JSON()), h[3].Content)
 	assert.Equal(t, "c2", h[3].ToolCallID)
 }
 
@@ -454,9 +555,14 @@ func TestModelErrorIsReturnedAsIs(t *testing.T) {
 	require.Same(t, boom, a.Run(context.Background(), "hi"))
 }
 
+func TestNoModelIsAnError(t *testing.T) {
+	a := &agent.Agent{}
+	require.Error(t, a.Run(context.Background(), "hi"))
+	assert.Empty(t, a.History, "nothing is recorded without a model")
+}
+
 func TestMaxSteps(t *testing.T) {
-	reg, err := agent.NewRegistry(client, echo("loop"))
-	require.NoError(t, err)
+	reg := echoRegistry(t, native, "loop")
 	m := &recorder{f: func(_ context.Context, step int, _ []agent.Message) (agent.Reply, error) {
 		return agent.Reply{ToolCalls: []agent.ToolCall{{ID: fmt.Sprint(step), Name: "loop", Arguments: json.RawMessage(`{}`)}}}, nil
 	}}

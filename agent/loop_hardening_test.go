@@ -7,37 +7,37 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/interaction"
 	"github.com/askcore/askcore/model/script"
 )
 
-// openEngine opens the named engine for a test (wasm: the real module under
-// wazero, with the default compilation cache).
-func openEngine(t *testing.T, name string) engine.Client {
+// openCore opens the named engine for a test (wasm: the real module under
+// wazero, with the default compilation cache) and returns a core on it.
+func openCore(t *testing.T, name string) *askcore.Core {
 	t.Helper()
-	c, closeFn, err := engine.Open(context.Background(), name)
+	e, closeFn, err := frontdoor.OpenEngine(context.Background(), name)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, closeFn(context.Background())) })
-	return engine.Client{Core: c}
+	return askcore.NewCore(e)
 }
 
-func askTools(t *testing.T, c engine.Client) (*interaction.Service, *agent.Registry) {
+// askTools is the ask tool on c, its failures written by c too.
+func askTools(t *testing.T, c *askcore.Core) (*askcore.Service, *agent.Registry) {
 	t.Helper()
-	spec, err := c.Schema(context.Background())
-	require.NoError(t, err)
-	svc := interaction.NewService(c)
-	reg, err := agent.NewRegistry(c, agent.NewAskTool(svc, spec))
-	require.NoError(t, err)
+	svc := askcore.NewService(c)
+	reg := agent.NewRegistry(c)
+	require.NoError(t, reg.AddAsk(context.Background(), svc, 0))
 	return svc, reg
 }
 
@@ -86,12 +86,11 @@ func manyOptions(n int) string {
 // sees it ({{answer}} becomes its code) and the loop goes on to a last
 // question that is answered. On both engines.
 func TestHostileToolCallsThroughTheLoop(t *testing.T) {
-	for _, engineName := range []string{engine.NameNative, engine.NameWasm} {
+	for _, engineName := range []string{frontdoor.EngineNative, frontdoor.EngineWasm} {
 		t.Run(engineName, func(t *testing.T) {
-			c := openEngine(t, engineName)
-			svc, reg := askTools(t, c)
-			dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-				return c.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "survived"}})
+			svc, reg := askTools(t, openCore(t, engineName))
+			dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+				return askcore.Lines("survived"), nil
 			}))
 			require.NoError(t, err)
 			defer dispose()
@@ -128,7 +127,7 @@ func TestHostileToolCallsThroughTheLoop(t *testing.T) {
 			askCode := "{{answer}}" // no ask result yet
 			for i, hc := range hostileCalls {
 				msg := results[i]
-				if hc.tool == agent.AskToolName {
+				if hc.tool == askcore.ToolName {
 					askCode = string(hc.code)
 				}
 				assert.Equal(t, fmt.Sprintf("call_%d", i), msg.ToolCallID, hc.name)
@@ -151,19 +150,72 @@ func TestHostileToolCallsThroughTheLoop(t *testing.T) {
 	}
 }
 
-// 100 MB of tool arguments through the whole Execute path (Registry ->
-// AskTool -> interaction.Service -> engine.Client -> hostgo.Engine): the
-// core's INVALID_REQUEST comes back, the guest never sees the bytes, and
-// the host allocates no more than a few copies of the text.
-func TestHugeArgumentsThroughExecute(t *testing.T) {
-	for _, engineName := range []string{engine.NameWasm, engine.NameNative} {
+// argumentsVerdict is the core's verdict on an arguments text of n bytes
+// over its limit, as the native core writes it for the length alone.
+func argumentsVerdict(t *testing.T, n int) string {
+	t.Helper()
+	out, err := askcore.Native{}.Handle(context.Background(), fmt.Appendf(nil, `{"op":"normalize","argumentsBytes":%d}`, n))
+	require.NoError(t, err)
+	verdict, ok := strings.CutPrefix(string(out), `{"ok":false,"error":`)
+	require.True(t, ok, "%s", out)
+	return strings.TrimSuffix(verdict, "}")
+}
+
+// Arguments over the core's limit through the whole Execute path
+// (Registry -> AskHandler -> askcore.Service -> askcore.Core ->
+// hostgo.Engine): the verdict is the core's INVALID_REQUEST naming the
+// text's length as the core counts it (UTF-8 bytes once decoded), the same
+// however long the text is and however its envelope would escape it, on
+// both engines; nobody is asked.
+func TestOversizedArgumentsThroughExecute(t *testing.T) {
+	cases := []struct {
+		name string
+		text string
+		n    int // the length the core counts
+	}{
+		{"just over", `{"question":"` + strings.Repeat("Q", core.MaxArgumentsBytes) + `"}`, core.MaxArgumentsBytes + 15},
+		// 1 MiB of '<' is 6 MiB where a host escapes it as \u003c: still
+		// the verdict on the text.
+		{"escaped past the envelope limit", `{"question":"` + strings.Repeat("<", 1<<20) + `"}`, 1<<20 + 15},
+		// U+2028 is 3 bytes as text and 6 escaped (encoding/json always
+		// escapes it): 6 MiB, over the envelope's own limit.
+		{"line separators", `{"question":"` + strings.Repeat("\u2028", 1<<20) + `"}`, 3<<20 + 15},
+		// An invalid byte is U+FFFD once decoded: three bytes.
+		{"invalid UTF-8", `{"question":"` + strings.Repeat("\xff", 100_000) + `"}`, 300_015},
+	}
+	for _, engineName := range []string{frontdoor.EngineWasm, frontdoor.EngineNative} {
 		t.Run(engineName, func(t *testing.T) {
-			c := openEngine(t, engineName)
-			svc, reg := askTools(t, c)
-			asked := 0
-			dispose, err := svc.Register(interaction.ProviderFunc(func(context.Context, interaction.Question) (engine.Result, error) {
-				asked++
-				return engine.Result{}, fmt.Errorf("must not be asked")
+			svc, reg := askTools(t, openCore(t, engineName))
+			var asked atomic.Int32
+			dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+				asked.Add(1)
+				return askcore.Reply{}, fmt.Errorf("must not be asked")
+			}))
+			require.NoError(t, err)
+			defer dispose()
+			for _, tc := range cases {
+				_, err := reg.Execute(context.Background(), agent.ToolCall{ID: "big", Name: askcore.ToolName, Arguments: json.RawMessage(tc.text)}, askcore.Identity{})
+				he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)
+				assert.Equal(t, argumentsVerdict(t, tc.n), string(he.JSON()), tc.name)
+			}
+			assert.Zero(t, asked.Load())
+		})
+	}
+}
+
+// 100 MB of tool arguments through the whole Execute path: the core's
+// INVALID_REQUEST on the text's length comes back, the text is never
+// copied into an envelope (the host sends its length, "argumentsBytes"),
+// so the guest never sees the bytes and the host allocates about one copy
+// of the text (the string the seam receives).
+func TestHugeArgumentsThroughExecute(t *testing.T) {
+	for _, engineName := range []string{frontdoor.EngineWasm, frontdoor.EngineNative} {
+		t.Run(engineName, func(t *testing.T) {
+			svc, reg := askTools(t, openCore(t, engineName))
+			var asked atomic.Int32
+			dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+				asked.Add(1)
+				return askcore.Reply{}, fmt.Errorf("must not be asked")
 			}))
 			require.NoError(t, err)
 			defer dispose()
@@ -178,32 +230,29 @@ func TestHugeArgumentsThroughExecute(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&m0)
 			start := time.Now()
-			_, err = reg.Execute(context.Background(), agent.AskToolName, agent.Call{ID: "big", Arguments: args})
+			_, err = reg.Execute(context.Background(), agent.ToolCall{ID: "big", Name: askcore.ToolName, Arguments: args}, askcore.Identity{})
 			took := time.Since(start)
 			runtime.ReadMemStats(&m1)
 			he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)
-			assert.Contains(t, he.Message, "at most 262144 are allowed")
-			assert.Zero(t, asked)
+			assert.Equal(t, argumentsVerdict(t, len(args)), string(he.JSON()), "the verdict names the arguments' length, not an envelope's")
+			assert.Zero(t, asked.Load())
 			alloc := m1.TotalAlloc - m0.TotalAlloc
 			peak := m1.HeapInuse
 			t.Logf("%d-byte arguments rejected in %v; %d MiB allocated (%.2fx the arguments), heap in use after %d MiB",
 				len(args), took, alloc>>20, float64(alloc)/float64(len(args)), peak>>20)
-			// The text becomes a string for the seam (one copy) and is
-			// encoded into the envelope (encoderCopies). More than that
-			// would be a balloon.
-			copies := 1 + encoderCopies
-			assert.Less(t, alloc, uint64(len(args))*uint64(2*copies+1)/2, "the rejection cost more than %d copies of the arguments", copies)
+			// The text becomes a string for the seam: one copy. Encoding
+			// it into an envelope would be several more.
+			assert.Less(t, alloc, uint64(len(args))*3/2, "the rejection cost more than one copy of the arguments")
 		})
 	}
 }
 
 // The whole loop survives 100 MB arguments too, and goes on.
 func TestHugeArgumentsThroughTheLoop(t *testing.T) {
-	c := openEngine(t, engine.NameWasm)
-	_, reg := askTools(t, c)
+	_, reg := askTools(t, openCore(t, frontdoor.EngineWasm))
 	huge := json.RawMessage(`{"question":"` + strings.Repeat("Q", 100<<20) + `"}`)
 	m := replies(
-		agent.Reply{ToolCalls: []agent.ToolCall{{ID: "big", Name: agent.AskToolName, Arguments: huge}}},
+		agent.Reply{ToolCalls: []agent.ToolCall{{ID: "big", Name: askcore.ToolName, Arguments: huge}}},
 		agent.Reply{Content: "moving on"},
 	)
 	a := &agent.Agent{ID: "a", Model: m, Tools: reg}
@@ -217,24 +266,22 @@ func TestHugeArgumentsThroughTheLoop(t *testing.T) {
 // A provider that panics: the model receives ASK_FAILED, the loop goes on,
 // and the next question (the provider recovered) is answered.
 func TestProviderPanicThroughTheLoop(t *testing.T) {
-	c := openEngine(t, engine.NameNative)
-	svc, reg := askTools(t, c)
-	n := 0
-	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		n++
-		switch n {
+	svc, reg := askTools(t, openCore(t, frontdoor.EngineNative))
+	var n atomic.Int32
+	dispose, err := svc.Register(askcore.ProviderFunc(func(_ context.Context, call *askcore.Call) (askcore.Reply, error) {
+		switch n.Add(1) {
 		case 1:
 			panic("the terminal exploded")
 		case 2:
-			var m map[string]int
-			m["nil map"]++ // a runtime error panic
+			var none []string
+			return askcore.Lines(none[len(call.Questions)]), nil // a runtime error panic
 		}
-		return c.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "fine"}})
+		return askcore.Lines("fine"), nil
 	}))
 	require.NoError(t, err)
 	defer dispose()
 	ask := func(id string) agent.ToolCall {
-		return agent.ToolCall{ID: id, Name: agent.AskToolName, Arguments: json.RawMessage(`{"question":"ok?"}`)}
+		return agent.ToolCall{ID: id, Name: askcore.ToolName, Arguments: json.RawMessage(`{"question":"ok?"}`)}
 	}
 	m := replies(
 		agent.Reply{ToolCalls: []agent.ToolCall{ask("p1"), ask("p2")}},
@@ -247,10 +294,11 @@ func TestProviderPanicThroughTheLoop(t *testing.T) {
 	requireErrorMessage(t, a.History[2], askcore.ErrorName, askcore.CodeAskFailed)
 	assert.Contains(t, a.History[2].Content, "the terminal exploded")
 	requireErrorMessage(t, a.History[3], askcore.ErrorName, askcore.CodeAskFailed)
+	assert.Contains(t, a.History[3].Content, "index out of range")
 	assert.JSONEq(t, `{"answer":"fine"}`, a.History[5].Content)
 }
 
-// bigRequest is a valid request just under the core's input cap whose 64
+// bigRequest is a valid request under the core's arguments limit whose 64
 // long options make the guest allocate.
 func bigRequest() json.RawMessage {
 	var b strings.Builder
@@ -271,7 +319,7 @@ func bigRequest() json.RawMessage {
 // discarded, and the next question in the same loop is answered.
 func TestGuestMemoryLimitThroughTheLoop(t *testing.T) {
 	ctx := context.Background()
-	probe, closeProbe, err := engine.Open(ctx, engine.NameWasm, hostgo.WithPoolSize(1), hostgo.WithTieredStart(false))
+	probe, closeProbe, err := frontdoor.OpenEngine(ctx, frontdoor.EngineWasm, hostgo.WithPoolSize(1), hostgo.WithTieredStart(false))
 	require.NoError(t, err)
 	// What a small question needs: the schema (the registry reads it), a
 	// normalize, a resolve and the fail op.
@@ -283,14 +331,13 @@ func TestGuestMemoryLimitThroughTheLoop(t *testing.T) {
 	fresh := probe.(*hostgo.Engine).Stats().MaxPages
 	require.NoError(t, closeProbe(ctx))
 
-	c, closeFn, err := engine.Open(ctx, engine.NameWasm, hostgo.WithPoolSize(1), hostgo.WithTieredStart(false),
+	e, closeFn, err := frontdoor.OpenEngine(ctx, frontdoor.EngineWasm, hostgo.WithPoolSize(1), hostgo.WithTieredStart(false),
 		hostgo.WithMemoryLimitPages(fresh+1))
 	require.NoError(t, err)
 	defer func() { require.NoError(t, closeFn(ctx)) }()
-	client := engine.Client{Core: c}
-	svc, reg := askTools(t, client)
-	dispose, err := svc.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		return client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "ok"}})
+	svc, reg := askTools(t, askcore.NewCore(e))
+	dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+		return askcore.Lines("ok"), nil
 	}))
 	require.NoError(t, err)
 	defer dispose()
@@ -298,11 +345,11 @@ func TestGuestMemoryLimitThroughTheLoop(t *testing.T) {
 	big := bigRequest()
 	var calls []agent.ToolCall
 	for i := range 8 { // the guest's heap grows with each big request until it traps
-		calls = append(calls, agent.ToolCall{ID: fmt.Sprintf("big%d", i), Name: agent.AskToolName, Arguments: big})
+		calls = append(calls, agent.ToolCall{ID: fmt.Sprintf("big%d", i), Name: askcore.ToolName, Arguments: big})
 	}
 	m := replies(
 		agent.Reply{ToolCalls: calls},
-		agent.Reply{ToolCalls: []agent.ToolCall{{ID: "small", Name: agent.AskToolName, Arguments: json.RawMessage(`{"question":"still ok?"}`)}}},
+		agent.Reply{ToolCalls: []agent.ToolCall{{ID: "small", Name: askcore.ToolName, Arguments: json.RawMessage(`{"question":"still ok?"}`)}}},
 		agent.Reply{Content: "done"},
 	)
 	a := &agent.Agent{ID: "a", Model: m, Tools: reg}
@@ -318,7 +365,7 @@ func TestGuestMemoryLimitThroughTheLoop(t *testing.T) {
 	last := a.History[len(a.History)-2]
 	assert.Equal(t, "small", last.ToolCallID)
 	assert.JSONEq(t, `{"answer":"ok"}`, last.Content)
-	s := c.(*hostgo.Engine).Stats()
+	s := e.(*hostgo.Engine).Stats()
 	t.Logf("limit %d pages: %d of %d big questions faulted; %+v", fresh+1, faults, len(calls), s)
 	assert.GreaterOrEqual(t, s.Discarded, faults, "a trapped instance was kept")
 }

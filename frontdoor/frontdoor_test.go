@@ -5,20 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/model/openai"
 	"github.com/askcore/askcore/model/script"
 )
@@ -41,6 +42,27 @@ func TestAddFlags(t *testing.T) {
 	s2.AddFlags(fs2)
 	require.NoError(t, fs2.Parse([]string{"--script", "demo.jsonl", "--engine", "native"}))
 	assert.Equal(t, frontdoor.Settings{Script: "demo.jsonl", Engine: "native"}, s2)
+
+	// AddEngineFlag registers --engine alone, keeping a default set before.
+	s3 := frontdoor.Settings{Engine: frontdoor.EngineNative}
+	fs3 := flag.NewFlagSet("x", flag.ContinueOnError)
+	s3.AddEngineFlag(fs3)
+	assert.Nil(t, fs3.Lookup("script"))
+	require.NotNil(t, fs3.Lookup("engine"))
+	assert.Equal(t, "native", fs3.Lookup("engine").DefValue)
+	require.NoError(t, fs3.Parse([]string{"--engine", "wasm"}))
+	assert.Equal(t, frontdoor.Settings{Engine: frontdoor.EngineWasm}, s3)
+	fs4 := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs4.SetOutput(io.Discard)
+	s3.AddEngineFlag(fs4)
+	require.Error(t, fs4.Parse([]string{"--script", "x.jsonl"}), "no --script without a model")
+}
+
+func TestVersion(t *testing.T) {
+	v := frontdoor.Version()
+	assert.NotEmpty(t, v)
+	assert.Equal(t, v, strings.TrimSpace(v))
+	assert.Equal(t, v, frontdoor.Version(), "the same on every call")
 }
 
 func writeScript(t *testing.T, body string) string {
@@ -105,11 +127,39 @@ func TestModelScriptErrors(t *testing.T) {
 func TestOpen(t *testing.T) {
 	c, closeFn, err := frontdoor.Settings{Engine: "native"}.Open(context.Background())
 	require.NoError(t, err)
-	assert.IsType(t, engine.Native{}, c.Core)
+	assert.Equal(t, askcore.Native{}, c.Engine())
 	require.NoError(t, closeFn(context.Background()))
 
 	_, _, err = frontdoor.Settings{Engine: "gpu"}.Open(context.Background())
 	require.Error(t, err)
+}
+
+func TestOpenEngine(t *testing.T) {
+	ctx := context.Background()
+	e, closeFn, err := frontdoor.OpenEngine(ctx, frontdoor.EngineNative)
+	require.NoError(t, err)
+	assert.Equal(t, askcore.Native{}, e)
+	require.NoError(t, closeFn(ctx))
+
+	_, _, err = frontdoor.OpenEngine(ctx, "gpu")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"gpu"`)
+
+	// The wasm engine, by name or by default, writes the native core's
+	// bytes.
+	want, err := askcore.Native{}.Handle(ctx, []byte(`{"op":"schema"}`))
+	require.NoError(t, err)
+	for _, name := range []string{frontdoor.EngineWasm, ""} {
+		e, closeFn, err := frontdoor.OpenEngine(ctx, name, hostgo.WithPoolSize(1))
+		require.NoError(t, err, "engine %q", name)
+		assert.IsType(t, &hostgo.Engine{}, e, "engine %q", name)
+		got, err := e.Handle(ctx, []byte(`{"op":"schema"}`))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "engine %q", name)
+		require.NoError(t, closeFn(ctx))
+		_, err = e.Handle(ctx, []byte(`{"op":"schema"}`))
+		assert.Error(t, err, "engine %q: closed", name)
+	}
 }
 
 func TestBuildWiresEverything(t *testing.T) {
@@ -120,28 +170,40 @@ func TestBuildWiresEverything(t *testing.T) {
 
 	assert.Equal(t, frontdoor.SourceDemo, rt.Source)
 	assert.Contains(t, rt.ModelInfo, "demo")
-	specs := rt.Tools.Specs()
-	require.Len(t, specs, 1)
-	assert.Equal(t, agent.AskToolName, specs[0].Name)
+	assert.IsType(t, &script.Model{}, rt.Model)
+	assert.Same(t, rt.Core, rt.Service.Core(), "the seam runs on the runtime's core")
+	assert.Same(t, rt.Core, rt.Tools.Core(), "the registry's failures too")
+	tools := rt.Tools.Tools()
+	require.Len(t, tools, 1)
+	want, err := rt.Core.Tool(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, want, tools[0], "the ask tool, as the core describes it")
+	assert.Equal(t, askcore.ToolName, tools[0].Name)
 
 	// Build registers no provider: a question fails fast.
-	_, err = rt.Tools.Execute(ctx, agent.AskToolName, agent.Call{Arguments: json.RawMessage(`{"question":"q?"}`)})
+	_, err = rt.Tools.Execute(ctx, agent.ToolCall{Name: askcore.ToolName, Arguments: json.RawMessage(`{"question":"q?"}`)}, askcore.Identity{})
 	var he *askcore.Error
 	require.True(t, errors.As(err, &he))
 	assert.Equal(t, askcore.CodeNoProvider, he.Code)
 	// An unknown tool is written by the same engine.
-	_, err = rt.Tools.Execute(ctx, "nope", agent.Call{})
+	_, err = rt.Tools.Execute(ctx, agent.ToolCall{Name: "nope"}, askcore.Identity{})
 	require.True(t, errors.As(err, &he))
 	assert.Equal(t, askcore.CodeUnknownTool, he.Code)
 
-	// A front door registers its provider and runs one agent per conversation.
-	var from interaction.Identity
-	dispose, err := rt.Interaction.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		from = q.From
-		if q.Questions[0].Header == "Name" {
-			return rt.Client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "my-service"}})
+	// A front door registers its provider and runs one agent per
+	// conversation. The person types one line per question: the name, or
+	// the second option shown.
+	var from askcore.Identity
+	dispose, err := rt.Service.Register(askcore.ProviderFunc(func(_ context.Context, call *askcore.Call) (askcore.Reply, error) {
+		from = call.From
+		lines := make([]string, len(call.Questions))
+		for i, q := range call.Questions {
+			lines[i] = "2"
+			if q.Header == "Name" {
+				lines[i] = "my-service"
+			}
 		}
-		return rt.Client.ResolveAll(ctx, q.Raw, []engine.Input{{Line: "2"}})
+		return askcore.Lines(lines...), nil
 	}))
 	require.NoError(t, err)
 	defer dispose()
@@ -149,15 +211,36 @@ func TestBuildWiresEverything(t *testing.T) {
 	var texts []string
 	a := rt.NewAgent("agent-1", "session-1", agent.Hooks{OnText: func(s string) { texts = append(texts, s) }})
 	assert.Equal(t, rt.System, a.System)
+	assert.Same(t, rt.Tools, a.Tools)
+	assert.Equal(t, rt.Model, a.Model)
 	require.NoError(t, a.Run(ctx, "hello"))
 	assert.Equal(t, "agent-1", from.AgentID)
 	assert.Equal(t, "session-1", from.SessionID)
 	assert.NotEmpty(t, from.ToolCallID)
 	require.Len(t, texts, 3)
+	assert.Contains(t, texts[1], "says: typescript; metrics.", "the batch's answers reached the model")
 	assert.Contains(t, texts[2], "my-service")
 
 	require.NoError(t, rt.Close(ctx))
 	require.NoError(t, rt.Close(ctx), "Close twice is fine")
+}
+
+// Settings.Timeout reaches the ask tool Build registers: a question nobody
+// answers ends with ASK_TIMEOUT, as the core words it.
+func TestBuildTimeout(t *testing.T) {
+	ctx := context.Background()
+	rt, err := frontdoor.Build(ctx, frontdoor.Settings{Engine: "native", Timeout: 20 * time.Millisecond}, env(nil))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, rt.Close(ctx)) }()
+	dispose, err := rt.Service.Register(askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
+		<-ctx.Done()
+		return askcore.Reply{}, ctx.Err()
+	}))
+	require.NoError(t, err)
+	defer dispose()
+	_, err = rt.Tools.Execute(ctx, agent.ToolCall{Name: askcore.ToolName, Arguments: json.RawMessage(`{"question":"q?"}`)}, askcore.Identity{})
+	want := rt.Core.Fail(ctx, askcore.Failure{Situation: askcore.SituationTimeout, Millis: 20})
+	assert.Equal(t, string(want.JSON()), string(askcore.ErrorJSON(err)))
 }
 
 func TestBuildErrors(t *testing.T) {
@@ -181,11 +264,11 @@ func TestBuildDefaultEngineIsWasm(t *testing.T) {
 	rt, err := frontdoor.Build(ctx, s, env(nil))
 	require.NoError(t, err)
 	defer func() { require.NoError(t, rt.Close(ctx)) }()
-	assert.NotEqual(t, engine.Native{}, rt.Client.Core)
+	assert.IsType(t, &hostgo.Engine{}, rt.Core.Engine())
 
-	want, err := engine.Client{Core: engine.Native{}}.Schema(ctx)
+	want, err := askcore.NewCore(nil).Tool(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []agent.ToolSpec{want}, rt.Tools.Specs())
+	assert.Equal(t, []askcore.Tool{want}, rt.Tools.Tools())
 }
 
 // The system prompt says when to ask and leaves every rule of the tool to
@@ -197,7 +280,7 @@ func TestSystemPromptIsDerivedFromTheCoresDescription(t *testing.T) {
 	rt, err := frontdoor.Build(ctx, frontdoor.Settings{Engine: "native"}, env(nil))
 	require.NoError(t, err)
 	defer func() { require.NoError(t, rt.Close(ctx)) }()
-	tool, err := rt.Client.Schema(ctx)
+	tool, err := rt.Core.Tool(ctx)
 	require.NoError(t, err)
 
 	prompt := rt.System

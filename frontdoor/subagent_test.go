@@ -8,10 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
-	"github.com/askcore/askcore/interaction"
 	"github.com/askcore/askcore/frontdoor"
 )
 
@@ -27,16 +25,19 @@ func TestNewSubAgent(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { require.NoError(t, rt.Close(ctx)) }()
 
-	var router interaction.Router
+	var router askcore.Router
 	type routed struct{ agentID, sessionID, toolCallID string }
 	var asked []routed
-	dispose, err := rt.Interaction.Register(interaction.ProviderFunc(func(ctx context.Context, q interaction.Question) (engine.Result, error) {
-		sid, ok := router.SessionOf(q.From.AgentID)
+	dispose, err := rt.Service.Register(askcore.ProviderFunc(func(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+		sid, ok := router.SessionOf(call.From.AgentID)
 		if !ok {
-			return engine.Result{}, rt.Client.Fail(ctx, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: q.From.AgentID})
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: call.From.AgentID}
 		}
-		asked = append(asked, routed{q.From.AgentID, sid, q.From.ToolCallID})
-		return rt.Client.ElicitationResult(ctx, q.Raw, json.RawMessage(`{"action":"accept","content":{"answer":"Ada"}}`))
+		asked = append(asked, routed{call.From.AgentID, sid, call.From.ToolCallID})
+		if _, err := call.Form(ctx, askcore.ForACP); err != nil {
+			return askcore.Reply{}, err
+		}
+		return askcore.FormReply(json.RawMessage(`{"action":"accept","content":{"answer":"Ada"}}`)), nil
 	}))
 	require.NoError(t, err)
 	defer dispose()
@@ -56,9 +57,9 @@ func TestNewSubAgent(t *testing.T) {
 
 	// Errors: an ID in use, a parent in no session.
 	_, _, err = rt.NewSubAgent(&router, "parent", "sub-1", agent.Hooks{})
-	require.ErrorIs(t, err, interaction.ErrAlreadyBound)
+	require.ErrorIs(t, err, askcore.ErrAlreadyBound)
 	_, _, err = rt.NewSubAgent(&router, "nobody", "sub-2", agent.Hooks{})
-	require.ErrorIs(t, err, interaction.ErrNotBound)
+	require.ErrorIs(t, err, askcore.ErrNotBound)
 
 	release()
 	_, ok := router.SessionOf("sub-1")
@@ -73,8 +74,8 @@ func TestNewSubAgent(t *testing.T) {
 	require.NoError(t, err)
 	router.UnbindSession("s1")
 	require.NoError(t, sub2.Run(ctx, "again"))
-	want := rt.Client.Fail(ctx, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: "sub-2"})
+	want := rt.Core.Fail(ctx, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: "sub-2"})
 	require.Error(t, failure)
-	assert.Equal(t, string(want.JSON()), string(agent.AsHarnessError(failure).JSON()))
+	assert.Equal(t, string(want.JSON()), string(askcore.AsError(failure).JSON()))
 	assert.Len(t, asked, 1)
 }

@@ -8,7 +8,7 @@
 //	askcore-acp [--script FILE] [--engine wasm|native]
 //
 // The model settings are those of every askcore front door
-// (internal/frontdoor): --script FILE replays a JSON Lines script (each ACP
+// (package frontdoor): --script FILE replays a JSON Lines script (each ACP
 // session from its own first line); otherwise DEEPSEEK_API_KEY selects
 // DeepSeek, OPENAI_API_KEY (with OPENAI_BASE_URL and OPENAI_MODEL) any
 // OpenAI-compatible server, and with none of them a built-in demo script

@@ -3,7 +3,7 @@
 // through the official github.com/openai/openai-go/v3 client.
 //
 // The client reads nothing from the environment by itself: every setting
-// comes from Config (internal/frontdoor maps the environment variables).
+// comes from Config (package frontdoor maps the environment variables).
 // Requests are retried a bounded number of times on connection errors, 408,
 // 409, 429 and 5xx (honouring Retry-After), each attempt has its own
 // timeout, and ctx bounds the whole call. API errors come back as *APIError

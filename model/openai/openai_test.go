@@ -16,9 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/model/openai"
 )
 
@@ -143,8 +142,8 @@ func newModel(t *testing.T, s *server, mutate ...func(*openai.Config)) *openai.M
 }
 
 // askSpec is the ask tool as the core describes it (op schema).
-var askSpec = func() agent.ToolSpec {
-	spec, err := engine.Client{Core: engine.Native{}}.Schema(context.Background())
+var askSpec = func() askcore.Tool {
+	spec, err := askcore.NewCore(nil).Tool(context.Background())
 	if err != nil {
 		panic(err)
 	}
@@ -157,7 +156,7 @@ func TestPlainReply(t *testing.T) {
 	r, err := m.Complete(context.Background(), []agent.Message{
 		{Role: agent.RoleSystem, Content: "be brief"},
 		{Role: agent.RoleUser, Content: "hi"},
-	}, []agent.ToolSpec{askSpec})
+	}, []askcore.Tool{askSpec})
 	require.NoError(t, err)
 	assert.Equal(t, agent.Reply{Content: "Hello! How can I help?"}, r)
 
@@ -187,7 +186,8 @@ func TestPlainReply(t *testing.T) {
 	require.NoError(t, json.Unmarshal(tools, &got))
 	require.Len(t, got, 1)
 	assert.Equal(t, "function", got[0].Type)
-	assert.Equal(t, "ask_user_question", got[0].Function.Name)
+	assert.Equal(t, askcore.ToolName, got[0].Function.Name)
+	assert.Equal(t, askcore.ToolName, askSpec.Name)
 	assert.Equal(t, askSpec.Description, got[0].Function.Description)
 	assert.JSONEq(t, string(askSpec.Parameters), string(got[0].Function.Parameters))
 	// One top-level object schema (what function calling accepts) that
@@ -211,7 +211,7 @@ func TestToolCallRoundTrip(t *testing.T) {
 	s := newServer(t, reply(200, toolCallReply), reply(200, plainReply))
 	m := newModel(t, s)
 	history := []agent.Message{{Role: agent.RoleUser, Content: "set it up"}}
-	r, err := m.Complete(context.Background(), history, []agent.ToolSpec{askSpec})
+	r, err := m.Complete(context.Background(), history, []askcore.Tool{askSpec})
 	require.NoError(t, err)
 	assert.Equal(t, "Let me ask you.", r.Content)
 	require.Len(t, r.ToolCalls, 1)
@@ -227,7 +227,7 @@ func TestToolCallRoundTrip(t *testing.T) {
 		agent.Message{Role: agent.RoleTool, ToolCallID: "call_2", ToolName: "ask_user_question", IsError: true,
 			Content: `{"name":"UserInteractionError","code":"INVALID_REQUEST","message":"not JSON"}`},
 	)
-	_, err = m.Complete(context.Background(), history, []agent.ToolSpec{askSpec})
+	_, err = m.Complete(context.Background(), history, []askcore.Tool{askSpec})
 	require.NoError(t, err)
 	require.Equal(t, 2, s.requests())
 	msgs, _ := json.Marshal(s.bodies[1]["messages"])
@@ -360,31 +360,43 @@ func TestNoChoicesAndBadConfig(t *testing.T) {
 	require.Error(t, err)
 }
 
-// TestDrivesTheAgentLoop runs the real loop against the server: the tool
-// call is executed and its result is sent back with the call's id.
+// TestDrivesTheAgentLoop runs the real loop against the server, with the
+// real ask tool: the model is offered the core's tool, the tool call is
+// executed (a person answers "1") and the core's answer is sent back with
+// the call's id.
 func TestDrivesTheAgentLoop(t *testing.T) {
 	s := newServer(t, reply(200, toolCallReply), reply(200, plainReply))
-	echo := toolFunc{spec: askSpec, run: func(_ context.Context, c agent.Call) (json.RawMessage, error) {
-		return json.RawMessage(`{"answer":"pg"}`), nil
-	}}
-	reg, err := agent.NewRegistry(engine.Client{Core: engine.Native{}}, echo)
+	c := askcore.NewCore(nil)
+	svc := askcore.NewService(c)
+	var asked []string
+	dispose, err := svc.Register(askcore.ProviderFunc(func(_ context.Context, call *askcore.Call) (askcore.Reply, error) {
+		asked = append(asked, call.Questions[0].Question)
+		return askcore.Lines("1"), nil
+	}))
 	require.NoError(t, err)
+	defer dispose()
+	reg := agent.NewRegistry(c)
+	require.NoError(t, reg.AddAsk(context.Background(), svc, 0))
 	a := &agent.Agent{Model: newModel(t, s), Tools: reg}
 	require.NoError(t, a.Run(context.Background(), "go"))
 	require.Equal(t, 2, s.requests())
+	assert.Equal(t, []string{"Which database?"}, asked)
+	for i := range 2 {
+		tools, err := json.Marshal(s.bodies[i]["tools"])
+		require.NoError(t, err)
+		assert.JSONEq(t, `[{"type":"function","function":{"name":"ask_user_question","description":`+
+			mustJSON(t, askSpec.Description)+`,"parameters":`+string(askSpec.Parameters)+`}}]`, string(tools), "request %d", i)
+	}
 	msgs := s.bodies[1]["messages"].([]any)
 	last := msgs[len(msgs)-1].(map[string]any)
 	assert.Equal(t, "tool", last["role"])
 	assert.Equal(t, "call_0_8f6c2d1e", last["tool_call_id"])
-	assert.Equal(t, `{"answer":"pg"}`, last["content"])
+	assert.Equal(t, `{"answer":"pg","selected":{"index":0,"label":"Postgres","value":"pg"}}`, last["content"])
 }
 
-type toolFunc struct {
-	spec agent.ToolSpec
-	run  func(context.Context, agent.Call) (json.RawMessage, error)
-}
-
-func (f toolFunc) Spec() agent.ToolSpec { return f.spec }
-func (f toolFunc) Execute(ctx context.Context, c agent.Call) (json.RawMessage, error) {
-	return f.run(ctx, c)
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
 }

@@ -1,8 +1,0 @@
-//go:build race
-
-package agent_test
-
-// encoderCopies is how many copies of a long string encoding/json makes to
-// encode it into an envelope: its buffer grows by doubling, then is copied
-// out; under the race detector it grows in more steps.
-const encoderCopies = 5
