@@ -53,6 +53,10 @@ type Option struct {
 	// sets it to Label when the model gave none.
 	Value       string `json:"value"`
 	Description string `json:"description,omitempty"`
+	// Preview is shown beside or below the options while this option has
+	// the focus: Markdown read as text (a code snippet, an ASCII mockup, a
+	// config excerpt), for options a person compares by looking.
+	Preview string `json:"preview,omitempty"`
 	// Recommended options are shown first; the first is the default.
 	Recommended bool `json:"recommended,omitempty"`
 }
@@ -87,11 +91,12 @@ type Form struct {
 
 // Pick is what a keyboard picker chose for one question: Options holds the
 // chosen options' indices (positions in the request as given), Text the
-// text typed on the free-text entry. The core judges it like a typed line
-// (Call.CheckPick, Picks).
+// text typed on the free-text entry, Notes what the person added beside
+// the choice. The core judges it like a typed line (Call.CheckPick, Picks).
 type Pick struct {
 	Options []int  `json:"options"`
 	Text    string `json:"text"`
+	Notes   string `json:"notes,omitempty"`
 }
 
 // MarshalJSON writes the pick as the core reads it (options as [] when
@@ -201,6 +206,9 @@ type QuestionAnswer struct {
 	Answers []string
 	// Selected lists the chosen options: at most one unless Multi.
 	Selected []Selected
+	// Notes is what the person added beside the choice, if anything: part
+	// of the answer for the model.
+	Notes string
 }
 
 // MarshalJSON writes the answer as the core does.
@@ -215,7 +223,8 @@ func (q QuestionAnswer) MarshalJSON() ([]byte, error) {
 			head
 			Answers  []string   `json:"answers"`
 			Selected []Selected `json:"selected"`
-		}{head{q.Question}, nonNil(q.Answers), nonNil(q.Selected)}
+			Notes    string     `json:"notes,omitempty"`
+		}{head{q.Question}, nonNil(q.Answers), nonNil(q.Selected), q.Notes}
 	case len(q.Selected) > 1:
 		return nil, errors.New("askcore: a single-select answer has at most one selected option")
 	default:
@@ -227,7 +236,8 @@ func (q QuestionAnswer) MarshalJSON() ([]byte, error) {
 			head
 			Answer   string    `json:"answer"`
 			Selected *Selected `json:"selected,omitempty"`
-		}{head{q.Question}, q.Answer, sel}
+			Notes    string    `json:"notes,omitempty"`
+		}{head{q.Question}, q.Answer, sel, q.Notes}
 	}
 	return json.Marshal(v)
 }
@@ -239,11 +249,12 @@ func (q *QuestionAnswer) UnmarshalJSON(b []byte) error {
 		Answer   *string         `json:"answer"`
 		Answers  []string        `json:"answers"`
 		Selected json.RawMessage `json:"selected"`
+		Notes    string          `json:"notes"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*q = QuestionAnswer{Question: v.Question, Multi: v.Answer == nil && v.Answers != nil, Answers: v.Answers}
+	*q = QuestionAnswer{Question: v.Question, Multi: v.Answer == nil && v.Answers != nil, Answers: v.Answers, Notes: v.Notes}
 	if v.Answer != nil {
 		q.Answer = *v.Answer
 	}
