@@ -48,6 +48,8 @@ export interface OptionInput {
   value?: string;
   description?: string;
   desc?: string;
+  /** Shown while the option has the focus: Markdown read as text (code, an ASCII mockup), for options compared by looking. */
+  preview?: string;
   recommended?: boolean;
 }
 
@@ -77,6 +79,8 @@ export interface Option {
   label: string;
   value: string;
   description?: string;
+  /** Tabs expanded, made safe to show, first-line indentation kept. */
+  preview?: string;
   recommended?: true;
 }
 
@@ -137,6 +141,8 @@ export interface Selected {
 export interface SingleAnswer {
   answer: string;
   selected?: Selected;
+  /** What the person added beside the choice, when they did. */
+  notes?: string;
   readonly [RAW]?: string;
 }
 
@@ -147,6 +153,8 @@ export interface SingleAnswer {
 export interface MultiAnswer {
   answers: string[];
   selected: Selected[];
+  /** What the person added beside the choice, when they did. */
+  notes?: string;
   readonly [RAW]?: string;
 }
 
@@ -175,6 +183,8 @@ export type Answer = SingleAnswer | MultiAnswer | BatchAnswer;
 export interface Pick {
   options?: number[];
   text?: string;
+  /** The person's notes beside the choice. */
+  notes?: string;
 }
 
 /** One question's input to resolve: a typed line, or a pick. */
@@ -193,6 +203,7 @@ export interface PickerEntry {
   index: number;
   label: string;
   description?: string;
+  preview?: string;
   recommended?: true;
 }
 
