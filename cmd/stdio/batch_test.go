@@ -14,8 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 )
 
 // Arguments texts as a model writes them.
@@ -33,23 +32,19 @@ const (
 // resolveAll is the core's answer to arguments from one line per question.
 func resolveAll(t *testing.T, arguments string, lines ...string) string {
 	t.Helper()
-	call, err := native.NormalizeArguments(context.Background(), arguments)
+	call, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
-	inputs := make([]engine.Input, len(lines))
-	for i, l := range lines {
-		inputs[i] = engine.Input{Line: l}
-	}
-	res, err := native.ResolveAll(context.Background(), call.Raw, inputs)
+	res, err := call.Resolve(context.Background(), askcore.Lines(lines...))
 	require.NoError(t, err)
-	return string(res.Raw)
+	return string(res.JSON())
 }
 
 // present is the core's text for question i of arguments.
 func present(t *testing.T, arguments string, i int) string {
 	t.Helper()
-	call, err := native.NormalizeArguments(context.Background(), arguments)
+	call, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
-	p, err := native.Present(context.Background(), call.Raw, i)
+	p, err := call.Present(context.Background(), i)
 	require.NoError(t, err)
 	return strings.TrimRight(p.Text, "\n")
 }
@@ -154,16 +149,16 @@ func TestChatBatchThroughPipe(t *testing.T) {
 // model's text as it is ("<a>", not "\u003c"), in the line on stderr.
 func TestChatErrorKeepsTheCoresBytes(t *testing.T) {
 	const args = `{"question":"Q?","options":["<a>","<A>"]}`
-	_, rejected := native.NormalizeArguments(context.Background(), args)
+	_, rejected := native.Normalize(context.Background(), args)
 	var he *askcore.Error
 	require.ErrorAs(t, rejected, &he)
-	require.Contains(t, string(he.Raw), `\"<A>\"`)
+	require.Contains(t, string(he.JSON()), `\"<A>\"`)
 
 	model := newFakeModel(t, args)
 	stdout, stderr, code := runWith(t, model.env(), "go\n", "--engine", "wasm")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stdout, "Thanks.\n")
-	assert.Equal(t, string(he.Raw), model.received())
+	assert.Equal(t, string(he.JSON()), model.received())
 	assert.Equal(t, "askcore-stdio: ask_user_question: INVALID_REQUEST: "+he.Message+"\n", stderr)
 	assert.NotContains(t, stderr+model.received(), `\u003c`)
 }
@@ -221,12 +216,12 @@ func TestAskBatchFailsWhole(t *testing.T) {
 	})
 	t.Run("a batch the core rejects", func(t *testing.T) {
 		args := `{"questions":[` + nameArgs + `,` + nameArgs + `]}`
-		_, want := native.NormalizeArguments(context.Background(), args)
+		_, want := native.Normalize(context.Background(), args)
 		var he *askcore.Error
 		require.ErrorAs(t, want, &he)
 		stdout, stderr, code := runWith(t, baseEnv(), "", "ask", "--engine", "native", "--request", args)
 		assert.Equal(t, askExitInvalidRequest, code)
-		assert.Equal(t, string(he.Raw)+"\n", stdout)
+		assert.Equal(t, string(he.JSON())+"\n", stdout)
 		assert.Empty(t, stderr, "no question is shown")
 	})
 }

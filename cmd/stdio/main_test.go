@@ -18,8 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/tmuxtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -453,7 +452,7 @@ func (p *proc) waitErrContains(what, text string) {
 
 // native runs the rules in this process: the tests ask it what the core
 // says (re-prompts, failures) instead of restating its texts.
-var native = engine.Client{Core: engine.Native{}}
+var native = askcore.NewCore(askcore.Native{})
 
 // reprompt is the core's INVALID_ANSWER message for line on question index
 // of request (a value to encode, or arguments text).
@@ -465,9 +464,9 @@ func reprompt(t *testing.T, request any, index int, line string) string {
 		require.NoError(t, err)
 		args = string(raw)
 	}
-	call, err := native.NormalizeArguments(context.Background(), args)
+	call, err := native.Normalize(context.Background(), args)
 	require.NoError(t, err)
-	_, err = native.Resolve(context.Background(), call.Raw, index, engine.Input{Line: line})
+	_, err = call.CheckLine(context.Background(), index, line)
 	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
 	require.Equal(t, askcore.CodeInvalidAnswer, he.Code)
@@ -476,5 +475,5 @@ func reprompt(t *testing.T, request any, index int, line string) string {
 
 // failure is the core's error object for a situation, as ask prints it.
 func failure(f askcore.Failure) string {
-	return string(native.Fail(context.Background(), f).Raw) + "\n"
+	return string(native.Fail(context.Background(), f).JSON()) + "\n"
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
