@@ -121,17 +121,25 @@ func TestAskRequestReadFails(t *testing.T) {
 
 // TestAskRequestErrorsAreTheCoresBytes: the request reaches the core as
 // text, and its verdict is printed as the core wrote it, on every engine:
-// an offset inside the arguments for invalid JSON, "<A>" quoted as it is.
+// an offset inside the arguments for invalid JSON, "<A>" quoted as it is
+// (in the JSON line as the core escapes it, \u003cA\u003e).
 func TestAskRequestErrorsAreTheCoresBytes(t *testing.T) {
-	for _, args := range []string{`{"question":"Q?","options":["<a>","<A>"]}`, `{"question": "Q?",}`, `  `} {
-		_, err := native.Normalize(context.Background(), args)
+	for _, c := range []struct{ args, quotes string }{
+		{`{"question":"Q?","options":["<a>","<A>"]}`, `"<A>"`},
+		{`{"question": "Q?",}`, "at byte 18 of 19"},
+		{`  `, ""},
+	} {
+		_, err := native.Normalize(context.Background(), c.args)
 		var he *askcore.Error
 		require.ErrorAs(t, err, &he)
+		require.Contains(t, he.Message, c.quotes)
 		for _, eng := range []string{"native", "wasm"} {
-			stdout, _, code := runWith(t, baseEnv(), "", "ask", "--engine", eng, "--request", args)
+			stdout, _, code := runWith(t, baseEnv(), "", "ask", "--engine", eng, "--request", c.args)
 			assert.Equal(t, askExitInvalidRequest, code)
-			assert.Equal(t, string(he.JSON())+"\n", stdout, "%s on %s", args, eng)
-			assert.NotContains(t, stdout, `\u003c`)
+			assert.Equal(t, string(he.JSON())+"\n", stdout, "%s on %s", c.args, eng)
+			var printed askcore.Error
+			require.NoError(t, json.Unmarshal([]byte(stdout), &printed), stdout)
+			assert.Equal(t, he.Message, printed.Message, "%s on %s", c.args, eng)
 		}
 	}
 }

@@ -277,7 +277,7 @@ func TestScriptedThroughPipe(t *testing.T) {
 			}
 			assert.Regexp(t, `(?s)1\. Blue \(recommended\)\n\s+Calm\.\n\s+2\. Red\n\s+Warm\.`, stdout)
 			assert.Contains(t, stdout, "\n"+reprompt(t, colors(false), 0, "magenta")+"\n? ") // the core's re-prompt
-			assert.Contains(t, stdout, "(input ended: question aborted)")
+			assert.Contains(t, stdout, "\n? \n"+said(askcore.SituationEOF)+"\n") // the core's words for the end of input
 			assert.Contains(t, stderr, "ASK_ABORTED")
 			assert.Contains(t, stdout, "Let me ask.")
 			assert.Contains(t, stdout, "OVERWRITE")
@@ -373,8 +373,7 @@ func TestInterrupt(t *testing.T) {
 	require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
 	p.waitPrompt(2)
 	out := p.stdout.String()
-	assert.Contains(t, out, "(question aborted)")
-	assert.Contains(t, out, "A1=ASK_ABORTED\n")
+	assert.Contains(t, out, "\n? \n"+said(askcore.SituationInterrupted)+"\nA1=ASK_ABORTED\n")
 	p.send("2\n")
 	p.waitOut("A2", func(out string) bool { return strings.Contains(out, "A2=red\n") })
 
@@ -471,6 +470,12 @@ func reprompt(t *testing.T, request any, index int, line string) string {
 	require.ErrorAs(t, err, &he)
 	require.Equal(t, askcore.CodeInvalidAnswer, he.Code)
 	return he.Message
+}
+
+// said is the core's message for a situation, as the terminal provider
+// prints it when the situation ends a question (the input ended, Ctrl-C).
+func said(situation askcore.Situation) string {
+	return native.Fail(context.Background(), askcore.Failure{Situation: situation}).Message
 }
 
 // failure is the core's error object for a situation, as ask prints it.

@@ -56,7 +56,7 @@ func TestTerminal(t *testing.T) {
 			return strings.Count(scr, "Enter picks 1 (Blue).") == 2
 		})
 		tm.Keys("chat", "C-c")
-		scr = tm.WaitFor("chat", "(question aborted)", "A2=ASK_ABORTED")
+		scr = tm.WaitFor("chat", said(askcore.SituationInterrupted)+"\n", "A2=ASK_ABORTED")
 		assert.NotContains(t, scr, "[exit", "Ctrl-C in a question must not end the program")
 
 		tm.Keys("chat", "C-d")
