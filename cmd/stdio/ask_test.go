@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/hostgo"
 )
 
@@ -86,7 +86,7 @@ func TestAskFailures(t *testing.T) {
 		{"request on stdin, no terminal", askRequest, true, nil, "ASK_FAILED", askExitFailed,
 			failure(askcore.Failure{Situation: askcore.SituationNoTerminal})},
 		{"bad request on stdin, no terminal", "not json", true, nil, "INVALID_REQUEST", askExitInvalidRequest, ""},
-		{"request on stdin over the core's limit", `{"question":"` + strings.Repeat("x", core.MaxInputBytes) + `"}`, true, nil,
+		{"request on stdin over the core's limit", `{"question":"` + strings.Repeat("x", core.MaxArgumentsBytes) + `"}`, true, nil,
 			"INVALID_REQUEST", askExitInvalidRequest, ""},
 		{"unknown engine", "", false, []string{"--engine", "quantum", "--request", askRequest}, "ASK_FAILED", askExitFailed,
 			failure(askcore.Failure{Situation: askcore.SituationEngineFault})},
@@ -121,17 +121,25 @@ func TestAskRequestReadFails(t *testing.T) {
 
 // TestAskRequestErrorsAreTheCoresBytes: the request reaches the core as
 // text, and its verdict is printed as the core wrote it, on every engine:
-// an offset inside the arguments for invalid JSON, "<A>" quoted as it is.
+// an offset inside the arguments for invalid JSON, "<A>" quoted as it is
+// (in the JSON line as the core escapes it, \u003cA\u003e).
 func TestAskRequestErrorsAreTheCoresBytes(t *testing.T) {
-	for _, args := range []string{`{"question":"Q?","options":["<a>","<A>"]}`, `{"question": "Q?",}`, `  `} {
-		_, err := native.NormalizeArguments(context.Background(), args)
+	for _, c := range []struct{ args, quotes string }{
+		{`{"question":"Q?","options":["<a>","<A>"]}`, `"<A>"`},
+		{`{"question": "Q?",}`, "at byte 18 of 19"},
+		{`  `, ""},
+	} {
+		_, err := native.Normalize(context.Background(), c.args)
 		var he *askcore.Error
 		require.ErrorAs(t, err, &he)
+		require.Contains(t, he.Message, c.quotes)
 		for _, eng := range []string{"native", "wasm"} {
-			stdout, _, code := runWith(t, baseEnv(), "", "ask", "--engine", eng, "--request", args)
+			stdout, _, code := runWith(t, baseEnv(), "", "ask", "--engine", eng, "--request", c.args)
 			assert.Equal(t, askExitInvalidRequest, code)
-			assert.Equal(t, string(he.Raw)+"\n", stdout, "%s on %s", args, eng)
-			assert.NotContains(t, stdout, `\u003c`)
+			assert.Equal(t, string(he.JSON())+"\n", stdout, "%s on %s", c.args, eng)
+			var printed askcore.Error
+			require.NoError(t, json.Unmarshal([]byte(stdout), &printed), stdout)
+			assert.Equal(t, he.Message, printed.Message, "%s on %s", c.args, eng)
 		}
 	}
 }
@@ -174,7 +182,7 @@ func TestAskExitStatusByCode(t *testing.T) {
 
 	// A declined ask, as the picker will report it: the core's bytes on
 	// stdout, exit 5.
-	for _, eng := range []engine.Client{native, wasmClient(t)} {
+	for _, eng := range []*askcore.Core{native, wasmClient(t)} {
 		var stdout bytes.Buffer
 		he := eng.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationDeclined})
 		exit := askFail(context.Background(), sys{stdout: &stdout, stderr: io.Discard}, eng, he)
@@ -194,10 +202,10 @@ func TestAskHelp(t *testing.T) {
 }
 
 // wasmClient is a client of the WebAssembly core, closed with the test.
-func wasmClient(t *testing.T) engine.Client {
+func wasmClient(t *testing.T) *askcore.Core {
 	t.Helper()
 	e, err := hostgo.New(context.Background(), hostgo.WithInterpreter())
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, e.Close(context.Background())) })
-	return engine.Client{Core: e}
+	return askcore.NewCore(e)
 }

@@ -14,8 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 )
 
 // Arguments texts as a model writes them.
@@ -33,23 +32,19 @@ const (
 // resolveAll is the core's answer to arguments from one line per question.
 func resolveAll(t *testing.T, arguments string, lines ...string) string {
 	t.Helper()
-	call, err := native.NormalizeArguments(context.Background(), arguments)
+	call, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
-	inputs := make([]engine.Input, len(lines))
-	for i, l := range lines {
-		inputs[i] = engine.Input{Line: l}
-	}
-	res, err := native.ResolveAll(context.Background(), call.Raw, inputs)
+	res, err := call.Resolve(context.Background(), askcore.Lines(lines...))
 	require.NoError(t, err)
-	return string(res.Raw)
+	return string(res.JSON())
 }
 
 // present is the core's text for question i of arguments.
 func present(t *testing.T, arguments string, i int) string {
 	t.Helper()
-	call, err := native.NormalizeArguments(context.Background(), arguments)
+	call, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
-	p, err := native.Present(context.Background(), call.Raw, i)
+	p, err := call.Present(context.Background(), i)
 	require.NoError(t, err)
 	return strings.TrimRight(p.Text, "\n")
 }
@@ -150,22 +145,25 @@ func TestChatBatchThroughPipe(t *testing.T) {
 	}
 }
 
-// TestChatErrorKeepsTheCoresBytes: a request the core rejects quotes the
-// model's text as it is ("<a>", not "\u003c"), in the line on stderr.
+// TestChatErrorKeepsTheCoresBytes: a request the core rejects reaches the
+// model as the core wrote it, byte for byte (the core escapes '<' as
+// \u003c, as encoding/json does), and its message quotes the model's text
+// as it is ("<A>") in the line on stderr, for people.
 func TestChatErrorKeepsTheCoresBytes(t *testing.T) {
 	const args = `{"question":"Q?","options":["<a>","<A>"]}`
-	_, rejected := native.NormalizeArguments(context.Background(), args)
+	_, rejected := native.Normalize(context.Background(), args)
 	var he *askcore.Error
 	require.ErrorAs(t, rejected, &he)
-	require.Contains(t, string(he.Raw), `\"<A>\"`)
+	require.Contains(t, he.Message, `"<A>"`)
+	require.Contains(t, string(he.JSON()), `\"\u003cA\u003e\"`)
 
 	model := newFakeModel(t, args)
 	stdout, stderr, code := runWith(t, model.env(), "go\n", "--engine", "wasm")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stdout, "Thanks.\n")
-	assert.Equal(t, string(he.Raw), model.received())
+	assert.Equal(t, string(he.JSON()), model.received())
 	assert.Equal(t, "askcore-stdio: ask_user_question: INVALID_REQUEST: "+he.Message+"\n", stderr)
-	assert.NotContains(t, stderr+model.received(), `\u003c`)
+	assert.NotContains(t, stderr, `\u003c`, "people read the text, not its JSON escapes")
 }
 
 // TestAskBatchAndMultiSelect runs "ask" through pipes on both engines: the
@@ -217,16 +215,16 @@ func TestAskBatchFailsWhole(t *testing.T) {
 		assert.Contains(t, stderr, "→ Blue\n")
 		assert.Contains(t, stderr, "Question 2 of 3")
 		assert.NotContains(t, stderr, "Question 3 of 3")
-		assert.True(t, strings.HasSuffix(stderr, "? \n(input ended: question aborted)\n"), stderr)
+		assert.True(t, strings.HasSuffix(stderr, "? \n"+said(askcore.SituationEOF)+"\n"), stderr)
 	})
 	t.Run("a batch the core rejects", func(t *testing.T) {
 		args := `{"questions":[` + nameArgs + `,` + nameArgs + `]}`
-		_, want := native.NormalizeArguments(context.Background(), args)
+		_, want := native.Normalize(context.Background(), args)
 		var he *askcore.Error
 		require.ErrorAs(t, want, &he)
 		stdout, stderr, code := runWith(t, baseEnv(), "", "ask", "--engine", "native", "--request", args)
 		assert.Equal(t, askExitInvalidRequest, code)
-		assert.Equal(t, string(he.Raw)+"\n", stdout)
+		assert.Equal(t, string(he.JSON())+"\n", stdout)
 		assert.Empty(t, stderr, "no question is shown")
 	})
 }

@@ -8,10 +8,11 @@
 //
 // Each line read from stdin is a user prompt; while a question is pending,
 // the next line is its answer. The model is chosen as docs/SPEC.md
-// ("Front doors") says (package frontdoor): --script FILE (JSON Lines, one model reply a
-// line), else DEEPSEEK_API_KEY, else OPENAI_API_KEY (OPENAI_BASE_URL,
-// OPENAI_MODEL), else the built-in demo. With the demo the program starts
-// the first turn itself (as if you had said hello), so
+// ("Front doors") says (package frontdoor): --script FILE (JSON Lines, one
+// model reply a line), else DEEPSEEK_API_KEY, else OPENAI_API_KEY
+// (OPENAI_BASE_URL, OPENAI_MODEL), else the built-in demo. With the demo on
+// a terminal the program starts the first turn itself (as if you had said
+// hello; fed by a pipe it waits for the first line, which is a prompt), so
 //
 //	go run ./cmd/stdio
 //

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/internal/tmuxtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -278,7 +278,7 @@ func TestScriptedThroughPipe(t *testing.T) {
 			}
 			assert.Regexp(t, `(?s)1\. Blue \(recommended\)\n\s+Calm\.\n\s+2\. Red\n\s+Warm\.`, stdout)
 			assert.Contains(t, stdout, "\n"+reprompt(t, colors(false), 0, "magenta")+"\n? ") // the core's re-prompt
-			assert.Contains(t, stdout, "(input ended: question aborted)")
+			assert.Contains(t, stdout, "\n? \n"+said(askcore.SituationEOF)+"\n")             // the core's words for the end of input
 			assert.Contains(t, stderr, "ASK_ABORTED")
 			assert.Contains(t, stdout, "Let me ask.")
 			assert.Contains(t, stdout, "OVERWRITE")
@@ -305,23 +305,61 @@ func TestTurnsAndScriptEnd(t *testing.T) {
 }
 
 // TestDemoRunsWithoutKeys plays the built-in demo offline, on both
-// engines. It starts the first turn itself: a batch of two questions (the
-// first line is Enter: the recommended language; the second picks two
-// features and adds one of the person's own), then a free-form follow-up.
+// engines, through a pipe. Fed by a pipe, the demo waits for the first
+// line, which is the first prompt (never the answer to a question the
+// program asked by itself; on a terminal it starts on its own, see
+// TestTerminalDemo): then a batch of two questions (Enter: the recommended
+// language; then two features and one of the person's own), then a
+// free-form follow-up.
 func TestDemoRunsWithoutKeys(t *testing.T) {
 	for _, eng := range []string{"native", "wasm"} {
 		t.Run(eng, func(t *testing.T) {
-			stdout, stderr, code := runWith(t, baseEnv(), "\n1, database, Tracing\nledger-service\n", "--engine", eng)
-			require.Equal(t, 0, code, stderr)
+			stdout, stderr, code := runWith(t, baseEnv(), "hello\n\n1, database, Tracing\nledger-service\n", "--engine", eng)
+			require.Equal(t, exitOK, code, stderr)
 			assert.Contains(t, stdout, "demo")
 			assert.Regexp(t, `(?s)\n\? ─+\nQuestion 1 of 2\n\[Language\] .*\n  1\. Go \(recommended\)\n.*\n\? \n→ Go\n`+
 				`\n\? ─+\nQuestion 2 of 2\n\[Features\] .*Enter picks 1, 2 \(HTTP API, Metrics\)\.\n\? \n→ HTTP API, Database, Tracing\n`+
 				`The tool result I received says: go; http, database, Tracing\. .*\n\n\? ─+\n\[Name\] What should the service be called\?\n.*\? \n→ ledger-service\n`+
 				`Noted: ledger-service\. That is the whole demo\.`, stdout)
+			assert.NotContains(t, stdout, "→ hello", "the first line is a prompt, not an answer")
 			assert.NotContains(t, stdout, "ASK_ABORTED")
 			assert.Empty(t, stderr)
 		})
 	}
+	t.Run("no line: nothing is asked", func(t *testing.T) {
+		stdout, stderr, code := runWith(t, baseEnv(), "", "--engine", "native")
+		assert.Equal(t, exitOK, code, stderr)
+		assert.Empty(t, stdout, "the demo waits for a first line on a pipe")
+		assert.Empty(t, stderr)
+	})
+}
+
+// TestVersion: --version prints the module's version as the build
+// recorded it (frontdoor.Version) and exits 0 without starting anything.
+func TestVersion(t *testing.T) {
+	stdout, stderr, code := runWith(t, baseEnv(), "", "--version")
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Empty(t, stderr)
+	assert.Regexp(t, `^askcore-stdio (v\d+\.\d+\.\d+\S*|devel(\+[0-9a-f]{1,12}(-dirty)?)?)\n$`, stdout)
+
+	// In process, it is exactly what frontdoor.Version says, even with a
+	// model key set: no model is reached.
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), []string{"--version"}, sys{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errOut,
+		getenv: func(k string) string {
+			return map[string]string{"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": "http://127.0.0.1:1"}[k]
+		},
+		openTTY: func() (*os.File, error) { return nil, os.ErrNotExist }, signals: make(chan os.Signal),
+	})
+	assert.Equal(t, exitOK, code)
+	assert.Equal(t, "askcore-stdio "+frontdoor.Version()+"\n", out.String())
+	assert.Empty(t, errOut.String())
+
+	// --help documents it.
+	stdout, _, code = runWith(t, baseEnv(), "", "--help")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, stdout, "-version")
 }
 
 func TestModelErrorsGoToStderr(t *testing.T) {
@@ -374,8 +412,7 @@ func TestInterrupt(t *testing.T) {
 	require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
 	p.waitPrompt(2)
 	out := p.stdout.String()
-	assert.Contains(t, out, "(question aborted)")
-	assert.Contains(t, out, "A1=ASK_ABORTED\n")
+	assert.Contains(t, out, "\n? \n"+said(askcore.SituationInterrupted)+"\nA1=ASK_ABORTED\n")
 	p.send("2\n")
 	p.waitOut("A2", func(out string) bool { return strings.Contains(out, "A2=red\n") })
 
@@ -453,7 +490,7 @@ func (p *proc) waitErrContains(what, text string) {
 
 // native runs the rules in this process: the tests ask it what the core
 // says (re-prompts, failures) instead of restating its texts.
-var native = engine.Client{Core: engine.Native{}}
+var native = askcore.NewCore(askcore.Native{})
 
 // reprompt is the core's INVALID_ANSWER message for line on question index
 // of request (a value to encode, or arguments text).
@@ -465,16 +502,22 @@ func reprompt(t *testing.T, request any, index int, line string) string {
 		require.NoError(t, err)
 		args = string(raw)
 	}
-	call, err := native.NormalizeArguments(context.Background(), args)
+	call, err := native.Normalize(context.Background(), args)
 	require.NoError(t, err)
-	_, err = native.Resolve(context.Background(), call.Raw, index, engine.Input{Line: line})
+	_, err = call.CheckLine(context.Background(), index, line)
 	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
 	require.Equal(t, askcore.CodeInvalidAnswer, he.Code)
 	return he.Message
 }
 
+// said is the core's message for a situation, as the terminal provider
+// prints it when the situation ends a question (the input ended, Ctrl-C).
+func said(situation askcore.Situation) string {
+	return native.Fail(context.Background(), askcore.Failure{Situation: situation}).Message
+}
+
 // failure is the core's error object for a situation, as ask prints it.
 func failure(f askcore.Failure) string {
-	return string(native.Fail(context.Background(), f).Raw) + "\n"
+	return string(native.Fail(context.Background(), f).JSON()) + "\n"
 }

@@ -7,8 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
+	"github.com/askcore/askcore"
 )
 
 // TestTerminalModeDecision: the front door hands the core the TTY facts,
@@ -34,7 +33,7 @@ func TestTerminalModeDecision(t *testing.T) {
 		{"the prompt goes to a pipe", map[string]string{"TERM": "xterm"}, facts{in: true}, askcore.TerminalMode{}},
 		{"pipes only", map[string]string{"TERM": "xterm"}, facts{}, askcore.TerminalMode{}},
 	}
-	for name, client := range map[string]engine.Client{"native": native, "wasm": wasmClient(t)} {
+	for name, client := range map[string]*askcore.Core{"native": native, "wasm": wasmClient(t)} {
 		for _, c := range cases {
 			s := sys{getenv: func(k string) string { return c.env[k] }}
 			got, err := client.Terminal(context.Background(), s.terminal(c.facts.plainFlag, c.facts.in, c.facts.prompt, c.facts.out))

@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/engine"
 	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
@@ -54,25 +54,21 @@ func fits(scr string, cols, rows int) bool {
 // core's summary, one line per question.
 func pickSummary(t *testing.T, arguments string, picks ...askcore.Pick) (answer, summary string) {
 	t.Helper()
-	call, err := native.NormalizeArguments(context.Background(), arguments)
+	call, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
-	inputs := make([]engine.Input, len(picks))
-	for i := range picks {
-		inputs[i] = engine.Input{Pick: &picks[i]}
-	}
-	res, err := native.ResolveAll(context.Background(), call.Raw, inputs)
+	res, err := call.Resolve(context.Background(), askcore.Picks(picks...))
 	require.NoError(t, err)
-	text, err := native.Summary(context.Background(), call.Raw, res.Raw)
+	text, err := call.Summary(context.Background(), res)
 	require.NoError(t, err)
-	return string(res.Raw), "→ " + strings.ReplaceAll(text, "\n", "\n→ ")
+	return string(res.JSON()), "→ " + strings.ReplaceAll(text, "\n", "\n→ ")
 }
 
 // pickerLayout is the core's picker layout for arguments.
 func pickerLayout(t *testing.T, arguments string) struct{ Declined, Interrupted string } {
 	t.Helper()
-	call, err := native.NormalizeArguments(context.Background(), arguments)
+	call, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
-	raw, err := native.Picker(context.Background(), call.Raw)
+	raw, err := call.Picker(context.Background())
 	require.NoError(t, err)
 	var l struct{ Declined, Interrupted string }
 	require.NoError(t, json.Unmarshal(raw, &l))
@@ -85,9 +81,9 @@ func pickerLayout(t *testing.T, arguments string) struct{ Declined, Interrupted 
 // i.
 func pickRejection(t *testing.T, arguments string, i int, pick askcore.Pick) string {
 	t.Helper()
-	call, err := native.NormalizeArguments(context.Background(), arguments)
+	call, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
-	_, err = native.Resolve(context.Background(), call.Raw, i, engine.Input{Pick: &pick})
+	_, err = call.CheckPick(context.Background(), i, pick)
 	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
 	require.Equal(t, askcore.CodeInvalidAnswer, he.Code)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/tmuxtest"
 )
 
@@ -56,7 +56,7 @@ func TestTerminal(t *testing.T) {
 			return strings.Count(scr, "Enter picks 1 (Blue).") == 2
 		})
 		tm.Keys("chat", "C-c")
-		scr = tm.WaitFor("chat", "(question aborted)", "A2=ASK_ABORTED")
+		scr = tm.WaitFor("chat", said(askcore.SituationInterrupted)+"\n", "A2=ASK_ABORTED")
 		assert.NotContains(t, scr, "[exit", "Ctrl-C in a question must not end the program")
 
 		tm.Keys("chat", "C-d")
@@ -176,4 +176,47 @@ func TestTerminalAsk(t *testing.T) {
 	// Ctrl-C on a terminal signals the whole job: ask gives up with the
 	// signal as the reason.
 	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationAborted, Detail: "interrupted (Ctrl-C)"}), string(b))
+}
+
+// TestTerminalDemo: on a terminal the built-in demo starts the first turn
+// itself (nothing typed): it greets after the banner and asks its batch
+// at once, in the line mode and with the keyboard picker, on both engines.
+func TestTerminalDemo(t *testing.T) {
+	server := newTmux(t)
+	for _, eng := range []string{"native", "wasm"} {
+		t.Run("line mode/"+eng, func(t *testing.T) {
+			tm := server.With(t)
+			name := "demo-line-" + eng
+			tm.Session(name, 120, 40, fmt.Sprintf("%s --plain --engine %s", bin, eng))
+			scr := tm.WaitFor(name, "Ctrl-D quits", "Question 1 of 2", "Enter picks 1 (Go).")
+			assert.Contains(t, scr, "demo")
+			assert.NotContains(t, scr, "> ", "the first turn started with nothing typed")
+			tm.Line(name, "")
+			tm.WaitFor(name, "→ Go", "Question 2 of 2")
+			tm.Line(name, "1, database, Tracing")
+			tm.WaitFor(name, "→ HTTP API, Database, Tracing", "The tool result I received says: go; http, database, Tracing.",
+				"What should the service be called?")
+			tm.Line(name, "ledger-service")
+			tm.WaitFor(name, "→ ledger-service", "Noted: ledger-service.", "\n>")
+			tm.Keys(name, "C-d")
+			scr = tm.WaitFor(name, "[exit 0]")
+			assert.NotContains(t, scr, "ASK_ABORTED")
+		})
+		t.Run("picker/"+eng, func(t *testing.T) {
+			tm := server.With(t)
+			name := "demo-picker-" + eng
+			tm.Session(name, 120, 40, fmt.Sprintf("%s --engine %s", bin, eng))
+			scr := tm.WaitCursor(name, "1. Go")
+			assert.Contains(t, scr, "Esc declines.")
+			assert.Contains(t, scr, "Question 1 of 2")
+			assert.NotContains(t, scr, "> ", "the first turn started with nothing typed")
+			tm.Keys(name, "Escape")
+			tm.WaitFor(name, "The tool result I received says: ASK_DECLINED.")
+			tm.WaitCursor(name, "✎ ") // the open question
+			tm.Keys(name, "Escape")
+			tm.WaitFor(name, "Noted: ASK_DECLINED.", "\n>")
+			tm.Keys(name, "C-d")
+			tm.WaitFor(name, "[exit 0]")
+		})
+	}
 }
