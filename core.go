@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/askcore/askcore/core"
 )
@@ -55,11 +56,38 @@ func (c *Core) Tool(ctx context.Context) (Tool, error) {
 // to a person. Service.Ask does this itself; Normalize is for front doors
 // that show a call without asking through a Service.
 func (c *Core) Normalize(ctx context.Context, arguments string) (*Call, error) {
-	raw, err := c.call(ctx, envelope{"op": "normalize", "arguments": arguments}, nil)
+	raw, err := c.call(ctx, normalizeEnvelope(arguments), nil)
 	if err != nil {
 		return nil, err
 	}
 	return c.decodeCall(raw)
+}
+
+// normalizeEnvelope is op "normalize" for the model's arguments text:
+// the text itself, which the core parses, or, for a text over
+// core.MaxArgumentsBytes, its length alone ("argumentsBytes"), so that a
+// huge text never becomes a huge envelope; the core gives the same verdict
+// for the length as for the text. The JS host does the same
+// (hostjs/lib/core.js, argumentsField).
+func normalizeEnvelope(arguments string) envelope {
+	// A byte takes at most 3 as the core reads it: count only when it
+	// matters.
+	if len(arguments) > core.MaxArgumentsBytes/3 {
+		if n := coreLength(arguments); n > core.MaxArgumentsBytes {
+			return envelope{"op": "normalize", "argumentsBytes": n}
+		}
+	}
+	return envelope{"op": "normalize", "arguments": arguments}
+}
+
+// coreLength is the length in bytes of s as the core reads it: its UTF-8,
+// an invalid byte counting 3, as encoding/json writes it as U+FFFD.
+func coreLength(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf8.RuneLen(r) // utf8.RuneError, an invalid byte's rune, is 3 bytes
+	}
+	return n
 }
 
 func (c *Core) decodeCall(raw json.RawMessage) (*Call, error) {
