@@ -110,9 +110,9 @@ func requireSituation(t *testing.T, err error, f askcore.Failure) *askcore.Error
 // byte for byte.
 type recorder struct {
 	askcore.Engine
-	mu       sync.Mutex
-	inputs   [][]byte
-	outputs  [][]byte
+	mu      sync.Mutex
+	inputs  [][]byte
+	outputs [][]byte
 }
 
 func (r *recorder) Handle(ctx context.Context, in []byte) ([]byte, error) {
