@@ -54,7 +54,10 @@ func (c *Core) Tool(ctx context.Context) (Tool, error) {
 // ask_user_question arguments exactly as the model wrote them (valid JSON
 // or not: the core names an offset inside them), into a call ready to put
 // to a person. Service.Ask does this itself; Normalize is for front doors
-// that show a call without asking through a Service.
+// that show a call without asking through a Service. A text over
+// core.MaxArgumentsBytes (its UTF-8 length, an invalid byte counting 3) is
+// not copied into the envelope: the core is sent its length, and refuses
+// it by that length, as it would the text.
 func (c *Core) Normalize(ctx context.Context, arguments string) (*Call, error) {
 	raw, err := c.call(ctx, normalizeEnvelope(arguments), nil)
 	if err != nil {
