@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/askcore/askcore/core"
@@ -59,7 +60,11 @@ func (c *Core) Tool(ctx context.Context) (Tool, error) {
 // not copied into the envelope: the core is sent its length, and refuses
 // it by that length, as it would the text.
 func (c *Core) Normalize(ctx context.Context, arguments string) (*Call, error) {
-	raw, err := c.call(ctx, normalizeEnvelope(arguments), nil)
+	in, err := normalizeEnvelope(arguments)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := c.send(ctx, in, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -70,17 +75,17 @@ func (c *Core) Normalize(ctx context.Context, arguments string) (*Call, error) {
 // the text itself, which the core parses, or, for a text over
 // core.MaxArgumentsBytes, its length alone ("argumentsBytes"), so that a
 // huge text never becomes a huge envelope; the core gives the same verdict
-// for the length as for the text. The JS host does the same
+// for the length as for the text. The JS host sends the same bytes
 // (hostjs/lib/core.js, argumentsField).
-func normalizeEnvelope(arguments string) envelope {
+func normalizeEnvelope(arguments string) ([]byte, error) {
 	// A byte takes at most 3 as the core reads it: count only when it
 	// matters.
 	if len(arguments) > core.MaxArgumentsBytes/3 {
 		if n := coreLength(arguments); n > core.MaxArgumentsBytes {
-			return envelope{"op": "normalize", "argumentsBytes": n}
+			return []byte(`{"op":"normalize","argumentsBytes":` + strconv.Itoa(n) + `}`), nil
 		}
 	}
-	return envelope{"op": "normalize", "arguments": arguments}
+	return encode(envelope{"op": "normalize", "arguments": arguments})
 }
 
 // coreLength is the length in bytes of s as the core reads it: its UTF-8,
@@ -219,13 +224,26 @@ const (
 // is a *Error holding the core's bytes; a fault of the engine an
 // *EngineError.
 func (c *Core) call(ctx context.Context, env envelope, out any) (json.RawMessage, error) {
+	in, err := encode(env)
+	if err != nil {
+		return nil, err
+	}
+	return c.send(ctx, in, out)
+}
+
+// encode writes env as the envelope's bytes.
+func encode(env envelope) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // smaller; the core judges sizes on the text itself
 	if err := enc.Encode(env); err != nil {
 		return nil, &EngineError{Err: fmt.Errorf("building the envelope: %w", err)}
 	}
-	in := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// send is call for an envelope already written.
+func (c *Core) send(ctx context.Context, in []byte, out any) (json.RawMessage, error) {
 	outBytes, err := c.core().engine.Handle(ctx, in)
 	if err != nil {
 		return nil, &EngineError{Err: err}

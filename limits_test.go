@@ -122,7 +122,7 @@ func TestArgumentsOverTheLimitSendTheirLength(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Greater(t, tc.n, limit)
-			env := fmt.Sprintf(`{"argumentsBytes":%d,"op":"normalize"}`, tc.n)
+			env := fmt.Sprintf(`{"op":"normalize","argumentsBytes":%d}`, tc.n) // as the JS host writes it
 			want := string(core.Handle([]byte(env)))
 			e := requireCode(t, func() error { _, err := native.Normalize(context.Background(), tc.text); return err }(), askcore.CodeInvalidRequest)
 			assert.Equal(t, errorObject(t, want), string(e.JSON()))
