@@ -149,6 +149,7 @@ func (c *Core) Fail(ctx context.Context, f Failure) *Error {
 	switch {
 	case err == nil:
 		e.raw = raw
+		e.situation = f.Situation
 		return &e
 	case errors.As(err, &ce):
 		return ce // an unknown situation: INVALID_REQUEST

@@ -20,6 +20,10 @@ type Error struct {
 	Message string `json:"message"`
 
 	raw json.RawMessage // the object as the core wrote it
+	// situation is the situation Core.Fail wrote the error for, if any:
+	// an invalid_reply error is worded for the model already, and passes
+	// on as it is.
+	situation Situation
 }
 
 // Names an Error carries on the wire.
