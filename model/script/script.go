@@ -83,9 +83,12 @@ var _ agent.Model = (*Model)(nil)
 //go:embed demo.jsonl
 var demo []byte
 
-// Demo returns the built-in demo script: it greets, asks a question with
-// options through ask_user_question, uses the answer, asks a free-form
-// follow-up and wraps up. It works offline.
+// Demo returns the built-in demo script: it greets, asks a batch of two
+// questions through ask_user_question (a choice and a multi-select one),
+// uses the answer, asks a choice between two code layouts shown as
+// previews (free text allowed; it tells how to add notes, in line mode
+// after //) and wraps up with the answer and the notes ({{notes}}). It
+// works offline.
 func Demo() *Model {
 	m, err := Parse(bytes.NewReader(demo))
 	if err != nil {

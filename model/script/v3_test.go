@@ -118,3 +118,33 @@ func TestNotesFromATypedLineThroughTheCore(t *testing.T) {
 	assert.Equal(t, string(want.JSON()), result, "the model received the core's answer")
 	assert.True(t, strings.Contains(result, `"notes":"but keep v15"`), result)
 }
+
+// TestDemoShowsPreviewsAndAsksForNotes: after the batch, the demo asks a
+// choice between two code layouts, each shown as a fenced code block, with
+// free text allowed; it tells how to add notes (in line mode: after //)
+// and its last reply quotes them.
+func TestDemoShowsPreviewsAndAsksForNotes(t *testing.T) {
+	m := script.Demo()
+	require.Equal(t, 3, m.Len(), "the demo stays short")
+	r, err := m.Complete(ctx, assistant(1), nil)
+	require.NoError(t, err)
+	assert.Contains(t, r.Content, "after //", "it says how to add notes in line mode")
+	require.Len(t, r.ToolCalls, 1)
+	call, err := native.Normalize(ctx, string(r.ToolCalls[0].Arguments))
+	require.NoError(t, err, "the core accepts the demo's request")
+	require.False(t, call.Batch)
+	q := call.Questions[0]
+	assert.True(t, q.AllowCustom, "the person's own layout stays possible beside the previews")
+	require.Len(t, q.Options, 2)
+	for _, o := range q.Options {
+		assert.NotEmpty(t, o.Description, o.Label)
+		assert.True(t, strings.HasPrefix(o.Preview, "```text\n") && strings.HasSuffix(o.Preview, "\n```"),
+			"%s: a fenced code block: %q", o.Label, o.Preview)
+	}
+	assert.NotEqual(t, q.Options[0].Preview, q.Options[1].Preview)
+
+	last, err := m.Complete(ctx, assistant(2), nil)
+	require.NoError(t, err)
+	assert.Contains(t, last.Content, script.NotesPlaceholder, "no result in this history: the placeholder is left")
+	assert.Empty(t, last.ToolCalls)
+}
