@@ -144,6 +144,14 @@ test('the plain schema refuses {} and the leniencies the core keeps beyond it', 
   }
 });
 
+test('a preview whose tabs expand past the limit: the one length the schema cannot state', () => {
+  const call = { question: 'Which?', options: [{ label: 'A', preview: 'x' + '\t'.repeat(2100) + 'y' }, { label: 'B' }] };
+  assert.equal(validPlain(call), true);
+  const msg = verdict(JSON.stringify(call));
+  assert.match(msg, /^options\[0\]\.preview is 8401 characters long/);
+  assert.equal(tabsExplain(msg, call), true);
+});
+
 test('the strict schema refuses every shape the core refuses, and its nulls are read as absent', () => {
   for (const call of [
     {},
