@@ -91,7 +91,7 @@ export function isUserInteractionError(err, code) {
  * The core errorText asks for the words of an error the core did not write:
  * the last one loaded in this realm, held weakly (a Core dropped by its
  * owner is not kept alive for this).
- * @type {WeakRef<{fail(f: {situation: string, detail?: string}): HarnessError}> | null}
+ * @type {{deref(): ({fail(f: {situation: string, detail?: string}): HarnessError} | undefined)} | null}
  */
 let lastCore = null;
 
