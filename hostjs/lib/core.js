@@ -133,6 +133,7 @@ export class Core {
   /** @type {Uint8Array} */ #u8;
   /** @type {number} */ #maxInput;
   /** @type {number} */ #maxMemory;
+  /** @type {(string | undefined)[]} the tool's JSON text, plain and strict (op "schema" writes the same bytes every time) */ #schemas = [];
 
   /**
    * @param {WebAssembly.Module} module
@@ -350,7 +351,14 @@ export class Core {
    */
   schema(options) {
     const strict = options?.strict;
-    return this.#exec(strict === undefined || strict === null ? '{"op":"schema"}' : '{"op":"schema","strict":' + valueJSON(strict) + '}').value;
+    if (strict === undefined || strict === null || typeof strict === 'boolean') {
+      // The tool is the same for every call of one module: the core writes
+      // it once per variant, each call parses a fresh copy.
+      const key = strict === true ? 1 : 0;
+      this.#schemas[key] ??= this.#exec(key ? '{"op":"schema","strict":true}' : '{"op":"schema"}').raw;
+      return JSON.parse(this.#schemas[key]);
+    }
+    return this.#exec('{"op":"schema","strict":' + valueJSON(strict) + '}').value;
   }
 
   /**
