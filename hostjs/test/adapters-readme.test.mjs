@@ -1,7 +1,7 @@
 // The README's adapter examples (the ```ts blocks of its "Adapters"
 // section), as a user's project would have them: a fresh TypeScript project
 // (strict, module nodenext, no skipLibCheck) whose node_modules holds this
-// package and the SDKs, type-checked and compiled with tsc, then run
+// package as npm packs it and the SDKs, type-checked and compiled with tsc, then run
 // against stand-ins: the AI SDK's MockLanguageModelV3 as `model`, an MCP
 // client that starts the server over stdio, a local stand-in for the
 // OpenAI API (OPENAI_BASE_URL). A person types on stdin where the example
@@ -51,12 +51,21 @@ const examples = {
   responses: () => block('responses.create'),
 };
 
-/** A project directory whose node_modules links this package and every dependency installed here. */
+/**
+ * A project directory whose node_modules holds this package as `npm pack`
+ * packs it (so a file missing from "files" fails here) and links every
+ * dependency installed here (the SDKs).
+ */
 function project() {
   const dir = mkdtempSync(join(tmpdir(), 'askcore-readme-'));
   const nm = join(dir, 'node_modules');
-  mkdirSync(join(nm, '@askcore'), { recursive: true });
-  symlinkSync(hostjsDir, join(nm, '@askcore', 'askcore'), 'dir');
+  const pkg = join(nm, '@askcore', 'askcore');
+  mkdirSync(pkg, { recursive: true });
+  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: hostjsDir, encoding: 'utf8' });
+  assert.equal(packed.status, 0, packed.stderr);
+  const tarball = join(dir, packed.stdout.trim().split('\n').at(-1));
+  const untar = spawnSync('tar', ['-xzf', tarball, '-C', pkg, '--strip-components=1'], { encoding: 'utf8' });
+  assert.equal(untar.status, 0, untar.stderr);
   for (const name of readdirSync(join(hostjsDir, 'node_modules'))) {
     if (name.startsWith('.')) continue;
     symlinkSync(join(hostjsDir, 'node_modules', name), join(nm, name), 'dir');
