@@ -213,7 +213,8 @@ func TestClientRepliesThatCannotBeRead(t *testing.T) {
 func TestSignalsWithdrawPendingQuestions(t *testing.T) {
 	for _, engine := range []string{"native", "wasm"} {
 		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
-			t.Run(engine+"/"+sig.String(), func(t *testing.T) {
+			name := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP"}[sig]
+			t.Run(engine+"/"+name, func(t *testing.T) {
 				p := startProc(t, "--engine", engine)
 				p.handshake("2025-11-25", `{"elicitation":{"form":{}}}`)
 				forms := map[string]bool{}
@@ -222,7 +223,6 @@ func TestSignalsWithdrawPendingQuestions(t *testing.T) {
 				}
 				signalled := time.Now()
 				require.NoError(t, p.cmd.Process.Signal(sig))
-				name := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP"}[sig]
 				want := string(nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationStopped, Detail: name}).JSON())
 				answered, cancelled := map[string]bool{}, map[string]bool{}
 				for len(answered) < 2 || len(cancelled) < 2 {
@@ -253,4 +253,50 @@ func TestSignalsWithdrawPendingQuestions(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestInputRequiredResultOnTheWire: a 2026-07-28 client gets the form in
+// an input-required result without "content": null beside it.
+func TestInputRequiredResultOnTheWire(t *testing.T) {
+	p := startProc(t, "--engine", "native")
+	p.handshake("2026-07-28", `{"elicitation":{"form":{}}}`)
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask_user_question","arguments":` + openArgs + `}}`)
+	m := p.recv()
+	require.Nil(t, m.Error, "%s", m.raw)
+	var res map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(m.Result, &res))
+	assert.Equal(t, `"input_required"`, string(res["resultType"]), "%s", m.raw)
+	assert.Contains(t, string(res["inputRequests"]), `"ask_user_question"`)
+	_, hasContent := res["content"]
+	assert.False(t, hasContent, "no content in an input-required result: %s", m.raw)
+	// The retry with the reply is answered with the core's bytes.
+	reply := `{"action":"accept","content":{"answer":"Hardy"}}`
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ask_user_question","arguments":` + openArgs + `,"inputResponses":{"ask_user_question":` + reply + `}}}`)
+	want, _ := wantAnswer(t, openArgs, reply)
+	assert.Equal(t, string(want), p.toolText(p.recv(), 3))
+}
+
+// TestBatchesOnProtocol20250326: MCP 2025-03-26 had JSON-RPC batches, and
+// a session on it still gets them: one array of responses, in the order of
+// the requests, none for a notification.
+func TestBatchesOnProtocol20250326(t *testing.T) {
+	p := startProc(t, "--engine", "native")
+	p.handshake("2025-03-26", `{"elicitation":{}}`)
+	p.sendSlowly(`[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}},{"jsonrpc":"2.0","id":"b","method":"tools/list"},"junk"]`)
+	var replies []msg
+	m := p.recv()
+	require.NoError(t, json.Unmarshal(m.raw, &replies), "%s", m.raw)
+	require.Len(t, replies, 3, "%s", m.raw)
+	ids := map[string]msg{}
+	for _, r := range replies {
+		ids[string(r.ID)] = r
+	}
+	assert.Nil(t, ids[`"a"`].Error)
+	assert.Contains(t, string(ids[`"b"`].Result), `"ask_user_question"`)
+	require.NotNil(t, ids["null"].Error, "%s", m.raw)
+	assert.Equal(t, int64(-32600), ids["null"].Error.Code)
+	p.ping("after")
+	// A batch of notifications only gets no reply.
+	p.send(`[{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2}}]`)
+	p.ping("after-notifications")
 }
