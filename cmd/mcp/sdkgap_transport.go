@@ -112,7 +112,7 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		closed:      make(chan struct{}),
 		inFlight:    map[string]string{},
 		outgoing:    map[string]string{},
-		withdrawn:   map[string]bool{},
+		cancelled:   map[string]bool{},
 		batches:     map[string]*batch{},
 		changed:     make(chan struct{}),
 	}
@@ -144,9 +144,10 @@ type lineConn struct {
 	// key (idKey), with their method.
 	inFlight map[string]string
 	// outgoing: our requests to the client not answered yet, with their
-	// method; withdrawn: those withdraw cancelled.
+	// method; cancelled: those cancelled since (true: by withdraw), whose
+	// response may still come.
 	outgoing  map[string]string
-	withdrawn map[string]bool
+	cancelled map[string]bool
 	// batches: the batch of each request in flight that came in one.
 	batches map[string]*batch
 	// version is the negotiated protocol version, read from our answer to
@@ -330,8 +331,14 @@ func (c *lineConn) response(env envelope, id jsonrpc.ID, key, idErr string, repl
 	c.mu.Lock()
 	method, ours := c.outgoing[key]
 	delete(c.outgoing, key)
+	_, late := c.cancelled[key]
+	delete(c.cancelled, key)
 	c.mu.Unlock()
-	if !ours {
+	switch {
+	case late:
+		c.log.Debug("dropped a response to a request cancelled before", "id", cut(string(env.ID), 100))
+		return nil
+	case !ours:
 		c.log.Warn("dropped a response to no pending request of askcore-mcp", "id", cut(string(env.ID), 100))
 		return nil
 	}
@@ -465,10 +472,12 @@ func (c *lineConn) protocol() string {
 	return c.version
 }
 
-// tooLong handles a line over the limit, discarded by the reader: a
-// request whose id can be read gets -32600; a reply to one of our form
-// requests fails its question; anything else gets -32600 with a null id.
-// Each is logged with the limit.
+// tooLong handles a line over the limit, discarded by the reader (Sniff
+// reads what it can of the ends kept): a reply to one of our form
+// requests fails its question; a request gets -32600 with its id when the
+// id could be read, else with a null one; a response to anything else is
+// dropped (answering it with its id could resolve a request of the
+// client's own with the same id). Each is logged with the limit.
 func (c *lineConn) tooLong(tl *rpcline.TooLong) {
 	env := rpcline.Sniff(tl.Head, tl.Tail)
 	c.log.Warn("discarded a message over askcore-mcp's line limit", "bytes", tl.Size, "limit", tl.Limit, "method", cut(env.Method, 100), "id", cut(string(env.ID), 100))
@@ -479,19 +488,18 @@ func (c *lineConn) tooLong(tl *rpcline.TooLong) {
 	if key != "" && !env.Request {
 		c.mu.Lock()
 		method, ours := c.outgoing[key]
-		if ours {
-			delete(c.outgoing, key)
-		}
+		delete(c.outgoing, key)
+		delete(c.cancelled, key)
 		c.mu.Unlock()
-		if ours && method == methodElicit {
+		switch {
+		case ours && method == methodElicit:
 			c.deliver(readResult{msg: &jsonrpc.Response{ID: id, Error: replyInvalid(
 				fmt.Sprintf("it is %d bytes long, over the limit of %d bytes", tl.Size, tl.Limit))}})
-			return
+		case ours:
+			c.deliver(readResult{msg: &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+				Code: jsonrpc.CodeInvalidRequest, Message: "the response was over the line limit"}}})
 		}
-		if ours {
-			c.deliver(readResult{msg: &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "response over the line limit"}}})
-			return
-		}
+		return
 	}
 	var rid json.RawMessage
 	if key != "" {
@@ -580,8 +588,11 @@ func (c *lineConn) cancelSent(params json.RawMessage) bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.outgoing, key)
-	return c.withdrawn[key]
+	if _, pending := c.outgoing[key]; pending {
+		delete(c.outgoing, key)
+		c.cancelled[key] = false
+	}
+	return c.cancelled[key]
 }
 
 // repairResponse gives an error code to an error go-sdk would send with
@@ -629,7 +640,7 @@ func (c *lineConn) withdraw(reason string) {
 	var ids []string
 	for key := range c.outgoing {
 		ids = append(ids, key)
-		c.withdrawn[key] = true
+		c.cancelled[key] = true
 	}
 	clear(c.outgoing)
 	c.mu.Unlock()
