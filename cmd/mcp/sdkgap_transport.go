@@ -46,9 +46,11 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -115,6 +117,7 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		cancelled:   map[string]bool{},
 		batches:     map[string]*batch{},
 		changed:     make(chan struct{}),
+		big:         map[string]bool{},
 	}
 	t.conn = c
 	go c.readLoop()
@@ -155,6 +158,8 @@ type lineConn struct {
 	version string
 	// changed is closed (and replaced) whenever inFlight shrinks.
 	changed chan struct{}
+	// big: the requests in flight that came on lines of bigLine or more.
+	big map[string]bool
 }
 
 // SessionID implements mcp.Connection (stdio has no session id).
@@ -204,11 +209,15 @@ func (c *lineConn) readLoop() {
 		switch {
 		case errors.As(err, &tl):
 			c.tooLong(tl)
+			releaseMemory()
 			continue
 		case err != nil:
 			// The end of the input (or a read error) ends the session.
 			c.deliver(readResult{err: err})
 			return
+		}
+		if len(line) >= bigLine {
+			c.markBig(line)
 		}
 		if !c.line(line) {
 			return
@@ -472,6 +481,44 @@ func (c *lineConn) protocol() string {
 	return c.version
 }
 
+// bigLine is the length from which a message's memory is given back to
+// the system once it is answered (or discarded): a client that sent one
+// large call should not leave the server that much larger for minutes.
+const bigLine = 1 << 20
+
+// markBig remembers the id of a large request, to release its memory
+// once it has been answered.
+func (c *lineConn) markBig(line []byte) {
+	var env struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &env) != nil {
+		return
+	}
+	if _, key, idErr := parseID(env.ID); key != "" && idErr == "" {
+		c.mu.Lock()
+		c.big[key] = true
+		c.mu.Unlock()
+	}
+}
+
+func (c *lineConn) takeBig(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	big := c.big[key]
+	delete(c.big, key)
+	return big
+}
+
+// releaseAfter is how long after answering a large request its memory is
+// released: go-sdk drops the request once the response is written.
+const releaseAfter = 250 * time.Millisecond
+
+// releaseMemory returns the memory of a large message to the system at
+// once (a forced collection: a few milliseconds, only after such a
+// message). Go would return it too, over minutes.
+func releaseMemory() { debug.FreeOSMemory() }
+
 // tooLong handles a line over the limit, discarded by the reader (Sniff
 // reads what it can of the ends kept): a reply to one of our form
 // requests fails its question; a request gets -32600 with its id when the
@@ -531,6 +578,10 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		c.mu.Unlock()
 		m = repairResponse(m, method, initialized)
+		if c.takeBig(key) {
+			// After go-sdk and the handler have let go of the request.
+			defer time.AfterFunc(releaseAfter, releaseMemory)
+		}
 		if method == "initialize" && m.Error == nil {
 			var r struct {
 				ProtocolVersion string `json:"protocolVersion"`
