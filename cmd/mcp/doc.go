@@ -76,8 +76,9 @@
 // initialize, each request in a batch gets -32600 (notifications and
 // responses in it are still taken). Errors go-sdk would send with code 0
 // get -32600 before initialize and -32603 after; error messages are cut at
-// 1 KiB; tools/call params that do not decode (a malformed inputResponses)
-// get -32602 naming what is wrong, never quoting the request.
+// 1 KiB; params that do not decode (a malformed inputResponses, a name
+// that is a number) get -32602 naming what is wrong, never quoting the
+// request (go-sdk's message quotes the params whole).
 //
 // The client's response to elicitation/create is never decoded by go-sdk:
 // lineTransport hands it to the provider as it came off the wire. A

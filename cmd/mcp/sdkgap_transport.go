@@ -247,12 +247,17 @@ func (c *lineConn) line(line []byte) bool {
 
 // envelope is a message's top-level members as they came.
 type envelope struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	JSONRPC, ID, Method, Params, Result, Error json.RawMessage
+}
+
+// readEnvelope decodes the members of an object by their exact names, as
+// go-sdk does (encoding/json would also match "ID" or "Method").
+func readEnvelope(raw []byte) (envelope, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return envelope{}, false
+	}
+	return envelope{JSONRPC: m["jsonrpc"], ID: m["id"], Method: m["method"], Params: m["params"], Result: m["result"], Error: m["error"]}, true
 }
 
 // message checks one message (a line, or an element of batch b). It
@@ -263,8 +268,8 @@ func (c *lineConn) message(raw []byte, b *batch, reply *[]byte) jsonrpc.Message 
 		*reply = errorResponse(nil, jsonrpc.CodeParseError, "parse error: the message is not valid JSON")
 		return nil
 	}
-	var env envelope
-	if raw[0] != '{' || json.Unmarshal(raw, &env) != nil {
+	env, ok := readEnvelope(raw)
+	if raw[0] != '{' || !ok {
 		*reply = errorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: a JSON-RPC message is an object, got "+kindOf(raw))
 		return nil
 	}
@@ -305,8 +310,8 @@ func (c *lineConn) message(raw []byte, b *batch, reply *[]byte) jsonrpc.Message 
 		return nil
 	}
 	if method == "tools/call" && len(env.Params) > 0 {
-		var p mcp.CallToolParamsRaw
-		if err := json.Unmarshal(env.Params, &p); err != nil {
+		// go-sdk would quote the whole request in its -32602.
+		if err := inputResponsesProblem(env.Params); err != nil {
 			*reply = errorResponse(env.ID, jsonrpc.CodeInvalidParams, "invalid params for tools/call: "+paramsProblem(err))
 			return nil
 		}
@@ -668,6 +673,9 @@ func repairResponse(m *jsonrpc.Response, method string, initialized bool) *jsonr
 				code = jsonrpc.CodeInvalidRequest
 			}
 		}
+		if code == jsonrpc.CodeInvalidParams {
+			msg = invalidParamsMessage(msg, method)
+		}
 		return &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: code, Message: cut(msg, maxErrorMessage), Data: data}}
 	}
 	if method == "tools/call" && bytes.Contains(m.Result, []byte(`"content":null`)) {
@@ -680,6 +688,45 @@ func repairResponse(m *jsonrpc.Response, method string, initialized bool) *jsonr
 		}
 	}
 	return m
+}
+
+// invalidParamsMessage is go-sdk's message for params that did not
+// decode ("...: unmarshaling "<the params, quoted>" into a *mcp.T: <why>")
+// without the params: "invalid params for <method>: <why>".
+func invalidParamsMessage(msg, method string) string {
+	i := strings.LastIndex(msg, " into a *mcp.")
+	if !strings.Contains(msg, `unmarshaling "`) || i < 0 {
+		return msg
+	}
+	why := msg[i:]
+	if _, rest, ok := strings.Cut(why, ": "); ok {
+		why = rest
+	}
+	why = strings.ReplaceAll(why, "json: ", "")
+	if m := goTypeError.FindStringSubmatch(why); m != nil && scalarKind.MatchString(m[3]) {
+		field := m[2][strings.LastIndexByte(m[2], '.')+1:]
+		why = field + " is " + valueNoun(m[1]) + ", not " + goNoun(m[3])
+	}
+	return "invalid params for " + cut(method, 100) + ": " + cut(why, 300)
+}
+
+// scalarKind: Go types whose JSON kind goNoun names from the type's name.
+var scalarKind = regexp.MustCompile(`^(string|bool|u?int(8|16|32|64)?|float(32|64))$`)
+
+// goTypeError is encoding/json's UnmarshalTypeError text.
+// The value is a JSON kind ("number": encoding/json) or the value itself,
+// quoted and maybe cut ("\"5,...\"": segmentio/encoding, go-sdk's).
+var goTypeError = regexp.MustCompile(`^cannot unmarshal (.+) into Go struct field ([\w.]+) of type \*?(?:\[\])?(\w+)`)
+
+// valueNoun names the kind of the value in a goTypeError.
+func valueNoun(v string) string {
+	if len(v) < 2 || v[0] != '"' {
+		return jsonNoun(v)
+	}
+	if v[1] == '\\' {
+		return "a string" // \" opens a string inside the quotes
+	}
+	return kindOf(json.RawMessage(v[1:]))
 }
 
 // withdraw tells the client that every request of ours still pending is
@@ -868,6 +915,27 @@ func describe(raw json.RawMessage) string {
 		return k
 	}
 	return k + " (" + string(raw) + ")"
+}
+
+// inputResponsesProblem is why the inputResponses of tools/call params do
+// not decode as go-sdk decodes them, if they do not.
+func inputResponsesProblem(params json.RawMessage) error {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(params, &top) != nil {
+		return nil // an array: go-sdk refuses it
+	}
+	raw, ok := top["inputResponses"]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	var m mcp.InputResponseMap
+	if err := json.Unmarshal(raw, &m); err != nil {
+		if !strings.HasPrefix(err.Error(), "inputResponses") {
+			err = fmt.Errorf("inputResponses: %w", err)
+		}
+		return err
+	}
+	return nil
 }
 
 // paramsProblem words why params did not decode, without quoting them.
