@@ -360,6 +360,8 @@ export type Situation =
   | 'client_error'
   | 'client_no_result'
   | 'client_disconnected'
+  | 'client_reply_invalid'
+  | 'stopped'
   | 'usage'
   | 'request_read_failed'
   | 'unknown_tool'
