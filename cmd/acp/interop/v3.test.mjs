@@ -29,45 +29,11 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
+import { fence, singleArgs, multiArgs, batchArgs } from "../../../testdata/interop/v3-calls.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
 const TIMEOUT = 120_000;
-const fence = "```";
-
-const singleArgs = {
-  header: "Layout",
-  question: "How should the code be organised?",
-  allowCustom: true,
-  options: [
-    { label: "By feature", value: "by-feature", description: "One folder per feature.", preview: `${fence}text\nservice/\n  orders/\n    api\n    store\n${fence}`, recommended: true },
-    { label: "By layer", value: "by-layer", description: "One folder per layer.", preview: `${fence}text\nservice/\n  api/\n    orders\n  store/\n    orders\n${fence}` },
-  ],
-};
-const multiArgs = {
-  header: "Screens",
-  question: "Which screens should the first version have?",
-  multiSelect: true,
-  options: [
-    { label: "Search", value: "search", preview: "+----------------+\n| [ query    ] 🔍 |\n+----------------+" },
-    { label: "Export", value: "export", preview: "Export\t▸ CSV | JSON" },
-    { label: "Sync", value: "sync", description: "no preview: the description says enough" },
-  ],
-};
-const batchArgs = {
-  questions: [
-    {
-      header: "Database",
-      question: "Which database?",
-      options: [
-        { label: "PostgreSQL", value: "postgres", preview: `${fence}toml\n[db]\nurl = "postgres://localhost/app"\n${fence}` },
-        { label: "SQLite", value: "sqlite", recommended: true, preview: `${fence}toml\n[db]\npath = "app.db"\n${fence}` },
-      ],
-    },
-    { header: "Screens", question: "Which screens?", multiSelect: true, allowCustom: true, options: [{ label: "Search", value: "search", preview: "[ query ] 🔍" }, { label: "Export", value: "export" }] },
-    { question: "What should the project be called?" },
-  ],
-};
 
 const turns = [
   {
