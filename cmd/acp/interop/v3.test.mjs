@@ -29,7 +29,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
-import { fence, singleArgs, multiArgs, batchArgs } from "../../../testdata/interop/v3-calls.mjs";
+import { singleArgs, multiArgs, batchArgs } from "../../../testdata/interop/v3-calls.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");

@@ -32,7 +32,7 @@ import {
   StringSchemaSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
-import { fence, singleArgs, multiArgs, batchArgs } from "../../../testdata/interop/v3-calls.mjs";
+import { singleArgs, multiArgs, batchArgs } from "../../../testdata/interop/v3-calls.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
