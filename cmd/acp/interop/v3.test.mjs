@@ -22,16 +22,19 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
-import { singleArgs, multiArgs, batchArgs } from "../../../testdata/interop/v3-calls.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The v3 calls every suite asks (the Go tests read the same file).
+const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
+  readFileSync(path.resolve(here, "../../../testdata/interop/v3-calls.json"), "utf8"),
+);
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
 const TIMEOUT = 120_000;
 

@@ -17,7 +17,7 @@
 // ASKCORE_ENGINE, when set, is passed as --engine.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,9 +32,12 @@ import {
   StringSchemaSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
-import { singleArgs, multiArgs, batchArgs } from "../../../testdata/interop/v3-calls.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The v3 calls every suite asks (the Go tests read the same file).
+const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
+  readFileSync(path.resolve(here, "../../../testdata/interop/v3-calls.json"), "utf8"),
+);
 const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
 const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];
 const TIMEOUT = 30_000;
