@@ -56,6 +56,10 @@ type Engine struct {
 	// interpreter instance is up (a cold start).
 	deferred *tierKey
 	stats    Stats
+	// watched is closed when the goroutine that moves the Engine to the
+	// optimizing tier as soon as it is compiled (watch) has ended; nil when
+	// New started none.
+	watched chan struct{}
 
 	closeOnce sync.Once
 	closeErr  error
@@ -103,6 +107,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 		closed: make(chan struct{}),
 	}
 	if err := e.start(ctx); err != nil {
+		e.unrefTiers()
 		return nil, err
 	}
 	in, err := e.current.instantiate(ctx)
@@ -115,7 +120,84 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if e.deferred != nil {
 		e.pending = getTier(*e.deferred)
 	}
+	if e.pending != nil {
+		e.watched = make(chan struct{})
+		go e.watch(e.pending)
+	}
 	return e, nil
+}
+
+// watch moves the Engine to the optimizing tier p as soon as it is
+// compiled, rather than at the next Handle: an idle Engine (a front door
+// waiting for its first call) must not keep its interpreter instances, and
+// through them the interpreter tier, for good.
+func (e *Engine) watch(p *tier) {
+	defer close(e.watched)
+	select {
+	case <-p.done:
+		e.promote()
+	case <-e.closed:
+	}
+}
+
+// promote makes a compiled pending tier current and closes the idle
+// instances of the old one. The old tier's reference and its instances'
+// go: a stand-in interpreter tier nothing else uses is released (unref).
+func (e *Engine) promote() {
+	e.mu.Lock()
+	stale, old := e.promoteLocked()
+	e.mu.Unlock()
+	e.dropStale(stale, old)
+}
+
+// promoteLocked does promote's bookkeeping under e.mu and returns what to
+// close and unref outside it.
+func (e *Engine) promoteLocked() (stale []*instance, old []*tier) {
+	if e.pending == nil || !isDone(e.pending.done) || e.isClosed() {
+		return nil, nil
+	}
+	if e.pending.err == nil {
+		old = append(old, e.current)
+		e.current = e.pending
+	} else {
+		e.stats.BackgroundError = e.pending.err
+		old = append(old, e.pending)
+	}
+	e.pending = nil
+	keep := e.idle[:0]
+	for _, in := range e.idle {
+		if in.tier == e.current {
+			keep = append(keep, in)
+		} else {
+			stale = append(stale, in)
+		}
+	}
+	clear(e.idle[len(keep):])
+	e.idle = keep
+	e.stats.Discarded += len(stale)
+	return stale, old
+}
+
+func (e *Engine) dropStale(stale []*instance, old []*tier) {
+	for _, in := range stale {
+		in.close()
+	}
+	for _, t := range old {
+		t.unref()
+	}
+}
+
+// unrefTiers gives back the Engine's references on its tiers.
+func (e *Engine) unrefTiers() {
+	e.mu.Lock()
+	cur, pending := e.current, e.pending
+	e.current, e.pending = nil, nil
+	e.mu.Unlock()
+	for _, t := range []*tier{cur, pending} {
+		if t != nil {
+			t.unref()
+		}
+	}
 }
 
 // start picks the tier new instances come from.
@@ -135,7 +217,7 @@ func (e *Engine) start(ctx context.Context) error {
 		// only once New has the first instance, so that the two compiles do
 		// not share the CPU before the first answer (startDeferred).
 		e.deferred = &optKey
-		e.current = getTier(e.cfg.key(true))
+		e.current = acquireTier(e.cfg.key(true), true)
 		return e.current.wait(ctx)
 	}
 	opt := getTier(optKey)
@@ -152,6 +234,7 @@ func (e *Engine) start(ctx context.Context) error {
 		}
 	}
 	if err := ctx.Err(); err != nil {
+		opt.unref()
 		return err
 	}
 	if opt.ready() {
@@ -162,10 +245,11 @@ func (e *Engine) start(ctx context.Context) error {
 	case <-opt.done:
 		// The optimizing compile failed: serve on the interpreter.
 		e.stats.BackgroundError = opt.err
+		opt.unref()
 	default:
 		e.pending = opt
 	}
-	e.current = getTier(e.cfg.key(true))
+	e.current = acquireTier(e.cfg.key(true), true)
 	return e.current.wait(ctx)
 }
 
@@ -265,35 +349,17 @@ func (e *Engine) acquire(ctx context.Context) (*instance, error) {
 		e.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if e.pending != nil {
-		select {
-		case <-e.pending.done:
-			if e.pending.err == nil {
-				e.current = e.pending
-			} else {
-				e.stats.BackgroundError = e.pending.err
-			}
-			e.pending = nil
-		default:
-		}
-	}
+	// The watcher promotes too, but this call need not wait for it.
+	stale, old := e.promoteLocked()
 	cur := e.current
-	var stale []*instance
 	var in *instance
-	for len(e.idle) > 0 {
-		in = e.idle[len(e.idle)-1]
-		e.idle = e.idle[:len(e.idle)-1]
-		if in.tier == cur {
-			break
-		}
-		stale = append(stale, in) // an interpreter instance after the swap
-		in = nil
+	if n := len(e.idle); n > 0 {
+		in = e.idle[n-1] // every idle instance is of cur (promoteLocked)
+		e.idle[n-1] = nil
+		e.idle = e.idle[:n-1]
 	}
-	e.stats.Discarded += len(stale)
 	e.mu.Unlock()
-	for _, s := range stale {
-		s.close()
-	}
+	e.dropStale(stale, old)
 	if in != nil {
 		return in, nil
 	}
@@ -308,12 +374,17 @@ func (e *Engine) acquire(ctx context.Context) (*instance, error) {
 }
 
 // release puts in back in the pool, or discards it after an error, when its
-// memory grew past the threshold, or when the Engine is closing.
+// memory grew past the threshold, when it is of a tier the Engine has left
+// (an interpreter instance busy when the compiled tier arrived), or when the
+// Engine is closing. Closing an instance that grew past the threshold frees
+// its linear memory (up to the page limit, 64 MiB by default): that is
+// returned to the operating system at once (returnMemory), or one large
+// request would keep it resident long after.
 func (e *Engine) release(in *instance, callErr error) {
 	pages := in.pages()
 	e.mu.Lock()
 	e.stats.MaxPages = max(e.stats.MaxPages, pages)
-	keep := callErr == nil && pages <= e.cfg.recyclePages && !e.isClosed()
+	keep := callErr == nil && pages <= e.cfg.recyclePages && !e.isClosed() && in.tier == e.current
 	if keep {
 		e.idle = append(e.idle, in)
 	} else {
@@ -322,6 +393,9 @@ func (e *Engine) release(in *instance, callErr error) {
 	e.mu.Unlock()
 	if !keep {
 		in.close()
+		if pages > e.cfg.recyclePages {
+			returnMemory()
+		}
 	}
 }
 
@@ -376,6 +450,14 @@ func (e *Engine) drain(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+	// The watcher sees e.closed and ends, unless it is promoting.
+	if e.watched != nil {
+		select {
+		case <-e.watched:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	e.mu.Lock()
 	idle := e.idle
 	e.idle = nil
@@ -384,6 +466,10 @@ func (e *Engine) drain(ctx context.Context) error {
 	for _, in := range idle {
 		in.close()
 	}
+	// Give the tiers back before waiting: a compile still waiting for
+	// another process's (lockCompile) is then abandoned if no other Engine
+	// wants it, and ends at once.
+	e.unrefTiers()
 	if pending != nil {
 		select {
 		case <-pending.done:
