@@ -269,16 +269,29 @@ func (e *Engine) start(ctx context.Context) error {
 // length (askcore_oversized, the path a JS host takes too), which depends
 // on the length alone. So every byte Handle returns comes from the module,
 // as the engine choice says (see RATIONALE.md).
+//
+// After a call whose input was large (largeInputBytes, a quarter of the cap,
+// or more) Handle returns the memory the Go heap freed to the operating
+// system before it returns: growing the guest's linear memory copies it,
+// and the old copies would otherwise stay resident (see RATIONALE.md,
+// "Memory").
 func (e *Engine) Handle(ctx context.Context, input []byte) ([]byte, error) {
+	n := len(input)
 	call := func(ctx context.Context, in *instance) ([]byte, error) { return in.call(ctx, input) }
-	if n := len(input); n > MaxInputBytes {
+	if n > MaxInputBytes {
 		call = func(_ context.Context, in *instance) ([]byte, error) { return in.callOversized(n) }
 	}
-	return e.do(ctx, call)
+	return e.do(ctx, n >= largeInputBytes && n <= MaxInputBytes, call)
 }
 
-// do runs call on an instance of the pool.
-func (e *Engine) do(ctx context.Context, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
+// largeInputBytes: an input this long is copied into the guest and parsed
+// there, which grows its linear memory by megabytes. Ordinary inputs are a
+// few kilobytes.
+const largeInputBytes = 1 << 20
+
+// do runs call on an instance of the pool. large says the input copied in
+// is large (Handle).
+func (e *Engine) do(ctx context.Context, large bool, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
 	if e.isClosed() {
 		return nil, ErrClosed
 	}
@@ -299,7 +312,7 @@ func (e *Engine) do(ctx context.Context, call func(context.Context, *instance) (
 	}
 	if ctx.Done() == nil || e.cfg.interruptible {
 		// Either ctx cannot end, or wazero stops the guest when it does.
-		out, err := e.run(ctx, in, call)
+		out, err := e.run(ctx, in, large, call)
 		return out, e.hostError(ctx, err)
 	}
 	// The guest cannot be stopped mid-call: run it aside and stop waiting
@@ -308,7 +321,7 @@ func (e *Engine) do(ctx context.Context, call func(context.Context, *instance) (
 	// for that.
 	done := make(chan result, 1)
 	go func() {
-		out, err := e.run(context.Background(), in, call)
+		out, err := e.run(context.Background(), in, large, call)
 		done <- result{out, err}
 	}()
 	select {
@@ -324,11 +337,16 @@ type result struct {
 	err error
 }
 
-// run makes one call on in, then gives in and its slot back.
-func (e *Engine) run(ctx context.Context, in *instance, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
+// run makes one call on in, then gives in and its slot back. After a call
+// that freed megabytes (a large input, or an instance grown past the
+// recycle threshold closed), the memory goes back to the operating system.
+func (e *Engine) run(ctx context.Context, in *instance, large bool, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
 	out, err := call(ctx, in)
-	e.release(in, err)
+	freed := e.release(in, err)
 	<-e.slots
+	if large || freed {
+		returnMemory()
+	}
 	return out, err
 }
 
@@ -377,10 +395,10 @@ func (e *Engine) acquire(ctx context.Context) (*instance, error) {
 // memory grew past the threshold, when it is of a tier the Engine has left
 // (an interpreter instance busy when the compiled tier arrived), or when the
 // Engine is closing. Closing an instance that grew past the threshold frees
-// its linear memory (up to the page limit, 64 MiB by default): that is
-// returned to the operating system at once (returnMemory), or one large
-// request would keep it resident long after.
-func (e *Engine) release(in *instance, callErr error) {
+// its linear memory (up to the page limit, 64 MiB by default): release then
+// reports true, and run returns that memory to the operating system at once
+// (returnMemory), or one large request would keep it resident long after.
+func (e *Engine) release(in *instance, callErr error) (freed bool) {
 	pages := in.pages()
 	e.mu.Lock()
 	e.stats.MaxPages = max(e.stats.MaxPages, pages)
@@ -393,10 +411,8 @@ func (e *Engine) release(in *instance, callErr error) {
 	e.mu.Unlock()
 	if !keep {
 		in.close()
-		if pages > e.cfg.recyclePages {
-			returnMemory()
-		}
 	}
+	return !keep && pages > e.cfg.recyclePages
 }
 
 func (e *Engine) isClosed() bool {

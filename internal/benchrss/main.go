@@ -26,6 +26,9 @@
 //     and copied into the envelope).
 //
 // Linux only (it reads /proc/PID/status).
+//
+//go:build linux
+
 package main
 
 import (
@@ -54,7 +57,7 @@ var (
 	acpBin = flag.String("acp", "", "built askcore-acp (required unless -only mcp)")
 	nProcs = flag.Int("n", 10, "processes started at once")
 	big    = flag.Int("big", 15_000_000, "bytes of the oversized request's text")
-	only   = flag.String("only", "", "mcp or acp: measure one front door")
+	only   = flag.String("only", "", "askcore-mcp, askcore-acp or engine: measure only that")
 	verb   = flag.Bool("v", false, "progress on stderr")
 )
 
@@ -69,6 +72,10 @@ var tmp string
 
 func main() {
 	flag.Parse()
+	if *engineChild != "" {
+		runEngineChild(*engineChild)
+		return
+	}
 	var err error
 	if tmp, err = os.MkdirTemp("", "askcore-benchrss-"); err != nil {
 		fatal(err)
@@ -93,6 +100,22 @@ func main() {
 		}
 		measure(d)
 	}
+	if *only == "" || *only == "engine" {
+		warm := freshDir("warm-engine-")
+		if _, _, err := engineOnce(mustExecutable(), "wasm", warm, 64); err != nil { // fills the cache
+			fatal(err)
+		}
+		engineFigures("wasm", warm)
+		engineFigures("native", warm)
+	}
+}
+
+func mustExecutable() string {
+	self, err := os.Executable()
+	if err != nil {
+		fatal(err)
+	}
+	return self
 }
 
 // door is how to bring one front door to idle and send it a huge request.
