@@ -138,8 +138,9 @@ func (t *tier) free() {
 	returnMemory()
 }
 
-// memoryReturns counts returnMemory calls (for tests).
-var memoryReturns atomic.Int64
+// For tests: returnMemory calls, and optimizing compiles into an on-disk
+// cache that found no warm marker (compiled rather than loaded).
+var memoryReturns, coldCompiles atomic.Int64
 
 // returnMemory gives the memory the Go heap no longer uses back to the
 // operating system at once. hostgo calls it after the few events that free
@@ -210,6 +211,9 @@ func (t *tier) compile() {
 		}
 		defer unlock()
 		warm = cacheLooksWarm(t.key.cacheDir)
+	}
+	if onDisk && !warm && !t.key.interpreter {
+		coldCompiles.Add(1)
 	}
 	t.rt, t.mod, t.err = compileWith(t.key, cache)
 	if t.err != nil && onDisk {
