@@ -96,7 +96,7 @@ func main() {
 			continue
 		}
 		if *d.bin == "" {
-			fatal(fmt.Errorf("-%s is required", d.name))
+			fatal(fmt.Errorf("the path of %s is required (-mcp, -acp)", d.name))
 		}
 		measure(d)
 	}
@@ -223,7 +223,7 @@ func afterBig(d door, cacheHome string, extra []string) (after, idle float64, er
 	idle = rss[0]
 	reply, err := d.bigCall(ps[0])
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, ended(ps[0], err)
 	}
 	progress("%s: reply %.200s", d.name, reply)
 	if rss, err = settle(ps); err != nil {
@@ -271,11 +271,33 @@ func startAll(d door, cacheHome string, n int, extra []string) ([]*proc, error) 
 	return ps, nil
 }
 
+// ended explains err: when the process has ended, with its exit status and
+// the start of its stderr.
+func ended(p *proc, err error) error {
+	p.in.Close()
+	done := make(chan struct{})
+	go func() { _, _ = io.Copy(io.Discard, p.out); _ = p.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+		return fmt.Errorf("the process ended on it (%v; stderr %q)", p.cmd.ProcessState, firstLine(p.stderr.String()))
+	case <-time.After(5 * time.Second):
+		return err
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
 func stopAll(ps []*proc) {
 	for _, p := range ps {
 		p.in.Close()
 	}
 	for _, p := range ps {
+		if p.cmd.ProcessState != nil {
+			continue // ended already (ended waited for it)
+		}
 		done := make(chan struct{})
 		go func() { _, _ = io.Copy(io.Discard, p.out); close(done) }()
 		select {
