@@ -14,7 +14,12 @@
 //   - an on-disk compilation cache under os.UserCacheDir()/askcore/wazero,
 //     and a tiered start: with a cold cache the first calls run on wazero's
 //     interpreter while the optimizing compile runs in the background (and
-//     fills the cache), then new calls move to compiled instances;
+//     fills the cache), then the Engine moves to compiled instances, called
+//     or not, and the interpreter tier is released; processes starting
+//     together on a cold cache share one compile (a lock file in the cache
+//     directory), the others loading what the first wrote;
+//   - memory freed in bulk (the interpreter tier, a grown instance, a large
+//     input's garbage) is returned to the operating system at once;
 //   - the guest gets a real monotonic clock (its garbage collector needs one),
 //     no filesystem, no environment, no arguments, a memory page limit, and
 //     inputs no larger than the core's own limit (a longer one is not copied
@@ -446,7 +451,9 @@ func isDone(ch chan struct{}) bool {
 // Close waits for running calls, closes every instance, and waits for a
 // background compile this Engine is waiting on (the compile itself cannot be
 // interrupted; it takes under a second and fills the cache for the next
-// process). Later calls to Handle return ErrClosed. The shared compiled
+// process; a compile that has not begun because another process is
+// compiling into the same cache is given up when no other Engine wants
+// it). Later calls to Handle return ErrClosed. The shared compiled
 // module stays for other Engines. When ctx ends first, Close returns its
 // error and whatever is still running is closed as it finishes.
 func (e *Engine) Close(ctx context.Context) error {
