@@ -143,7 +143,7 @@ func measure(d door) {
 		return
 	}
 	ref := alone.mean
-	row(d.name+": idle, alone, warm cache", mb(ref), "1.00", "reference", "")
+	row(d.name+": idle, alone, warm cache", mb(ref), "1.00x", "reference", "")
 	native, err := group(d, warm, 1, []string{"--engine", "native"})
 	if err == nil {
 		row(d.name+": idle, alone, --engine native", mb(native.mean), ratio(native.mean/ref), "", "")
@@ -176,12 +176,12 @@ func measure(d door) {
 	}
 	row(what+", --engine native (the transport's part)", fmt.Sprintf("%s (idle %s)", mb(natAfter), mb(natIdle)),
 		ratio(natAfter/natIdle), "", "")
-	// What the wasm engine keeps over native after the call, as a share of
-	// the wasm idle figure.
-	engine := ((wasmAfter - wasmIdle) - (natAfter - natIdle)) / wasmIdle
-	row(d.name+": the engine's part of what stays after the call (wasm growth − native growth) / idle",
-		fmt.Sprintf("%+.0f MB", ((wasmAfter-wasmIdle)-(natAfter-natIdle))/1e6), fmt.Sprintf("%+.2f", engine),
-		fmt.Sprintf("≤ +%.2f", targetAfterBig-1), passMiss(engine <= targetAfterBig-1))
+	// What the wasm process keeps over native after the call. Informational:
+	// most of what stays is garbage no collection has looked at yet, and
+	// when the last collection fell differs from run to run by ±15 MB. The
+	// engine's own part is measured alone (engine.go).
+	row(d.name+": wasm growth − native growth after the call (garbage timing: ±15 MB from run to run)",
+		fmt.Sprintf("%+.0f MB", ((wasmAfter-wasmIdle)-(natAfter-natIdle))/1e6), "", "", "")
 }
 
 type figures struct{ mean, max float64 }
