@@ -101,7 +101,14 @@ func acquireTier(key tierKey, standIn bool) *tier {
 	return t
 }
 
-// unref gives back a reference taken by acquireTier (or by instantiate). A
+// ref takes one more reference on t, which its holder already has one on.
+func (t *tier) ref() {
+	tiersMu.Lock()
+	t.refs++
+	tiersMu.Unlock()
+}
+
+// unref gives back a reference taken by acquireTier, ref or instantiate. A
 // stand-in interpreter tier whose last reference goes is released: removed
 // from the process's tiers (a later Engine that needs the interpreter
 // compiles it again, 60-150 ms), its module and runtime closed, and the

@@ -380,6 +380,12 @@ func (e *Engine) acquire(ctx context.Context) (*instance, error) {
 		in = e.idle[n-1] // every idle instance is of cur (promoteLocked)
 		e.idle[n-1] = nil
 		e.idle = e.idle[:n-1]
+	} else {
+		// The watcher may promote the Engine while this instantiates from
+		// cur: hold cur until the instance holds it, or a stand-in could be
+		// released under it. Such an instance serves this call and is
+		// discarded after it (release).
+		cur.ref()
 	}
 	e.mu.Unlock()
 	e.dropStale(stale, old)
@@ -387,6 +393,7 @@ func (e *Engine) acquire(ctx context.Context) (*instance, error) {
 		return in, nil
 	}
 	in, err := cur.instantiate(ctx)
+	cur.unref()
 	if err != nil {
 		return nil, err
 	}

@@ -41,9 +41,7 @@ func (t *tier) instantiate(ctx context.Context) (*instance, error) {
 	}
 	// The caller holds a reference on t (an Engine's current tier), so t
 	// is not released under the new instance, which holds its own.
-	tiersMu.Lock()
-	t.refs++
-	tiersMu.Unlock()
+	t.ref()
 	stderr := &headWriter{max: 4 << 10}
 	mod, err := t.rt.InstantiateModule(ctx, t.mod, moduleConfig().WithStderr(stderr))
 	if err != nil {
