@@ -148,7 +148,7 @@ func (s *pickerState) previewBox(w, h int, st Style) []string {
 	rows := h - 2
 	maxTop := max(len(lines)-rows, 0)
 	qs.pvTop = max(min(qs.pvTop, maxTop), 0)
-	qs.pvMax, s.pvPage = maxTop, rows
+	qs.pvMax, qs.pvMaxOf, s.pvPage = maxTop, qs.cursor, rows
 	more := cleanText(s.l.More)
 
 	var upLabel, downLabel, helpLabel string

@@ -86,9 +86,16 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 	case previews:
 		boxW = width
 	}
-	boxNeed := 0 // the tallest preview of the question, framed
+	// The box is as tall as the preview under the cursor (framed), or what
+	// is left; the room kept for it below the list is the question's
+	// tallest preview's, so that the list does not change while the
+	// cursor moves.
+	boxNeed, tallest := 0, 0
 	if previews {
-		boxNeed = s.tallestPreview(boxW-4) + 2
+		tallest = s.tallestPreview(boxW-4) + 2
+		if s.preview() != "" {
+			boxNeed = len(s.previewLines(s.st().cursor, boxW-4)) + 2
+		}
 	}
 
 	entries := s.entryBlocks(listW, st)
@@ -104,7 +111,7 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 	reserve := 0
 	if previews && !side {
 		avail := budget - fixed()
-		reserve = min(boxNeed, max(avail-full, avail/2))
+		reserve = min(tallest, max(avail-full, avail/2))
 		if reserve < minBoxRows {
 			reserve = 0
 		}
@@ -172,10 +179,9 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 	avail := budget - fixed() - reserve
 	shown, page := s.window(entries, max(avail, 1), listW, st)
 
-	// The box: as tall as the question's tallest preview, or what is
-	// left; none when that is too little to show a line of it.
+	// The box: none when what is left is too little to show a line.
 	var box []string
-	qs.pvMax, s.pvPage = 0, 0
+	qs.pvMaxOf = -1
 	if previews {
 		boxH := min(boxNeed, budget-fixed())
 		if !side {

@@ -41,7 +41,8 @@ type qstate struct {
 	editing  bool   // the notes line has the keys (Ctrl-N)
 	notesWas string // the notes before this edit, restored by Esc
 	pvTop    int    // first preview line shown when the preview scrolls
-	pvMax    int    // the last frame's largest pvTop (0: the preview fits)
+	pvMax    int    // the largest pvTop of entry pvMaxOf's box in the last frame
+	pvMaxOf  int    // the entry pvMax was measured for (-1: none)
 }
 
 // pickerState is the whole picker's state.
@@ -63,6 +64,7 @@ func newPickerState(l *Layout) *pickerState {
 		q := &l.Questions[i]
 		qs := &s.qs[i]
 		qs.cursor = q.Cursor
+		qs.pvMaxOf = -1
 		qs.toggled = make([]bool, len(q.Entries))
 		for _, t := range q.Toggled {
 			for e := range q.Entries {
@@ -318,8 +320,11 @@ func (s *pickerState) preview() string {
 // render clamps it again for the next size).
 func (s *pickerState) scrollPreview(k keyKind) action {
 	qs := s.st()
-	if qs.pvMax == 0 {
-		return actNone
+	// Keys that came in one read are applied before the next frame: the
+	// box measured may be another entry's (render clamps the top then).
+	limit := len(s.preview())
+	if qs.pvMaxOf == qs.cursor {
+		limit = qs.pvMax
 	}
 	step := 1
 	if k == keyShiftPageUp || k == keyShiftPageDown {
@@ -328,7 +333,7 @@ func (s *pickerState) scrollPreview(k keyKind) action {
 	if k == keyShiftUp || k == keyShiftPageUp {
 		step = -step
 	}
-	top := max(min(qs.pvTop+step, qs.pvMax), 0)
+	top := max(min(qs.pvTop+step, limit), 0)
 	if top == qs.pvTop {
 		return actNone
 	}
