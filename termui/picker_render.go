@@ -98,7 +98,13 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 		}
 	}
 
-	entries := s.entryBlocks(listW, st)
+	// Beside the previews, the own answer's text entry takes the whole
+	// width while it has the focus (it has no preview: no box is drawn).
+	ownW := listW
+	if side && s.onText() {
+		ownW = width
+	}
+	entries := s.entryBlocks(listW, ownW, st)
 	full := 0
 	for _, e := range entries {
 		full += len(e)
@@ -384,9 +390,10 @@ func (s *pickerState) tabsLine(width int, st Style) string {
 	return sb.String()
 }
 
-// entryBlocks draws every entry of the current question: its label line,
-// then its description lines.
-func (s *pickerState) entryBlocks(width int, st Style) [][]string {
+// entryBlocks draws every entry of the current question in width cells
+// (the own-answer entry in ownWidth): its label line, then its description
+// lines.
+func (s *pickerState) entryBlocks(width, ownWidth int, st Style) [][]string {
 	q, qs := s.q(), s.st()
 	numW, boxW, indent := s.columns()
 	on, off := cleanText(s.l.On), cleanText(s.l.Off)
@@ -420,7 +427,7 @@ func (s *pickerState) entryBlocks(width int, st Style) [][]string {
 		}
 		room := width - indent
 		if own {
-			b.WriteString(s.textEntry(room, isCur, st))
+			b.WriteString(s.textEntry(ownWidth-indent, isCur, st))
 			blocks = append(blocks, []string{b.String()})
 			continue
 		}
