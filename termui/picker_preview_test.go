@@ -12,6 +12,22 @@ import (
 
 // Previews, notes and the key help in frames (picker_preview.go).
 
+// Requests (the tool's arguments, as a model writes them).
+const (
+	// Two code layouts to compare by looking, and one without a preview.
+	reqCodeLayouts = `{"header":"Layout","question":"Which layout should the handler use?","options":[
+		{"label":"Early return","value":"early","description":"Guard clauses first.","recommended":true,
+		 "preview":"func handle(r *Request) error {\n\tv, err := parse(r)\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn use(v)\n}"},
+		{"label":"Nested","value":"nested",
+		 "preview":"func handle(r *Request) error {\n\tif v, err := parse(r); err == nil {\n\t\treturn use(v)\n\t} else {\n\t\treturn err\n\t}\n}"},
+		{"label":"Panic","value":"panic","description":"Only in main."}],"allowCustom":true}`
+	// Screens to pick several of, with mockups.
+	reqScreens = `{"header":"Screens","question":"Which screens should the app have?","multiSelect":true,"options":[
+		{"label":"Dashboard","preview":"+--------+--------+\n|  KPIs  |  Feed  |\n+--------+--------+","recommended":true},
+		{"label":"Settings","preview":"[x] Dark mode\n[ ] Beta features"},
+		{"label":"Help"}]}`
+)
+
 // layoutPreview is the core's layout for two code layouts to compare
 // (previews on two of three options, free text allowed).
 var layoutPreview = withCoreTexts(`{"questions":[{"header":"Layout","question":"Which layout?","multiSelect":false,

@@ -21,22 +21,6 @@ import (
 // resolve the picks, so each test ends with the very answer a model would
 // receive.
 
-// Requests (the tool's arguments, as a model writes them).
-const (
-	// Two code layouts to compare by looking, and one without a preview.
-	reqCodeLayouts = `{"header":"Layout","question":"Which layout should the handler use?","options":[
-		{"label":"Early return","value":"early","description":"Guard clauses first.","recommended":true,
-		 "preview":"func handle(r *Request) error {\n\tv, err := parse(r)\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn use(v)\n}"},
-		{"label":"Nested","value":"nested",
-		 "preview":"func handle(r *Request) error {\n\tif v, err := parse(r); err == nil {\n\t\treturn use(v)\n\t} else {\n\t\treturn err\n\t}\n}"},
-		{"label":"Panic","value":"panic","description":"Only in main."}],"allowCustom":true}`
-	// Screens to pick several of, with mockups.
-	reqScreens = `{"header":"Screens","question":"Which screens should the app have?","multiSelect":true,"options":[
-		{"label":"Dashboard","preview":"+--------+--------+\n|  KPIs  |  Feed  |\n+--------+--------+","recommended":true},
-		{"label":"Settings","preview":"[x] Dark mode\n[ ] Beta features"},
-		{"label":"Help"}]}`
-)
-
 // reqLongPreview has a 200-line preview on its first option.
 func reqLongPreview() string {
 	var ls []string
