@@ -122,14 +122,16 @@ func wrapPreview(p string, width int) []string {
 	return out
 }
 
-// tallestPreview is the height of the question's tallest preview at width
-// (the box keeps that height while the cursor moves between entries with
-// previews).
-func (s *pickerState) tallestPreview(width int) int {
+// tallestPreview is the number of lines of the question's tallest
+// preview, before wrapping (what the room kept below the list is measured
+// by: counting is cheap, wrapping 64 previews of the core's largest size
+// for the first frame is not; a preview whose lines wrap scrolls a little
+// sooner).
+func (s *pickerState) tallestPreview() int {
 	n := 0
 	for e := range s.q().Entries {
-		if s.q().Entries[e].Preview != "" {
-			n = max(n, len(s.previewLines(e, width)))
+		if p := s.q().Entries[e].Preview; p != "" {
+			n = max(n, strings.Count(p, "\n")+1)
 		}
 	}
 	return n

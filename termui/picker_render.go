@@ -92,7 +92,9 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 	// cursor moves.
 	boxNeed, tallest := 0, 0
 	if previews {
-		tallest = s.tallestPreview(boxW-4) + 2
+		if !side {
+			tallest = s.tallestPreview() + 2
+		}
 		if s.preview() != "" {
 			boxNeed = len(s.previewLines(s.st().cursor, boxW-4)) + 2
 		}
