@@ -153,7 +153,15 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 				}
 				return false
 			},
-			func() bool { b := len(help) > 0 && !qs.editing; help = nil; return b },
+			func() bool {
+				// While notes are edited their key help stays: it says
+				// how to leave the edit.
+				if len(help) == 0 || qs.editing {
+					return false
+				}
+				help = nil
+				return true
+			},
 			func() bool {
 				if len(question) > 1 {
 					question = wrap(qtext, width, 1)
