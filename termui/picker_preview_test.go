@@ -335,6 +335,21 @@ func TestRenderNotes(t *testing.T) {
 	assert.Equal(t, strings.Repeat("long notes ", 20)+"END", s.pick(0).Notes)
 }
 
+// In a terminal too small for the whole question, the notes line and the
+// notes' key help stay while the notes are edited.
+func TestRenderNotesSmall(t *testing.T) {
+	l := mustLayout(t, bigLayout(64, false))
+	s := newPickerState(&l)
+	s.apply(key{kind: keyNotes}, 5)
+	s.apply(key{kind: keyPaste, text: "n"}, 5)
+	for _, sz := range [][2]int{{40, 10}, {30, 6}} {
+		f := s.render(sz[0], sz[1], Style{})
+		assert.Contains(t, f.lines, "  Notes: n_", "%v", sz)
+		assert.Contains(t, f.lines[len(f.lines)-1], "Enter keep", "%v", sz)
+		assert.LessOrEqual(t, len(f.lines), sz[1]-1)
+	}
+}
+
 // Notes in a batch are per question; the notes line shows the current
 // question's.
 func TestRenderNotesBatch(t *testing.T) {
