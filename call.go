@@ -133,7 +133,9 @@ func (c *Call) Resolve(ctx context.Context, r Reply) (Answer, error) {
 }
 
 // accept passes on an answer the core wrote for this very call, and
-// refuses any other.
+// refuses any other. The answer is read again from the core's bytes, so
+// that its fields are what the model receives even when the provider
+// changed them (or goes on changing the slices it shares).
 func (c *Call) accept(ctx context.Context, a *Answer) (Answer, error) {
 	switch {
 	case a == nil || a.call == nil:
@@ -141,7 +143,12 @@ func (c *Call) accept(ctx context.Context, a *Answer) (Answer, error) {
 	case a.call != c:
 		return Answer{}, c.core.Fail(ctx, Failure{Situation: SituationStaleAnswer})
 	}
-	return *a, nil
+	fresh, err := decodeAnswer(a.raw)
+	if err != nil {
+		return Answer{}, err
+	}
+	fresh.call = c
+	return fresh, nil
 }
 
 func decodeAnswer(raw json.RawMessage) (Answer, error) {

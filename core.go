@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/askcore/askcore/core"
 )
@@ -53,13 +55,47 @@ func (c *Core) Tool(ctx context.Context) (Tool, error) {
 // ask_user_question arguments exactly as the model wrote them (valid JSON
 // or not: the core names an offset inside them), into a call ready to put
 // to a person. Service.Ask does this itself; Normalize is for front doors
-// that show a call without asking through a Service.
+// that show a call without asking through a Service. A text over
+// core.MaxArgumentsBytes (its UTF-8 length, an invalid byte counting 3) is
+// not copied into the envelope: the core is sent its length, and refuses
+// it by that length, as it would the text.
 func (c *Core) Normalize(ctx context.Context, arguments string) (*Call, error) {
-	raw, err := c.call(ctx, envelope{"op": "normalize", "arguments": arguments}, nil)
+	in, err := normalizeEnvelope(arguments)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := c.send(ctx, in, nil)
 	if err != nil {
 		return nil, err
 	}
 	return c.decodeCall(raw)
+}
+
+// normalizeEnvelope is op "normalize" for the model's arguments text:
+// the text itself, which the core parses, or, for a text over
+// core.MaxArgumentsBytes, its length alone ("argumentsBytes"), so that a
+// huge text never becomes a huge envelope; the core gives the same verdict
+// for the length as for the text. The JS host sends the same bytes
+// (hostjs/lib/core.js, argumentsField).
+func normalizeEnvelope(arguments string) ([]byte, error) {
+	// A byte takes at most 3 as the core reads it: count only when it
+	// matters.
+	if len(arguments) > core.MaxArgumentsBytes/3 {
+		if n := coreLength(arguments); n > core.MaxArgumentsBytes {
+			return []byte(`{"op":"normalize","argumentsBytes":` + strconv.Itoa(n) + `}`), nil
+		}
+	}
+	return encode(envelope{"op": "normalize", "arguments": arguments})
+}
+
+// coreLength is the length in bytes of s as the core reads it: its UTF-8,
+// an invalid byte counting 3, as encoding/json writes it as U+FFFD.
+func coreLength(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf8.RuneLen(r) // utf8.RuneError, an invalid byte's rune, is 3 bytes
+	}
+	return n
 }
 
 func (c *Core) decodeCall(raw json.RawMessage) (*Call, error) {
@@ -113,6 +149,7 @@ func (c *Core) Fail(ctx context.Context, f Failure) *Error {
 	switch {
 	case err == nil:
 		e.raw = raw
+		e.situation = f.Situation
 		return &e
 	case errors.As(err, &ce):
 		return ce // an unknown situation: INVALID_REQUEST
@@ -188,13 +225,26 @@ const (
 // is a *Error holding the core's bytes; a fault of the engine an
 // *EngineError.
 func (c *Core) call(ctx context.Context, env envelope, out any) (json.RawMessage, error) {
+	in, err := encode(env)
+	if err != nil {
+		return nil, err
+	}
+	return c.send(ctx, in, out)
+}
+
+// encode writes env as the envelope's bytes.
+func encode(env envelope) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // smaller; the core judges sizes on the text itself
 	if err := enc.Encode(env); err != nil {
 		return nil, &EngineError{Err: fmt.Errorf("building the envelope: %w", err)}
 	}
-	in := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// send is call for an envelope already written.
+func (c *Core) send(ctx context.Context, in []byte, out any) (json.RawMessage, error) {
 	outBytes, err := c.core().engine.Handle(ctx, in)
 	if err != nil {
 		return nil, &EngineError{Err: err}

@@ -20,6 +20,10 @@ type Error struct {
 	Message string `json:"message"`
 
 	raw json.RawMessage // the object as the core wrote it
+	// situation is the situation Core.Fail wrote the error for, if any:
+	// an invalid_reply error is worded for the model already, and passes
+	// on as it is.
+	situation Situation
 }
 
 // Names an Error carries on the wire.
@@ -149,9 +153,10 @@ func (f Failure) Error() string {
 
 // AsError returns err as the *Error it is or wraps. Any other error (a
 // failure that never went through the seam) becomes the core's
-// TOOL_FAILED, written by the native core; nil stays nil.
+// TOOL_FAILED, written by the native core; nil stays nil, and so does a
+// nil *Error returned as an error (Go's typed-nil trap).
 func AsError(err error) *Error {
-	if err == nil {
+	if e, ok := err.(*Error); err == nil || ok && e == nil {
 		return nil
 	}
 	var e *Error
@@ -165,17 +170,18 @@ func AsError(err error) *Error {
 // {"name","code","message"}, the core's own bytes (see AsError). nil stays
 // nil.
 func ErrorJSON(err error) json.RawMessage {
-	if err == nil {
+	e := AsError(err)
+	if e == nil {
 		return nil
 	}
-	return AsError(err).JSON()
+	return e.JSON()
 }
 
 // ToolResult is the tool result of one ask for a model: the answer object,
 // or the error object with isError set, the core's bytes either way.
 func ToolResult(a Answer, err error) (result json.RawMessage, isError bool) {
-	if err != nil {
-		return ErrorJSON(err), true
+	if e := AsError(err); e != nil {
+		return e.JSON(), true
 	}
 	return a.JSON(), false
 }

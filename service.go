@@ -239,7 +239,8 @@ func providerError(ctx context.Context, c *Core, err error) *Error {
 		return c.Fail(ctx, Failure{Situation: SituationNoAnswer})
 	case errors.As(err, &f):
 		return c.Fail(ctx, f)
-	case errors.As(err, &e) && e.raw != nil && e.Code == CodeInvalidAnswer:
+	case errors.As(err, &e) && e.raw != nil && e.Code == CodeInvalidAnswer && e.situation != SituationInvalidReply:
+		// The person's re-prompt (CheckLine's), never the model's words.
 		return c.Fail(ctx, Failure{Situation: SituationInvalidReply, Detail: e.Message})
 	case errors.As(err, &e) && e.raw != nil:
 		return e

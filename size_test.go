@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -18,7 +17,10 @@ func TestEmbedderLinksNoWazero(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP: builds a program (-short)")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go") // the toolchain running this test
+	// go test puts the bin directory of its own GOROOT first in PATH: "go"
+	// is the toolchain running this test.
+	goBin, err := exec.LookPath("go")
+	require.NoError(t, err)
 	deps, err := exec.Command(goBin, "list", "-deps", "./testdata/embedder").CombinedOutput()
 	require.NoError(t, err, "%s", deps)
 	for _, p := range strings.Fields(string(deps)) {

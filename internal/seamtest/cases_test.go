@@ -117,6 +117,7 @@ func seamCases() []namedCase {
 		{"reply-not-a-reply-fail-result", seamCase{Arguments: argsDB, Provider: "not-a-reply", Value: "fail-result"}},
 		{"reply-lines-wrong-count", seamCase{Arguments: argsBatch, Provider: "lines", Lines: []string{"1"}}},
 		{"reply-reprompt-error", seamCase{Arguments: argsDB, Provider: "reprompt", Lines: []string{"Oracle"}}},
+		{"reply-resolved-invalid", seamCase{Arguments: argsDB, Provider: "resolved", Lines: []string{"Oracle"}}},
 		{"reply-lines-no-option", seamCase{Arguments: argsDB, Provider: "lines", Lines: []string{"Oracle"}}},
 		{"terminal-multi-invalid-part-then-valid", seamCase{Arguments: `{"question":"Which checks?","options":["Lint","Tests","Fuzz"],"multiSelect":true}`,
 			Provider: "terminal", Stdin: stdin("lint, Slack\n3,1\n")}},

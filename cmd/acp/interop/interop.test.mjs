@@ -337,7 +337,8 @@ function checkBatchForm(params, session) {
   assert.equal(params.toolCallId, "call_batch");
   assert.match(params.message, /2 questions/);
   const props = params.requestedSchema.properties;
-  assert.deepEqual(Object.keys(props).sort(), ["choice_1", "choices_2", "custom_answer_2"]);
+  assert.deepEqual(Object.keys(props).sort(), ["choice_1", "choices_2", "custom_answer_2", "notes_1", "notes_2"]);
+  assert.equal(props.notes_1.type, "string"); // optional notes per question
   assert.equal(props.choice_1.type, "string");
   assert.equal(props.choice_1.title, "Database");
   assert.equal(props.choice_1.description, "Which database should I use?");

@@ -241,7 +241,7 @@ function strip(schema) {
 test("optionless question: free text", async () => {
   const args = { question: "What should the project be called?" };
   respond = async (params) => {
-    assert.deepEqual(Object.keys(params.requestedSchema.properties), ["answer"]);
+    assert.deepEqual(Object.keys(params.requestedSchema.properties), ["answer", "notes"]); // notes: optional
     assert.deepEqual(params.requestedSchema.required, ["answer"]);
     return { action: "accept", content: { answer: "askcore" } };
   };
