@@ -303,7 +303,7 @@ func connect(t *testing.T, a *app, elicit elicitFunc) *harness {
 	go h.tap.run(agentOutR, clientInW)
 	go func() {
 		defer close(h.served)
-		serve(a, clientToAgentR, agentOutW)
+		serve(a, clientToAgentR, agentOutW, nil)
 		agentOutW.Close()
 		clientToAgentR.Close()
 	}()
