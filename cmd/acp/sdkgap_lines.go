@@ -125,6 +125,7 @@ func (g *lineGuard) next() {
 			g.discard(chunk, err)
 			return
 		}
+		g.grow(len(chunk))
 		g.line = append(g.line, chunk...)
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
@@ -135,6 +136,19 @@ func (g *lineGuard) next() {
 		break
 	}
 	g.pending = g.judge(g.line)
+}
+
+// grow makes room for n more bytes of the line, doubling (a long line is
+// copied about once in all, not at every read), never past maxLineBytes.
+func (g *lineGuard) grow(n int) {
+	need := len(g.line) + n
+	if need <= cap(g.line) {
+		return
+	}
+	c := min(max(2*cap(g.line), need, guardReadBytes), maxLineBytes)
+	line := make([]byte, len(g.line), c)
+	copy(line, g.line)
+	g.line = line
 }
 
 func boolInt(b bool) int {
