@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
+	"strings"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -24,7 +27,18 @@ import (
 func TestMain(m *testing.M) {
 	// The ACP SDK logs through slog.Default (SetLogger races in v0.13.0).
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	leaktest.VerifyTestMain(m)
+	dir, err := os.MkdirTemp("", "askcore-acp-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir // the binary tests build askcore-acp here
+	// ... with the user's build cache: leaktest points XDG_CACHE_HOME,
+	// where the go command's default cache lives, at an empty directory.
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		goCache = strings.TrimSpace(string(out))
+	}
+	leaktest.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(dir) }))
 }
 
 // patience is how long a test waits for something that must happen (a

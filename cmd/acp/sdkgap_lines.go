@@ -50,6 +50,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -65,8 +66,8 @@ const maxLineBytes = 10 << 20
 const (
 	// guardReadBytes is the guard's read buffer.
 	guardReadBytes = 64 << 10
-	// keepLineBytes: a line buffer that grew past this for one long line
-	// is released once the SDK has read the line.
+	// keepLineBytes is the line buffer kept from line to line; a longer
+	// line goes on in blocks of that size, released once it is read.
 	keepLineBytes = 1 << 20
 	// maxQueuedReplies bounds the guard's answers waiting for a client
 	// that does not read; more are dropped with a log line.
@@ -88,9 +89,11 @@ type lineGuard struct {
 	out *output
 	log *slog.Logger
 
-	line    []byte // the line being read
-	pending []byte // what the SDK reads next
-	err     error  // the source's error, returned once pending is empty
+	line    []byte   // the line being read (its first keepLineBytes)
+	more    [][]byte // the rest of a line longer than that
+	size    int      // the line's length so far
+	pending []byte   // what the SDK reads next
+	err     error    // the source's error, returned once pending is empty
 }
 
 func newLineGuard(r io.Reader, out *output, log *slog.Logger) *lineGuard {
@@ -112,21 +115,17 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 
 // next reads one line and sets pending to what the SDK gets of it.
 func (g *lineGuard) next() {
-	if cap(g.line) > keepLineBytes {
-		g.line = nil
-	}
-	g.line = g.line[:0]
+	g.line, g.more, g.size = g.line[:0], nil, 0
 	for {
 		chunk, err := g.src.ReadSlice('\n')
 		// Without its newline yet (err != nil: more bytes come, or the
 		// input ended), the line needs one more byte in the SDK's
 		// scanner: the newline, or at EOF the room the scanner keeps.
-		if len(g.line)+len(chunk) > maxLineBytes-boolInt(err != nil) {
+		if g.size+len(chunk) > maxLineBytes-boolInt(err != nil) {
 			g.discard(chunk, err)
 			return
 		}
-		g.grow(len(chunk))
-		g.line = append(g.line, chunk...)
+		g.add(chunk)
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
@@ -135,20 +134,47 @@ func (g *lineGuard) next() {
 		}
 		break
 	}
-	g.pending = g.judge(g.line)
+	g.pending = g.judge(g.whole())
 }
 
-// grow makes room for n more bytes of the line, doubling (a long line is
-// copied about once in all, not at every read), never past maxLineBytes.
-func (g *lineGuard) grow(n int) {
-	need := len(g.line) + n
-	if need <= cap(g.line) {
-		return
+// add appends p to the line: to line up to keepLineBytes, then to blocks
+// of that size (a long line is never copied to grow it).
+func (g *lineGuard) add(p []byte) {
+	g.size += len(p)
+	for len(p) > 0 {
+		var dst *[]byte
+		switch {
+		case len(g.more) == 0 && len(g.line) < keepLineBytes:
+			if len(g.line) == cap(g.line) {
+				line := make([]byte, len(g.line), min(max(2*cap(g.line), guardReadBytes), keepLineBytes))
+				copy(line, g.line)
+				g.line = line
+			}
+			dst = &g.line
+		default:
+			if len(g.more) == 0 || len(g.more[len(g.more)-1]) == keepLineBytes {
+				g.more = append(g.more, make([]byte, 0, keepLineBytes))
+			}
+			dst = &g.more[len(g.more)-1]
+		}
+		n := min(len(p), cap(*dst)-len(*dst))
+		*dst = append(*dst, p[:n]...)
+		p = p[n:]
 	}
-	c := min(max(2*cap(g.line), need, guardReadBytes), maxLineBytes)
-	line := make([]byte, len(g.line), c)
-	copy(line, g.line)
-	g.line = line
+}
+
+// whole is the line in one piece.
+func (g *lineGuard) whole() []byte {
+	if len(g.more) == 0 {
+		return g.line
+	}
+	b := make([]byte, 0, g.size)
+	b = append(b, g.line...)
+	for _, m := range g.more {
+		b = append(b, m...)
+	}
+	g.more = nil
+	return b
 }
 
 func boolInt(b bool) int {
@@ -164,8 +190,11 @@ func boolInt(b bool) int {
 func (g *lineGuard) discard(chunk []byte, err error) {
 	var scan envelopeScan
 	scan.feed(g.line)
-	n := len(g.line)
-	g.line = nil // let the head go now
+	for _, m := range g.more {
+		scan.feed(m)
+	}
+	n := g.size
+	g.more = nil // let the head go now
 	for {
 		scan.feed(chunk)
 		n += len(chunk)
@@ -180,6 +209,10 @@ func (g *lineGuard) discard(chunk []byte, err error) {
 	if n > 0 && err == nil {
 		n-- // the newline
 	}
+	// The head's blocks (up to maxLineBytes) are garbage now: give the
+	// memory back at once rather than minutes later, so that one
+	// oversized line does not leave the process that much bigger.
+	debug.FreeOSMemory()
 	id := scan.usableID()
 	attrs := []any{"bytes", n, "limit", maxLineBytes}
 	if id != nil {
