@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +21,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
 )
 
 // These tests run the real askcore-acp binary (go build) as a child
@@ -469,4 +473,34 @@ func TestBinarySignalIdle(t *testing.T) {
 		assert.Equal(t, 143, c.exitCode())
 		assert.Less(t, time.Since(sent), 2*time.Second)
 	}
+}
+
+// A reply of 11 MiB, more than acp-go-sdk's whole line limit, reaches a
+// client through the real binary, in agent_message_chunk updates each far
+// under it.
+func TestBinaryLongReply(t *testing.T) {
+	text := replyText(rand.New(rand.NewPCG(21, 3)), 11<<20)
+	line, err := jsonLine(map[string]any{"content": text})
+	require.NoError(t, err)
+	c := startChild(t, line, "--engine", "native")
+	require.Nil(t, c.response(c.request("initialize", `{"protocolVersion":1,"clientCapabilities":{}}`)).Error)
+	require.Nil(t, c.response(c.request("session/new", `{"cwd":"/tmp","mcpServers":[]}`)).Error)
+	end := c.response(c.request("session/prompt", `{"sessionId":"sess-1","prompt":[{"type":"text","text":"talk"}]}`))
+	assert.JSONEq(t, `{"stopReason":"end_turn"}`, string(end.Result))
+	var got strings.Builder
+	updates := 0
+	for _, m := range c.seen {
+		if u, ok := m.update(t); ok && u.SessionUpdate == "agent_message_chunk" {
+			updates++
+			chunk := u.text(t)
+			assert.LessOrEqual(t, len(chunk), messageChunkBytes)
+			got.WriteString(chunk)
+		}
+	}
+	var want strings.Builder
+	require.NoError(t, cleanChunks(context.Background(), askcore.NewCore(nil), text, sanitizePieceBytes, 1<<30, func(s string) { want.WriteString(s) }))
+	assert.True(t, want.String() == got.String(), "got %d bytes in %d updates, want %d", got.Len(), updates, want.Len())
+	t.Logf("an %d-byte reply reached the client as %d bytes in %d updates", len(text), got.Len(), updates)
+	require.NoError(t, c.stdin.Close())
+	assert.Equal(t, 0, c.exitCode())
 }

@@ -324,16 +324,7 @@ func (s *server) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp
 // its summary op, the card of a failure is the core's message.
 func (s *server) hooks(sess *session) agent.Hooks {
 	return agent.Hooks{
-		OnText: func(text string) {
-			text, err := sess.core.Sanitize(context.Background(), text)
-			if err != nil { // never show model text the core did not clean
-				s.app.log.Warn("agent text not sent: the core could not sanitize it", "session", sess.id, "err", err)
-				return
-			}
-			if text != "" {
-				s.update(sess.id, acp.UpdateAgentMessageText(text))
-			}
-		},
+		OnText: func(text string) { s.sendText(sess, text) },
 		OnToolCall: func(call agent.ToolCall) {
 			s.update(sess.id, acp.StartToolCall(acp.ToolCallId(call.ID), s.toolTitle(sess, call.Name),
 				acp.WithStartKind(acp.ToolKindOther),
@@ -343,6 +334,17 @@ func (s *server) hooks(sess *session) agent.Hooks {
 		OnToolResult: func(call agent.ToolCall, result json.RawMessage, err error) {
 			s.update(sess.id, s.toolResultUpdate(sess, call, result, err))
 		},
+	}
+}
+
+// sendText sends a reply of the model as agent_message_chunk updates, made
+// safe by the core, whatever its length (text.go).
+func (s *server) sendText(sess *session, text string) {
+	err := cleanChunks(context.Background(), sess.core, text, sanitizePieceBytes, messageChunkBytes, func(chunk string) {
+		s.update(sess.id, acp.UpdateAgentMessageText(chunk))
+	})
+	if err != nil { // never show model text the core did not clean
+		s.app.log.Warn("agent text not sent (or not all of it): the core could not sanitize it", "session", sess.id, "err", err)
 	}
 }
 
