@@ -264,6 +264,8 @@ type harness struct {
 	toAgent *io.PipeWriter
 	served  chan struct{}
 	closed  bool
+	sigs    chan os.Signal // a signal for serve
+	stopped os.Signal      // what serve returned
 }
 
 type harnessOptions struct {
@@ -312,12 +314,12 @@ func connect(t *testing.T, a *app, elicit elicitFunc) *harness {
 	agentOutR, agentOutW := io.Pipe()
 	clientInR, clientInW := io.Pipe()
 
-	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{})}
+	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{}), sigs: make(chan os.Signal, 2)}
 	h.client = &testClient{elicit: elicit, updates: make(map[acp.SessionId][]acp.SessionUpdate)}
 	go h.tap.run(agentOutR, clientInW)
 	go func() {
 		defer close(h.served)
-		serve(a, clientToAgentR, agentOutW, nil)
+		h.stopped = serve(a, clientToAgentR, agentOutW, h.sigs)
 		agentOutW.Close()
 		clientToAgentR.Close()
 	}()
