@@ -261,11 +261,12 @@ type harness struct {
 	conn   *acp.ClientSideConnection
 	tap    *tap
 
-	toAgent *io.PipeWriter
-	served  chan struct{}
-	closed  bool
-	sigs    chan os.Signal // a signal for serve
-	stopped os.Signal      // what serve returned
+	toAgent  *io.PipeWriter
+	served   chan struct{}
+	closed   bool
+	sigs     chan os.Signal // a signal for serve
+	returned chan struct{}  // closed once serve returned ...
+	stopped  os.Signal      // ... this
 }
 
 type harnessOptions struct {
@@ -314,12 +315,18 @@ func connect(t *testing.T, a *app, elicit elicitFunc) *harness {
 	agentOutR, agentOutW := io.Pipe()
 	clientInR, clientInW := io.Pipe()
 
-	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{}), sigs: make(chan os.Signal, 2)}
+	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{}), sigs: make(chan os.Signal, 2), returned: make(chan struct{})}
 	h.client = &testClient{elicit: elicit, updates: make(map[acp.SessionId][]acp.SessionUpdate)}
 	go h.tap.run(agentOutR, clientInW)
 	go func() {
 		defer close(h.served)
 		h.stopped = serve(a, clientToAgentR, agentOutW, h.sigs)
+		close(h.returned)
+		if h.stopped != nil {
+			// A process would exit now; the test's client reads on
+			// until the test closes the connection.
+			_, _ = io.Copy(io.Discard, clientToAgentR)
+		}
 		agentOutW.Close()
 		clientToAgentR.Close()
 	}()

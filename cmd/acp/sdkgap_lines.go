@@ -566,10 +566,11 @@ func newOutput(w io.Writer) *output {
 }
 
 func (o *output) Write(p []byte) (int, error) {
-	o.answered(p)
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.w.Write(p)
+	n, err := o.w.Write(p)
+	o.mu.Unlock()
+	o.answered(p) // once written: waitAnswered then means "on the wire"
+	return n, err
 }
 
 // reply queues one of the guard's answers; false when the queue is full.

@@ -83,7 +83,7 @@ func TestSignalWithdrawsPendingQuestions(t *testing.T) {
 		}
 	}
 	select {
-	case <-h.served:
+	case <-h.returned:
 	case <-time.After(patience):
 		t.Fatal("serve did not return after the signal")
 	}
