@@ -460,7 +460,8 @@ func TestBinarySignalWithAQuestionPending(t *testing.T) {
 }
 
 // A signal with nothing pending ends the agent at once with the same
-// status, before and after initialize.
+// status, before and after initialize, also while the wasm engine still
+// compiles on an empty cache.
 func TestBinarySignalIdle(t *testing.T) {
 	for _, initialized := range []bool{false, true} {
 		c := startChildEnv(t, testScript, []string{"ASKCORE_LOG=info"}, "--engine", "native")
@@ -473,6 +474,16 @@ func TestBinarySignalIdle(t *testing.T) {
 		assert.Equal(t, 143, c.exitCode())
 		assert.Less(t, time.Since(sent), 2*time.Second)
 	}
+	// wasm on an empty compilation cache: the engine is still compiling.
+	c := startChildEnv(t, testScript, []string{"ASKCORE_LOG=info", "XDG_CACHE_HOME=" + t.TempDir()}, "--engine", "wasm")
+	c.stderr.waitFor(t, "askcore-acp ready")
+	require.Nil(t, c.response(c.request("initialize", `{"protocolVersion":1,"clientCapabilities":{}}`)).Error)
+	sent := time.Now()
+	require.NoError(t, c.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 143, c.exitCode())
+	took := time.Since(sent)
+	t.Logf("SIGTERM while the wasm engine compiles: exit after %v", took.Round(time.Millisecond))
+	assert.Less(t, took, 2*time.Second)
 }
 
 // A reply of 11 MiB, more than acp-go-sdk's whole line limit, reaches a
