@@ -515,3 +515,34 @@ func TestBinaryLongReply(t *testing.T) {
 	require.NoError(t, c.stdin.Close())
 	assert.Equal(t, 0, c.exitCode())
 }
+
+// A client writes 60,000 notifications at once with a question pending
+// (unknown ones, extension ones, session/cancel for a session that does
+// not exist): acp-go-sdk would end the connection when 1,024 wait
+// ("notification queue overflow"); the guard's flow control keeps the
+// queue short, the agent keeps serving, and the question is answered.
+func TestBinaryNotificationFloodWithAQuestionPending(t *testing.T) {
+	c := startChild(t, testScript, "--engine", "native")
+	promptID, elID := c.askPending()
+	var flood strings.Builder
+	for i := range 60_000 {
+		switch i % 3 {
+		case 0:
+			flood.WriteString(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"no-such-session"}}` + "\n")
+		case 1:
+			flood.WriteString(`{"jsonrpc":"2.0","method":"_vendor/ping","params":{}}` + "\n")
+		default:
+			flood.WriteString(`{"jsonrpc":"2.0","method":"no/such/notification","params":{}}` + "\n")
+		}
+	}
+	c.send(flood.String(), false)
+	list := c.response(c.request("session/list", `{}`))
+	require.Nil(t, list.Error)
+	c.send(`{"jsonrpc":"2.0","id":`+elID+`,"result":{"action":"accept","content":{"choice":"sqlite"}}}`+"\n", false)
+	end := c.response(promptID)
+	assert.JSONEq(t, `{"stopReason":"end_turn"}`, string(end.Result))
+	require.NoError(t, c.stdin.Close())
+	c.rest()
+	assert.Equal(t, 0, c.exitCode())
+	assert.NotContains(t, c.stderr.String(), "notification queue overflow")
+}
