@@ -27,7 +27,9 @@ package main
 //     id, as the JSON-RPC 2.0 specification says and as the official
 //     TypeScript SDK does; a malformed response to one of our requests is
 //     repaired (repair.go);
-//   - every other line reaches the SDK byte for byte.
+//   - every other line reaches the SDK byte for byte, notifications at
+//     the pace the SDK handles them (flow control, below: the SDK ends
+//     the connection when 1,024 notifications wait to be handled).
 //
 // The limit is the SDK's own (a line the scanner holds, its newline
 // included): raising it needs a new line reader in the SDK. Upstream
