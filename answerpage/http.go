@@ -59,7 +59,7 @@ func (s *Server) handler(r *run) http.Handler {
 		securityHeaders(w.Header())
 		// DNS rebinding: a page of another name that resolves here sends
 		// its own name as Host.
-		if !allowedHost(req.Host, r.port) {
+		if !allowedHost(req.Host, r.host, r.port) {
 			refuse(w, http.StatusForbidden, "wrong Host")
 			return
 		}
@@ -109,9 +109,12 @@ func hasToken(path, prefix string) bool {
 	return subtle.ConstantTimeCompare([]byte(path[:len(prefix)]), []byte(prefix)) == 1
 }
 
-// allowedHost: the listening port, with an IP address (a name cannot be
-// rebound to an address) or localhost.
-func allowedHost(hostport, port string) bool {
+// allowedHost: the listening port, with localhost or the listening
+// address (127.0.0.1 by default); a server listening on every interface
+// takes any IP address. A name other than localhost is refused: a page of
+// another name can make its name resolve here (DNS rebinding), an address
+// cannot be rebound.
+func allowedHost(hostport, listenHost, port string) bool {
 	host, p, err := net.SplitHostPort(hostport)
 	if err != nil || p != port {
 		return false
@@ -119,7 +122,12 @@ func allowedHost(hostport, port string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
-	return net.ParseIP(host) != nil && !strings.Contains(host, "%")
+	ip := net.ParseIP(host)
+	if ip == nil || strings.Contains(host, "%") {
+		return false
+	}
+	listen := net.ParseIP(listenHost)
+	return listen != nil && (listen.IsUnspecified() || listen.Equal(ip))
 }
 
 // sameOriginFetch: the browser says the request comes from the page's own

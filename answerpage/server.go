@@ -109,6 +109,7 @@ type run struct {
 	ln     net.Listener
 	hs     *http.Server
 	url    string
+	host   string // the address listened on
 	port   string
 	ctx    context.Context // done when this start stops
 	stop   context.CancelFunc
@@ -259,6 +260,7 @@ func (s *Server) startLocked() error {
 	r := &run{
 		ln:     ln,
 		url:    "http://" + net.JoinHostPort(urlHost, port) + "/" + s.token + "/",
+		host:   host,
 		port:   port,
 		ctx:    ctx,
 		stop:   stop,
