@@ -116,6 +116,10 @@ type run struct {
 	subs   map[*subscriber]struct{}
 	opened bool // the browser was opened for this start
 	served chan struct{}
+	// stopping: the idle stop is shutting this start down; stopped is
+	// closed once it is down.
+	stopping bool
+	stopped  chan struct{}
 }
 
 type itemState int
@@ -175,7 +179,7 @@ func New(core *askcore.Core, opts ...Option) *Server {
 		items:    map[string]*item{},
 		ended:    map[string]endInfo{},
 		closedCh: make(chan struct{}),
-		statics:  newStatics(),
+		statics:  sharedStatics(),
 	}
 }
 
@@ -202,7 +206,7 @@ func (s *Server) Provider() askcore.Provider { return s }
 func (s *Server) URL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.run == nil {
+	if s.run == nil || s.run.stopping {
 		return ""
 	}
 	return s.run.url
@@ -236,8 +240,18 @@ func (s *Server) Start() (string, error) {
 	return s.run.url, nil
 }
 
-// startLocked listens if the server does not; s.mu is held.
+// startLocked listens if the server does not; s.mu is held (and released
+// while an idle stop finishes).
 func (s *Server) startLocked() error {
+	for s.run != nil && s.run.stopping {
+		stopped := s.run.stopped
+		s.mu.Unlock()
+		<-stopped
+		s.mu.Lock()
+	}
+	if s.closed {
+		return errClosed
+	}
 	if s.run != nil {
 		return nil
 	}
@@ -258,21 +272,20 @@ func (s *Server) startLocked() error {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	r := &run{
-		ln:     ln,
-		url:    "http://" + net.JoinHostPort(urlHost, port) + "/" + s.token + "/",
-		host:   host,
-		port:   port,
-		ctx:    ctx,
-		stop:   stop,
-		subs:   map[*subscriber]struct{}{},
-		served: make(chan struct{}),
+		ln:      ln,
+		url:     "http://" + net.JoinHostPort(urlHost, port) + "/" + s.token + "/",
+		host:    host,
+		port:    port,
+		ctx:     ctx,
+		stop:    stop,
+		subs:    map[*subscriber]struct{}{},
+		served:  make(chan struct{}),
+		stopped: make(chan struct{}),
 	}
 	r.hs = &http.Server{
 		Handler:           s.handler(r),
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    16 << 10,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-		ErrorLog:          nil,
 	}
 	s.run = r
 	s.lastAddr = ln.Addr().String()
@@ -292,15 +305,31 @@ func (s *Server) startLocked() error {
 // open page reconnects by itself), else on the configured one.
 func (s *Server) listen() (net.Listener, error) {
 	if s.lastAddr != "" {
-		if ln, err := net.Listen("tcp", s.lastAddr); err == nil {
+		if ln, err := net.Listen(network(s.lastAddr), s.lastAddr); err == nil {
 			return ln, nil
 		}
 	}
-	ln, err := net.Listen("tcp", s.cfg.addr)
+	ln, err := net.Listen(network(s.cfg.addr), s.cfg.addr)
 	if err != nil {
 		return nil, fmt.Errorf("answerpage: listen on %s: %w", s.cfg.addr, err)
 	}
 	return ln, nil
+}
+
+// network listens on IPv4 only for an IPv4 address (0.0.0.0 too), IPv6
+// only for an IPv6 one.
+func network(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "tcp"
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		if ip.To4() != nil {
+			return "tcp4"
+		}
+		return "tcp6"
+	}
+	return "tcp"
 }
 
 func isLoopback(host string) bool {
@@ -361,13 +390,21 @@ func (s *Server) armIdleLocked() {
 	r := s.run
 	s.idle = time.AfterFunc(s.cfg.idleStop, func() {
 		s.mu.Lock()
-		if s.run != r || len(s.order) > 0 {
+		if s.run != r || r.stopping || len(s.order) > 0 {
 			s.mu.Unlock()
 			return
 		}
-		s.run = nil
+		// Down first, then forgotten: a start meanwhile waits for the
+		// port (an open page reconnects to it).
+		r.stopping = true
 		s.mu.Unlock()
 		s.shutdown(r)
+		s.mu.Lock()
+		if s.run == r {
+			s.run = nil
+		}
+		close(r.stopped)
+		s.mu.Unlock()
 	})
 }
 
@@ -541,7 +578,7 @@ func (s *Server) snapshotLocked() []byte {
 func (s *Server) portOf() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.run == nil {
+	if s.run == nil || s.run.stopping {
 		return 0
 	}
 	p, _ := strconv.Atoi(s.run.port)

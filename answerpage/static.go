@@ -65,6 +65,10 @@ type staticFile struct {
 	gz    []byte
 }
 
+// sharedStatics are the files every server serves: compressed once per
+// process.
+var sharedStatics = sync.OnceValue(newStatics)
+
 func newStatics() *statics {
 	st := &statics{files: map[string]*staticFile{}}
 	for name, b := range Files() {
@@ -83,7 +87,7 @@ func (st *statics) warm() {
 func (f *staticFile) gzipped() []byte {
 	f.once.Do(func() {
 		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 		zw.Write(f.body)
 		zw.Close()
 		if buf.Len() < len(f.body) {
