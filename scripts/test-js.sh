@@ -3,7 +3,9 @@
 # with node --test the Node tests (the conformance corpus, the seam corpus
 # testdata/seam through the JS seam and the readline provider, the helpers,
 # the replies a provider hands back, the README's examples, load and fault
-# tests) and the headless-Chromium test (both corpora in a real browser).
+# tests) and the headless-Chromium tests (both corpora in a real browser;
+# the DOM provider, test/dom.test.mjs; the answer page of the real
+# askcore-stdio binary, test/page.test.mjs, which builds it with go).
 # npm dependencies are installed from hostjs/package-lock.json when missing;
 # no browser is ever downloaded (the Chromium test uses /usr/bin/chromium and
 # skips with a message when it is absent).
@@ -19,6 +21,7 @@ fi
 echo "test-js: tsc --noEmit"
 ./node_modules/.bin/tsc --noEmit -p tsconfig.json     # the declarations, exercised by test/types.ts
 ./node_modules/.bin/tsc --noEmit -p tsconfig.js.json  # the JS sources against their JSDoc
+./node_modules/.bin/tsc --noEmit -p tsconfig.dom.json # the DOM provider, its JSDoc and dom.d.ts (test/dom-types.ts)
 
 [ -d ../testdata/seam ] || { echo "test-js: testdata/seam is missing" >&2; exit 1; }
 
