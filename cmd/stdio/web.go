@@ -48,10 +48,9 @@ func askWeb(ctx context.Context, s sys, client *askcore.Core, arguments string, 
 		answerpage.WithEnv(s.getenv),
 		answerpage.WithIdleStop(0))
 	defer srv.Close()
-	if _, err := srv.Start(); err != nil {
-		fmt.Fprintf(s.stderr, "askcore-stdio: %v\n", err)
-		return writeError(s, client.Fail(ctx, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: err.Error()}))
-	}
+	// The server starts with the question (a listen failure is the
+	// provider's, quoted by the core): the URL is printed once the
+	// question is on the page.
 	svc := askcore.NewService(client)
 	dispose, err := svc.Register(srv.Provider())
 	if err != nil {
