@@ -4,6 +4,17 @@ package main
 // shows no form: through the client's URL-mode elicitation when it
 // advertises one, else the page alone (the URL on stderr, in the progress
 // notifications' message, and in the default browser on a desktop).
+//
+// go-sdk v1.8.0 has URL mode (ElicitParams Mode "url" with URL and
+// ElicitationID; ServerSession.NotifyElicitationComplete), so nothing
+// goes around it; lineTransport hands the client's reply over raw, as for a
+// form. What it does not do: send elicitation/create on 2026-07-28 (the
+// page alone is used there: URL mode as an input request would need the
+// server to keep the page's question between the two rounds), and it
+// sends the notifications/cancelled of a request whose ctx ended in the
+// background, after the call has returned, with the reason "context
+// canceled" (so a client may hear it after notifications/elicitation/
+// complete).
 
 import (
 	"context"
