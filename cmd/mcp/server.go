@@ -193,8 +193,8 @@ func bytesResult(obj json.RawMessage, isError bool) *mcp.CallToolResult {
 // shutdown is the end of a session on a signal (ctx's cause): every
 // question in progress is withdrawn with the core's stopped situation and
 // its call answered, every form the client still shows is cancelled
-// (notifications/cancelled), and the session is closed, all before
-// deadline at the latest.
+// (notifications/cancelled), the answer page is stopped, and the session
+// is closed, all before deadline at the latest.
 func (s *server) shutdown(ctx context.Context, ss *mcp.ServerSession, conn *lineConn, deadline time.Time) {
 	signal := ""
 	var sc signalCause
@@ -215,6 +215,9 @@ func (s *server) shutdown(ctx context.Context, ss *mcp.ServerSession, conn *line
 	conn.withdraw(reason)
 	closed := make(chan struct{})
 	go func() {
+		// The answer page says goodbye to its open pages (the questions
+		// on it were withdrawn with their calls) and stops listening.
+		s.pages.close()
 		_ = ss.Close()
 		close(closed)
 	}()
