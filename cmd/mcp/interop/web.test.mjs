@@ -8,6 +8,11 @@
 // opens it, as a client's dialog would). Run by scripts/test-interop.sh
 // mcp, after interop.test.mjs and v3.test.mjs.
 //
+// The MCP Inspector CLI (@modelcontextprotocol/inspector-cli, which
+// advertises no elicitation and pipes the server's stderr away) gets its
+// tools/call answered the same way, the page opened by "the browser":
+// ASKCORE_BROWSER names opener.mjs, which hands the URL to the test.
+//
 // What it checks: the page answers with the mouse and with the keyboard,
 // a decline (ASK_DECLINED), two concurrent calls on one page, the progress
 // messages naming the page, notifications/cancelled withdrawing the
@@ -20,7 +25,9 @@
 // overrides /usr/bin/chromium (the tests skip, saying so, without one).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -267,4 +274,48 @@ test("URL mode: the client is sent the page's URL, opens it, and hears notificat
   await page.getByRole("button", { name: "Submit" }).click();
   assertResult(await withTimeout(pending, TIMEOUT, "tools/call", on.log), picked(dbArgs, [{ options: [1] }]), false);
   assert.equal(await withTimeout(complete, TIMEOUT, "notifications/elicitation/complete", on.log), requests[0].elicitationId);
+});
+
+test("the MCP Inspector CLI: tools/call answered on the page the server opened in the browser", opts, async (t) => {
+  // "The browser": opener.mjs posts the URL it is given here.
+  let opened;
+  const gotURL = new Promise((resolve) => (opened = resolve));
+  const reports = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      res.end();
+      opened(body);
+    });
+  });
+  await new Promise((resolve) => reports.listen(0, "127.0.0.1", resolve));
+  t.after(() => reports.close());
+  const report = `http://127.0.0.1:${reports.address().port}/`;
+  const cli = path.resolve(here, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+  const args = { question: "Which database?", options: [{ label: "PostgreSQL", value: "postgres" }, { label: "SQLite", recommended: true }] };
+  const child = spawn(process.execPath, [
+    cli, bin, "--method", "tools/call", "--tool-name", TOOL,
+    "--tool-arg", `question=${args.question}`, `options=${JSON.stringify(args.options)}`,
+    ...(engineArgs.length ? ["--", ...engineArgs] : []),
+  ], {
+    // The CLI looks for its package.json with a path relative to the
+    // working directory (inspector-cli 1.0.3): run it from its build/.
+    cwd: path.dirname(cli),
+    env: { ...serverEnv(), ASKCORE_BROWSER: `${process.execPath} ${path.join(here, "opener.mjs")} ${report}` },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  t.after(() => child.kill());
+  const log = { text: () => `inspector stderr:\n${stderr}` };
+  const url = await withTimeout(gotURL, TIMEOUT, "the browser opened by the server", log);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/$/);
+  const page = await openPage(t, url);
+  await page.getByRole("radio", { name: "PostgreSQL" }).click();
+  await page.getByRole("button", { name: "Submit" }).click();
+  assert.equal(await withTimeout(exited, TIMEOUT, "the Inspector CLI's exit", log), 0, stderr);
+  assertResult(JSON.parse(stdout), picked(args, [{ options: [0] }]), false);
 });
