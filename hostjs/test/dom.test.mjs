@@ -534,3 +534,21 @@ test('who asks: the agent named above the form, as text', opts, async (t) => {
   assert.equal(await page.locator('.askcore-from').textContent(), core.sanitizeTitle('reviewer <b>2</b>\u202E'));
   assert.equal(await page.locator('#root b').count(), 0);
 });
+
+test('time from an ask to its form painted, on an open page (the core loaded)', opts, async (t) => {
+  const page = await openPage(t);
+  const times = await page.evaluate(async (args) => {
+    const out = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      window.harness.ask(args);
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+      if (document.querySelectorAll('form.askcore-call').length !== i + 1) throw new Error('no form painted');
+      out.push(performance.now() - t0);
+    }
+    return out;
+  }, BATCH);
+  times.sort((a, b) => a - b);
+  t.diagnostic(`ask to form painted (3-question batch, warm page): median ${times[2].toFixed(1)} ms, max ${times[4].toFixed(1)} ms`);
+  assert.equal(await page.locator('form.askcore-call').count(), 5);
+});
