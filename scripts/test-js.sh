@@ -3,8 +3,10 @@
 # with node --test the Node tests (the conformance corpus, the seam corpus
 # testdata/seam through the JS seam and the readline provider, the helpers,
 # the replies a provider hands back, the README's examples, load and fault
-# tests) and the headless-Chromium tests (both corpora in a real browser;
-# the DOM provider, test/dom.test.mjs; the answer page of the real
+# tests, the schema truth test, and test/tsproject: the packed tarball in a
+# strict TypeScript project without the DOM lib, compiling and running the
+# README's examples) and the headless-Chromium tests (both corpora in a real
+# browser; the DOM provider, test/dom.test.mjs; the answer page of the real
 # askcore-stdio binary, test/page.test.mjs, which builds it with go).
 # npm dependencies are installed from hostjs/package-lock.json when missing;
 # no browser is ever downloaded (the Chromium test uses /usr/bin/chromium and

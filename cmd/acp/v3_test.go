@@ -19,29 +19,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore/internal/v3calls"
+
 	"github.com/askcore/askcore"
 )
 
-// The previews are fenced code blocks (the backticks spelled \u0060 in the
-// arguments text, which the core decodes), an ASCII mockup with a tab (the
-// core expands it) and wide characters.
-const (
-	v3SingleArgs = `{"header":"Layout","question":"How should the code be organised?","allowCustom":true,"options":[` +
-		`{"label":"By feature","value":"by-feature","description":"One folder per feature.","preview":"\u0060\u0060\u0060text\nservice/\n  orders/\n    api\n    store\n\u0060\u0060\u0060","recommended":true},` +
-		`{"label":"By layer","value":"by-layer","description":"One folder per layer.","preview":"\u0060\u0060\u0060text\nservice/\n  api/\n    orders\n  store/\n    orders\n\u0060\u0060\u0060"}]}`
-	v3MultiArgs = `{"header":"Screens","question":"Which screens should the first version have?","multiSelect":true,"options":[` +
-		`{"label":"Search","value":"search","preview":"+----------------+\n| [ query    ] 🔍 |\n+----------------+"},` +
-		`{"label":"Export","value":"export","preview":"Export\t▸ CSV | JSON"},` +
-		`{"label":"Sync","value":"sync","description":"no preview: the description says enough"}]}`
-	v3BatchArgs = `{"questions":[` +
-		`{"header":"Database","question":"Which database?","options":[{"label":"PostgreSQL","value":"postgres","preview":"\u0060\u0060\u0060toml\n[db]\nurl = \"postgres://localhost/app\"\n\u0060\u0060\u0060"},{"label":"SQLite","value":"sqlite","recommended":true,"preview":"\u0060\u0060\u0060toml\n[db]\npath = \"app.db\"\n\u0060\u0060\u0060"}]},` +
-		`{"header":"Screens","question":"Which screens?","multiSelect":true,"allowCustom":true,"options":[{"label":"Search","value":"search","preview":"[ query ] 🔍"},{"label":"Export","value":"export"}]},` +
-		`{"question":"What should the project be called?"}]}`
-)
+// The v3 calls every suite asks: previews as fenced code blocks, an ASCII
+// mockup with a tab (the core expands it) and wide characters.
+var v3SingleArgs, v3MultiArgs, v3BatchArgs = v3calls.Args()
 
 // v3Script asks the three calls, one per prompt, and quotes each answer and
 // its notes.
-const v3Script = `{"tool_calls":[{"id":"call_single","name":"ask_user_question","arguments":` + v3SingleArgs + `}]}
+var v3Script = `{"tool_calls":[{"id":"call_single","name":"ask_user_question","arguments":` + v3SingleArgs + `}]}
 {"content":"single: {{answer}} / notes: {{notes}}"}
 {"tool_calls":[{"id":"call_multi","name":"ask_user_question","arguments":` + v3MultiArgs + `}]}
 {"content":"multi: {{answer}} / notes: {{notes}}"}

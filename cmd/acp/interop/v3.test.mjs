@@ -22,7 +22,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
@@ -31,43 +31,12 @@ import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The v3 calls every suite asks (the Go tests read the same file).
+const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
+  readFileSync(path.resolve(here, "../../../testdata/interop/v3-calls.json"), "utf8"),
+);
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
 const TIMEOUT = 120_000;
-const fence = "```";
-
-const singleArgs = {
-  header: "Layout",
-  question: "How should the code be organised?",
-  allowCustom: true,
-  options: [
-    { label: "By feature", value: "by-feature", description: "One folder per feature.", preview: `${fence}text\nservice/\n  orders/\n    api\n    store\n${fence}`, recommended: true },
-    { label: "By layer", value: "by-layer", description: "One folder per layer.", preview: `${fence}text\nservice/\n  api/\n    orders\n  store/\n    orders\n${fence}` },
-  ],
-};
-const multiArgs = {
-  header: "Screens",
-  question: "Which screens should the first version have?",
-  multiSelect: true,
-  options: [
-    { label: "Search", value: "search", preview: "+----------------+\n| [ query    ] 🔍 |\n+----------------+" },
-    { label: "Export", value: "export", preview: "Export\t▸ CSV | JSON" },
-    { label: "Sync", value: "sync", description: "no preview: the description says enough" },
-  ],
-};
-const batchArgs = {
-  questions: [
-    {
-      header: "Database",
-      question: "Which database?",
-      options: [
-        { label: "PostgreSQL", value: "postgres", preview: `${fence}toml\n[db]\nurl = "postgres://localhost/app"\n${fence}` },
-        { label: "SQLite", value: "sqlite", recommended: true, preview: `${fence}toml\n[db]\npath = "app.db"\n${fence}` },
-      ],
-    },
-    { header: "Screens", question: "Which screens?", multiSelect: true, allowCustom: true, options: [{ label: "Search", value: "search", preview: "[ query ] 🔍" }, { label: "Export", value: "export" }] },
-    { question: "What should the project be called?" },
-  ],
-};
 
 const turns = [
   {
