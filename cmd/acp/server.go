@@ -326,10 +326,11 @@ func (s *server) hooks(sess *session) agent.Hooks {
 	return agent.Hooks{
 		OnText: func(text string) { s.sendText(sess, text) },
 		OnToolCall: func(call agent.ToolCall) {
-			s.update(sess.id, acp.StartToolCall(acp.ToolCallId(call.ID), s.toolTitle(sess, call.Name),
-				acp.WithStartKind(acp.ToolKindOther),
-				acp.WithStartStatus(acp.ToolCallStatusInProgress),
-				acp.WithStartRawInput(rawInput(call.Arguments))))
+			opts := []acp.ToolCallStartOpt{acp.WithStartKind(acp.ToolKindOther), acp.WithStartStatus(acp.ToolCallStatusInProgress)}
+			if len(call.Arguments) <= maxRawInputBytes {
+				opts = append(opts, acp.WithStartRawInput(rawInput(call.Arguments)))
+			}
+			s.update(sess.id, acp.StartToolCall(acp.ToolCallId(call.ID), s.toolTitle(sess, call.Name), opts...))
 		},
 		OnToolResult: func(call agent.ToolCall, result json.RawMessage, err error) {
 			s.update(sess.id, s.toolResultUpdate(sess, call, result, err))
@@ -360,6 +361,13 @@ func (s *server) toolTitle(sess *session, name string) string {
 	}
 	return title
 }
+
+// maxRawInputBytes bounds the arguments a tool card shows as rawInput:
+// longer ones (the core refuses ask_user_question arguments over
+// core.MaxArgumentsBytes, 256 KiB, anyway) leave the card without
+// rawInput, so that no tool_call line comes near an ACP peer's line limit
+// (a model's 16 MiB of arguments would end an acp-go-sdk client).
+const maxRawInputBytes = 1 << 20
 
 // rawInput is the model's arguments as JSON when they are JSON, else the
 // text as it came.

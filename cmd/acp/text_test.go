@@ -126,3 +126,35 @@ func jsonLine(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b) + "\n", err
 }
+
+// Arguments over maxRawInputBytes leave the tool card without rawInput
+// (the core refuses them: INVALID_REQUEST), so that no line the agent
+// writes comes near a client's line limit; shorter ones are shown as they
+// came.
+func TestHugeArgumentsLeaveTheCardWithoutRawInput(t *testing.T) {
+	over := `{"question":"` + strings.Repeat("q", 2*maxRawInputBytes) + `"}`
+	under := `{"question":"` + strings.Repeat("q", 300<<10) + `"}`
+	line, err := jsonLine(map[string]any{"tool_calls": []map[string]any{
+		{"id": "over", "name": "ask_user_question", "arguments": over},
+		{"id": "under", "name": "ask_user_question", "arguments": under},
+	}})
+	require.NoError(t, err)
+	h := newHarness(t, harnessOptions{script: line + `{"content":"after"}` + "\n"}, nil)
+	h.initialize(true)
+	sid := h.newSession()
+	stop, updates := h.prompt(sid, "go")
+	assert.Equal(t, acp.StopReasonEndTurn, stop)
+	_, tools := summarize(t, updates)
+	require.Len(t, tools, 4)
+	assert.Nil(t, tools[0].rawInput)
+	assert.JSONEq(t, under, string(tools[2].rawInput))
+	for _, ev := range []toolEvent{tools[1], tools[3]} {
+		assert.Equal(t, acp.ToolCallStatusFailed, ev.status)
+		assert.Equal(t, "INVALID_REQUEST", errorCode(t, ev.rawOutput))
+	}
+	h.tap.mu.Lock()
+	defer h.tap.mu.Unlock()
+	for _, l := range h.tap.lines {
+		assert.Less(t, len(l), 2*maxRawInputBytes)
+	}
+}
