@@ -77,11 +77,15 @@ func newStatics() *statics {
 	return st
 }
 
-// warm compresses every file ahead of the first page load.
+// warm compresses every file ahead of the first page load, the small ones
+// first (the page's scripts are fetched before the module).
 func (st *statics) warm() {
-	for _, f := range st.files {
-		f.gzipped()
+	for name, f := range st.files {
+		if name != wasmName {
+			f.gzipped()
+		}
 	}
+	st.files[wasmName].gzipped()
 }
 
 func (f *staticFile) gzipped() []byte {

@@ -32,6 +32,8 @@ const items = new Map();
 /** @type {WeakMap<object, string>} */
 const idOf = new WeakMap();
 let stopped = false;
+/** When the first question was painted (ms since the navigation began), for make bench and the tests. */
+let firstQuestionMs = 0;
 
 const events = new EventSource(new URL('events', base));
 // The stream opens while askcore.wasm compiles; its events wait for it.
@@ -109,6 +111,13 @@ function add({ core, provider }, p) {
     update();
   };
   provider.ask(call, { signal: controller.signal }).then(settled, settled);
+  if (!firstQuestionMs) {
+    firstQuestionMs = -1;
+    requestAnimationFrame(() => setTimeout(() => {
+      firstQuestionMs = performance.now();
+      update();
+    }));
+  }
 }
 
 /**
@@ -169,5 +178,5 @@ function update(override) {
   const n = items.size;
   statusEl.textContent = override ?? (stopped ? WORDS.bye : n ? WORDS.waiting(n) : WORDS.none);
   document.title = n ? `(${n}) askcore` : 'askcore';
-  /** @type {any} */ (window).__askcorePage = { ready: true, pending: n };
+  /** @type {any} */ (window).__askcorePage = { ready: true, pending: n, firstQuestionMs: Math.max(firstQuestionMs, 0) };
 }

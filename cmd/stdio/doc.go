@@ -102,6 +102,22 @@
 // mode, as for the chat. A signal or --timeout erases the picker and
 // restores the terminal before the error is printed.
 //
+// # Questions in a browser
+//
+//	askcore-stdio ask --web [--no-browser] [--web-addr HOST:PORT] [--request JSON] ...
+//
+// Asks on a local web page instead of the terminal (package answerpage;
+// docs/SPEC.md, "Front doors"): the request is read as above, the line
+// "askcore: answer at URL" goes to stderr, and the page is opened in the
+// default browser when a desktop session is detected (DISPLAY or
+// WAYLAND_DISPLAY on Linux), unless --no-browser or ASKCORE_BROWSER=none.
+// The page (127.0.0.1, a free port, a 256-bit token in the URL) runs the
+// same askcore.wasm through the JS host's DOM provider, with the picker's
+// keys and the mouse; what it submits is judged by this binary's core. The
+// answer, the errors and the exit statuses are those below; --timeout and
+// signals withdraw the question from the page, which says so. Over SSH, fix
+// the port with --web-addr 127.0.0.1:PORT and forward the same port.
+//
 // On failure the core's error object {"name","code","message"} is printed
 // on stdout, byte for byte as the core wrote it, and the exit status says
 // which code it is:

@@ -36,11 +36,14 @@ function serve() {
     };
     if (path === '/') return send(200, TYPES['.html'], readFileSync(join(hostjsDir, 'test', 'dom', 'index.html')));
     if (path === '/favicon.ico') return send(204, 'image/x-icon', '');
+    if (path === '/readme') return send(200, TYPES['.html'], '<!doctype html><title>readme</title><link rel="stylesheet" href="/pkg/dom.css"><div id="questions"></div><script type="module" src="/dom/readme.js"></script>');
+    if (path === '/dom/readme.js') return send(200, TYPES['.js'], readmeModule());
     let file = null;
     if (path === '/dom/harness.js') file = join(hostjsDir, 'test', 'dom', 'harness.js');
     if (path.startsWith('/pkg/')) {
       const f = normalize(join(hostjsDir, path.slice(5)));
-      const ok = ['browser.js', 'dom.js', 'dom.css', 'askcore.wasm'].some((n) => f === join(hostjsDir, n)) || f.startsWith(join(hostjsDir, 'lib') + sep);
+      const ok = ['browser.js', 'dom.js', 'dom.css', 'askcore.wasm'].some((n) => f === join(hostjsDir, n)) ||
+        f.startsWith(join(hostjsDir, 'lib') + sep) || f.startsWith(join(hostjsDir, 'demo') + sep);
       if (ok) file = f;
     }
     if (file && existsSync(file) && statSync(file).isFile()) return send(200, TYPES[extname(file)] ?? 'application/octet-stream', readFileSync(file));
@@ -50,6 +53,23 @@ function serve() {
 }
 
 const MODEL = JSON.stringify(DB_REQUEST);
+
+/**
+ * README.md's DOM provider example as a module: its imports pointed at
+ * the package's files, the names it leaves to the reader given (the
+ * model's tool call, sendToModel).
+ */
+function readmeModule() {
+  const readme = readFileSync(join(hostjsDir, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]).filter((b) => b.includes('createDomProvider('));
+  assert.equal(blocks.length, 1, 'one README block with createDomProvider(');
+  const code = blocks[0].replace(/from '@askcore\/askcore\/dom'/, "from '/pkg/dom.js'").replace(/from '@askcore\/askcore'/, "from '/pkg/browser.js'");
+  const given = `const toolCall = { id: 'call_1', arguments: ${JSON.stringify(MODEL)} };\nconst signal = undefined;\nconst sendToModel = (text) => { window.readmeSent = text; };\n`;
+  // Imports first (a module's), then the names, then the rest.
+  const lines = code.split('\n');
+  const imports = lines.filter((l) => l.startsWith('import '));
+  return imports.join('\n') + '\n' + given + lines.filter((l) => !l.startsWith('import ')).join('\n');
+}
 /** @type {import('@askcore/askcore').Core} */
 let core;
 let browser;
@@ -533,4 +553,67 @@ test('who asks: the agent named above the form, as text', opts, async (t) => {
   await page.locator('.askcore-from').waitFor();
   assert.equal(await page.locator('.askcore-from').textContent(), core.sanitizeTitle('reviewer <b>2</b>\u202E'));
   assert.equal(await page.locator('#root b').count(), 0);
+});
+
+test('time from an ask to its form painted, on an open page (the core loaded)', opts, async (t) => {
+  const page = await openPage(t);
+  const times = await page.evaluate(async (args) => {
+    const out = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      window.harness.ask(args);
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+      if (document.querySelectorAll('form.askcore-call').length !== i + 1) throw new Error('no form painted');
+      out.push(performance.now() - t0);
+    }
+    return out;
+  }, BATCH);
+  times.sort((a, b) => a - b);
+  t.diagnostic(`ask to form painted (3-question batch, warm page): median ${times[2].toFixed(1)} ms, max ${times[4].toFixed(1)} ms`);
+  assert.equal(await page.locator('form.askcore-call').count(), 5);
+});
+
+test('README: the DOM provider example, answered with the keyboard, sends the model the core\'s answer', opts, async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(origin + '/readme', { timeout: PATIENCE });
+    await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+    await page.keyboard.press('2');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.readmeSent, null, { timeout: PATIENCE });
+    assert.equal(await page.evaluate(() => window.readmeSent), answerText(core.resolveAll(MODEL, [{ options: [1] }])));
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the demo page asks its three calls and logs what the model receives', opts, async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(origin + '/pkg/demo/dom.html', { timeout: PATIENCE });
+    await page.getByRole('radio', { name: 'Flat' }).waitFor({ timeout: PATIENCE });
+    await page.keyboard.press('Enter'); // Flat
+    await page.getByRole('checkbox', { name: 'Fuzzing' }).waitFor();
+    await page.keyboard.press('Enter'); // the recommended checks
+    await page.getByRole('textbox', { name: 'Type your answer' }).waitFor();
+    await page.getByRole('textbox', { name: 'Type your answer' }).fill('Bluebird');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('log').textContent.split('\n').length > 3, null, { timeout: PATIENCE });
+    const lines = (await page.locator('#log').textContent()).trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.equal(JSON.parse(lines[0]).answer, 'Flat');
+    assert.deepEqual(JSON.parse(lines[1]).answers, ['Lint', 'Unit tests']);
+    assert.deepEqual(JSON.parse(lines[2]).answers.map((a) => a.answer), ['Production', 'Bluebird']);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
 });
