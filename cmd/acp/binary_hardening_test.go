@@ -460,7 +460,8 @@ func TestBinarySignalWithAQuestionPending(t *testing.T) {
 }
 
 // A signal with nothing pending ends the agent at once with the same
-// status, before and after initialize.
+// status, before and after initialize, also while the wasm engine still
+// compiles on an empty cache.
 func TestBinarySignalIdle(t *testing.T) {
 	for _, initialized := range []bool{false, true} {
 		c := startChildEnv(t, testScript, []string{"ASKCORE_LOG=info"}, "--engine", "native")
@@ -473,6 +474,16 @@ func TestBinarySignalIdle(t *testing.T) {
 		assert.Equal(t, 143, c.exitCode())
 		assert.Less(t, time.Since(sent), 2*time.Second)
 	}
+	// wasm on an empty compilation cache: the engine is still compiling.
+	c := startChildEnv(t, testScript, []string{"ASKCORE_LOG=info", "XDG_CACHE_HOME=" + t.TempDir()}, "--engine", "wasm")
+	c.stderr.waitFor(t, "askcore-acp ready")
+	require.Nil(t, c.response(c.request("initialize", `{"protocolVersion":1,"clientCapabilities":{}}`)).Error)
+	sent := time.Now()
+	require.NoError(t, c.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 143, c.exitCode())
+	took := time.Since(sent)
+	t.Logf("SIGTERM while the wasm engine compiles: exit after %v", took.Round(time.Millisecond))
+	assert.Less(t, took, 2*time.Second)
 }
 
 // A reply of 11 MiB, more than acp-go-sdk's whole line limit, reaches a
@@ -503,4 +514,35 @@ func TestBinaryLongReply(t *testing.T) {
 	t.Logf("an %d-byte reply reached the client as %d bytes in %d updates", len(text), got.Len(), updates)
 	require.NoError(t, c.stdin.Close())
 	assert.Equal(t, 0, c.exitCode())
+}
+
+// A client writes 60,000 notifications at once with a question pending
+// (unknown ones, extension ones, session/cancel for a session that does
+// not exist): acp-go-sdk would end the connection when 1,024 wait
+// ("notification queue overflow"); the guard's flow control keeps the
+// queue short, the agent keeps serving, and the question is answered.
+func TestBinaryNotificationFloodWithAQuestionPending(t *testing.T) {
+	c := startChild(t, testScript, "--engine", "native")
+	promptID, elID := c.askPending()
+	var flood strings.Builder
+	for i := range 60_000 {
+		switch i % 3 {
+		case 0:
+			flood.WriteString(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"no-such-session"}}` + "\n")
+		case 1:
+			flood.WriteString(`{"jsonrpc":"2.0","method":"_vendor/ping","params":{}}` + "\n")
+		default:
+			flood.WriteString(`{"jsonrpc":"2.0","method":"no/such/notification","params":{}}` + "\n")
+		}
+	}
+	c.send(flood.String(), false)
+	list := c.response(c.request("session/list", `{}`))
+	require.Nil(t, list.Error)
+	c.send(`{"jsonrpc":"2.0","id":`+elID+`,"result":{"action":"accept","content":{"choice":"sqlite"}}}`+"\n", false)
+	end := c.response(promptID)
+	assert.JSONEq(t, `{"stopReason":"end_turn"}`, string(end.Result))
+	require.NoError(t, c.stdin.Close())
+	c.rest()
+	assert.Equal(t, 0, c.exitCode())
+	assert.NotContains(t, c.stderr.String(), "notification queue overflow")
 }

@@ -83,7 +83,10 @@
 //     string error code, "jsonrpc":2, JSON cut short) fails that request
 //     (repair.go), so a question never waits for a reply that was lost.
 //   - Every other line reaches the SDK as it was, including the SDK's own
-//     leniencies ("jsonrpc":"1.0" or none is served).
+//     leniencies ("jsonrpc":"1.0" or none is served). Notifications are
+//     read at the pace the SDK handles them (it ends the connection when
+//     1,024 wait): a flood of them slows the client down, it no longer
+//     ends the agent.
 //
 // Signals. SIGTERM, SIGINT and SIGHUP end askcore-acp: every prompt in
 // flight is cancelled with the signal as the cause, so a pending question

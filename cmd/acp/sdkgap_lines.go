@@ -27,7 +27,9 @@ package main
 //     id, as the JSON-RPC 2.0 specification says and as the official
 //     TypeScript SDK does; a malformed response to one of our requests is
 //     repaired (repair.go);
-//   - every other line reaches the SDK byte for byte.
+//   - every other line reaches the SDK byte for byte, notifications at
+//     the pace the SDK handles them (flow control, below: the SDK ends
+//     the connection when 1,024 notifications wait to be handled).
 //
 // The limit is the SDK's own (a line the scanner holds, its newline
 // included): raising it needs a new line reader in the SDK. Upstream
@@ -89,6 +91,12 @@ type lineGuard struct {
 	out *output
 	log *slog.Logger
 
+	flowMu   sync.Mutex
+	flowCond *sync.Cond
+	flowSent int    // notifications since the last barrier
+	flowSeq  uint64 // the last barrier queued
+	flowDone uint64 // the last barrier the SDK handled
+
 	line    []byte   // the line being read (its first keepLineBytes)
 	more    [][]byte // the rest of a line longer than that
 	size    int      // the line's length so far
@@ -97,7 +105,9 @@ type lineGuard struct {
 }
 
 func newLineGuard(r io.Reader, out *output, log *slog.Logger) *lineGuard {
-	return &lineGuard{src: bufio.NewReaderSize(r, guardReadBytes), out: out, log: log}
+	g := &lineGuard{src: bufio.NewReaderSize(r, guardReadBytes), out: out, log: log}
+	g.flowCond = sync.NewCond(&g.flowMu)
+	return g
 }
 
 func (g *lineGuard) Read(p []byte) (int, error) {
@@ -287,10 +297,72 @@ func (g *lineGuard) judge(line []byte) []byte {
 		}
 		g.refuse(nil, false, codeInvalidRequest, "Invalid request: neither a method nor an id", text)
 		return nil
+	case msg.Method == flowMethod: // ours alone
+		if msg.ID != nil {
+			g.reply(errorResponse(*msg.ID, codeMethodNotFound, "Method not found: "+flowMethod, nil))
+		}
+		return nil
 	case msg.ID != nil && msg.Method != "":
 		g.out.track(*msg.ID)
+	case msg.ID == nil && msg.Method != "$/cancel_request": // the SDK handles that one at once
+		return g.admitNotification(line)
 	}
 	return line
+}
+
+// Flow control. acp-go-sdk queues each notification for a goroutine that
+// handles them one at a time, and ends the connection when 1,024 wait
+// ("notification queue overflow"): a client that writes notifications
+// faster than they are handled (20,000 unknown ones, or 200,000
+// session/cancel, at once) ended the agent. The guard lets at most two
+// windows of flowWindow notifications be queued: after each window it
+// queues a barrier of its own (an extension notification, flowMethod,
+// which the server hands back with flowPassed when the SDK handles it) and
+// reads no further notification while two barriers are still queued.
+const (
+	flowWindow = 256
+	flowMethod = "_askcore-acp/flow"
+)
+
+const codeMethodNotFound = -32601
+
+// admitNotification waits until the SDK's queue has room for line, and
+// returns line (followed by a barrier at the end of a window).
+func (g *lineGuard) admitNotification(line []byte) []byte {
+	g.flowMu.Lock()
+	for g.flowSeq-g.flowDone >= 2 {
+		g.flowCond.Wait()
+	}
+	g.flowSent++
+	if g.flowSent < flowWindow {
+		g.flowMu.Unlock()
+		return line
+	}
+	g.flowSent = 0
+	g.flowSeq++
+	seq := g.flowSeq
+	g.flowMu.Unlock()
+	barrier := fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":{"seq":%d}}`+"\n", flowMethod, seq)
+	if len(line) == 0 || line[len(line)-1] != '\n' {
+		line = append(line, '\n') // a last line without a newline
+	}
+	return append(line, barrier...)
+}
+
+// flowPassed records that the SDK handled the barrier with params.
+func (g *lineGuard) flowPassed(params json.RawMessage) {
+	var p struct {
+		Seq uint64 `json:"seq"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	g.flowMu.Lock()
+	if p.Seq > g.flowDone && p.Seq <= g.flowSeq {
+		g.flowDone = p.Seq
+		g.flowCond.Broadcast()
+	}
+	g.flowMu.Unlock()
 }
 
 // refuse answers a line the SDK would drop: with id when the line has a

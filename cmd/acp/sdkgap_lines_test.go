@@ -375,3 +375,54 @@ func TestOutputCountsRequestsUntilAnswered(t *testing.T) {
 	out.closeReplies()
 	<-out.done
 }
+
+// Flow control: after two windows of notifications the guard reads no
+// further notification until the SDK has handled a barrier; a barrier a
+// client writes is not ours: dropped, or answered -32601 when a request.
+func TestLineGuardFlowControl(t *testing.T) {
+	var in bytes.Buffer
+	for range 3 * flowWindow {
+		in.WriteString(`{"jsonrpc":"2.0","method":"_x","params":{}}` + "\n")
+	}
+	in.WriteString(`{"jsonrpc":"2.0","method":"` + flowMethod + `","params":{"seq":1}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","id":4,"method":"` + flowMethod + `","params":{"seq":1}}` + "\n")
+	var client syncBuffer
+	out := newOutput(&client)
+	g := newLineGuard(&in, out, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r := bufio.NewReader(g)
+	readLines := func(n int) []string {
+		var lines []string
+		for range n {
+			l, err := r.ReadString('\n')
+			require.NoError(t, err)
+			lines = append(lines, l)
+		}
+		return lines
+	}
+	// Two windows, each followed by its barrier.
+	lines := readLines(2*flowWindow + 2)
+	assert.Equal(t, `{"jsonrpc":"2.0","method":"_askcore-acp/flow","params":{"seq":1}}`+"\n", lines[flowWindow])
+	assert.Equal(t, `{"jsonrpc":"2.0","method":"_askcore-acp/flow","params":{"seq":2}}`+"\n", lines[2*flowWindow+1])
+	// The third window waits for the first barrier.
+	got := make(chan []string, 1)
+	go func() { got <- readLines(flowWindow + 1) }()
+	select {
+	case <-got:
+		t.Fatal("a third window was read with two barriers queued")
+	case <-time.After(50 * time.Millisecond): // (a failure shows here; a pass waits this long)
+	}
+	g.flowPassed(json.RawMessage(`{"seq":7}`)) // not one of ours: still waiting
+	g.flowPassed(json.RawMessage(`{"seq":1}`))
+	select {
+	case lines = <-got:
+	case <-time.After(patience):
+		t.Fatal("the barrier did not release the guard")
+	}
+	assert.Contains(t, lines[flowWindow], `"seq":3`)
+	// The client's own barriers never reach the SDK.
+	rest, err := io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Empty(t, string(rest))
+	<-out.done
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found: _askcore-acp/flow"}}`, strings.TrimSpace(client.String()))
+}

@@ -34,7 +34,8 @@ func serve(a *app, r io.Reader, w io.Writer, sigs <-chan os.Signal) os.Signal {
 	// goroutines; the SDK logs through slog.Default (main sets it).
 	// The core escapes <, > and & as encoding/json does, so the SDK's HTML
 	// escaping keeps the core's bytes.
-	conn := acp.NewAgentSideConnection(s, out, newLineGuard(r, out, a.log))
+	s.guard = newLineGuard(r, out, a.log)
+	conn := acp.NewAgentSideConnection(s, out, s.guard)
 	s.attach(conn)
 	select {
 	case <-conn.Done():
@@ -84,6 +85,7 @@ type server struct {
 	app   *app
 	ready chan struct{} // closed once conn is set
 	conn  *acp.AgentSideConnection
+	guard *lineGuard // the client's lines (nil in some tests)
 
 	form atomic.Bool // the client advertised elicitation.form
 
@@ -272,6 +274,17 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 		return acp.PromptResponse{}, acp.NewInternalError(map[string]any{"error": runErr.Error()})
 	}
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+}
+
+// HandleExtensionMethod implements acp.ExtensionMethodHandler: the line
+// guard's flow barriers come back here (sdkgap_lines.go); any other
+// extension method is unknown.
+func (s *server) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+	if method == flowMethod && s.guard != nil {
+		s.guard.flowPassed(params)
+		return nil, nil
+	}
+	return nil, acp.NewMethodNotFound(method)
 }
 
 // Cancel needs nothing more: the SDK has cancelled the prompt's ctx, which
