@@ -392,6 +392,17 @@ test('close(): every form on the page ends with the core\'s input_closed', opts,
   assert.equal(await outcome(page, await ask(page, OPEN)), failed({ situation: 'input_closed' }));
 });
 
+test('the core cannot judge a pick (an engine fault): the ask fails with that error, the form says so', opts, async (t) => {
+  const page = await openPage(t);
+  const id = await page.evaluate((a) => window.harness.askBroken(a), MODEL);
+  await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor();
+  await page.keyboard.press('Enter');
+  assert.equal(await outcome(page, id), 'Error: the engine is gone');
+  const form = page.locator('form.askcore-call');
+  assert.equal(await form.getAttribute('data-askcore-state'), 'ended');
+  assert.equal(await form.getByRole('alert').textContent(), 'the engine is gone');
+});
+
 test('two calls at once: two forms; the one being answered keeps the focus', opts, async (t) => {
   const page = await openPage(t);
   const a = await ask(page, MODEL);

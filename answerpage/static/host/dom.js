@@ -129,6 +129,9 @@ export class DomProvider {
       };
       // The form says why it ended: the reason's own message (the page's
       // words, or an error the core wrote), else the core's.
+      // The core could not judge a pick (an engine fault): the ask ends
+      // with its error.
+      form.onFail = (err) => job.end(err);
       const onAbort = () => {
         const err = abortedError(core, signal);
         const r = signal?.reason;
@@ -363,6 +366,8 @@ export class DomProvider {
       element: formEl,
       /** @type {(reply: DomReply, done: string) => void} */
       onReply: () => {},
+      /** @type {(err: unknown) => void} */
+      onFail: () => {},
       /** @param {number} i */
       focusQuestion: (i) => focusCursor(views[i]),
       /** @param {boolean} on */
@@ -457,16 +462,32 @@ export class DomProvider {
       form.onReply({ decline: true }, layout.declined);
     };
 
+    /**
+     * Runs a handler; an error that is not the core's verdict on a pick
+     * ends the ask with it.
+     * @param {() => void} fn
+     */
+    const guarded = (fn) => {
+      try {
+        fn();
+      } catch (err) {
+        form.onFail(err);
+      }
+    };
     formEl.addEventListener('submit', (ev) => {
       ev.preventDefault();
-      submitAll();
+      guarded(submitAll);
     });
     decline.addEventListener('click', declineAll);
 
     /** @param {Element | null} target */
     const viewOf = (target) => views.find((v) => v.fieldset.contains(target)) ?? null;
 
-    formEl.addEventListener('keydown', (ev) => {
+    formEl.addEventListener('keydown', (ev) => guarded(() => onKey(ev)));
+
+    /** @param {KeyboardEvent} ev */
+    function onKey(ev) {
+      if (formEl.dataset.askcoreState !== 'open') return;
       if (ev.isComposing || ev.keyCode === 229) return; // an input method is composing: its Enter and Esc are its own
       const target = /** @type {HTMLElement} */ (ev.target);
       const v = viewOf(target);
@@ -499,7 +520,7 @@ export class DomProvider {
       ev.preventDefault();
       if (custom && to === at) return;
       moveTo(v, to);
-    });
+    }
 
     /** Shows the preview of the entry with the focus (or under the pointer). */
     for (const v of views) {

@@ -44,6 +44,21 @@ window.harness = {
     );
     return id;
   },
+  /** Asks the provider a call whose checkPick fails as a broken engine would. */
+  askBroken(args) {
+    const id = ++n;
+    const c = { controller: new AbortController() };
+    calls.set(id, c);
+    const call = core.normalizeRaw(args);
+    call.checkPick = () => {
+      throw new Error('the engine is gone');
+    };
+    provider.ask(call, { signal: c.controller.signal }).then(
+      (r) => (c.outcome = JSON.stringify(r)),
+      (e) => (c.outcome = String(e)),
+    );
+    return id;
+  },
   abort(id, reason) {
     calls.get(id).controller.abort(reason === undefined ? undefined : new Error(reason));
   },
