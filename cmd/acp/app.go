@@ -21,7 +21,6 @@ type builder func(ctx context.Context) (*frontdoor.Runtime, error)
 // its sub-agents) to sessions.
 type app struct {
 	log      *slog.Logger
-	web      webSettings
 	router   *askcore.Router
 	cancel   context.CancelFunc
 	done     chan struct{} // closed once the build is over
@@ -39,7 +38,7 @@ type app struct {
 // web configures the answer page (the zero value: --web=auto).
 func newApp(build builder, log *slog.Logger, web webSettings) *app {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &app{log: log, web: web, router: &askcore.Router{}, cancel: cancel, done: make(chan struct{})}
+	a := &app{log: log, router: &askcore.Router{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
 		rt, err := build(ctx)
