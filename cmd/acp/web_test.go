@@ -449,7 +449,12 @@ func TestWebSignalWithdraws(t *testing.T) {
 }
 
 // The page is opened in the browser where a desktop session is detected,
-// and not with --no-browser or ASKCORE_BROWSER=none.
+// and not with --no-browser or ASKCORE_BROWSER=none. The page opens the
+// browser only while no page listens to it, so the test opens none before
+// the question is on it: where a browser opens, the test waits for it and
+// then answers; elsewhere it cancels the question once its URL is in the
+// session (the page decides when it takes the question, which the agent's
+// exit waits for).
 func TestWebOpensBrowser(t *testing.T) {
 	dir := t.TempDir()
 	record := filepath.Join(dir, "opened")
@@ -474,16 +479,19 @@ func TestWebOpensBrowser(t *testing.T) {
 			sid := a.newSession()
 			done := a.prompt(sid, "go")
 			base := a.pageURL()
-			p := openPage(t, base)
-			q := p.question()
 			if c.opened {
-				// The opener runs in the background once the question is
-				// on the page: wait for its record.
 				require.Eventually(t, func() bool { _, err := os.Stat(record); return err == nil }, patience, 10*time.Millisecond)
+				p := openPage(t, base)
+				status, _ := p.post(p.question().ID, map[string]any{"picks": []askcore.Pick{{Options: []int{0}}}})
+				require.Equal(t, http.StatusOK, status)
+				require.Equal(t, acp.StopReasonEndTurn, a.ended(done))
+			} else {
+				a.waitText(sid, "askcore: answer at "+base.String())
+				ctx, cancel := context.WithTimeout(context.Background(), patience)
+				defer cancel()
+				require.NoError(t, a.conn.Cancel(ctx, acp.CancelNotification{SessionId: sid}))
+				require.Equal(t, acp.StopReasonCancelled, a.ended(done))
 			}
-			status, _ := p.post(q.ID, map[string]any{"picks": []askcore.Pick{{Options: []int{0}}}})
-			require.Equal(t, http.StatusOK, status)
-			require.Equal(t, acp.StopReasonEndTurn, a.ended(done))
 			require.NoError(t, a.stdin.Close())
 			assert.Equal(t, 0, a.exitCode())
 			b, err := os.ReadFile(record)
@@ -495,4 +503,20 @@ func TestWebOpensBrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitText waits until the client has received agent message text in sid
+// containing text.
+func (a *webAgent) waitText(sid acp.SessionId, text string) {
+	a.t.Helper()
+	require.Eventually(a.t, func() bool {
+		a.client.mu.Lock()
+		defer a.client.mu.Unlock()
+		for _, u := range a.client.updates[sid] {
+			if u.AgentMessageChunk != nil && u.AgentMessageChunk.Content.Text != nil && strings.Contains(u.AgentMessageChunk.Content.Text.Text, text) {
+				return true
+			}
+		}
+		return false
+	}, patience, 10*time.Millisecond, "no agent message with %q", text)
 }
