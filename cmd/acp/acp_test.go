@@ -155,9 +155,10 @@ func TestStructuredFailures(t *testing.T) {
 }
 
 // A client without form elicitation gets ASK_FAILED at once and is never
-// sent elicitation/create.
+// sent elicitation/create, with the answer page off (--web=never; with it,
+// web_test.go).
 func TestNoFormCapability(t *testing.T) {
-	h := newHarness(t, harnessOptions{}, accept(map[string]any{"choice": "sqlite"}))
+	h := newHarness(t, harnessOptions{web: webSettings{mode: webNever}}, accept(map[string]any{"choice": "sqlite"}))
 	h.initialize(false)
 	sid := h.newSession()
 	start := time.Now()

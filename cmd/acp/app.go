@@ -16,8 +16,9 @@ type builder func(ctx context.Context) (*frontdoor.Runtime, error)
 
 // app is what the process shares between connections and sessions: the
 // front-door runtime (engine, interaction service, tools, model), built in
-// the background, the one ACP provider registered on it, and the router
-// that binds agents (a session's agent and its sub-agents) to sessions.
+// the background, the one ACP provider registered on it (with the answer
+// page, web.go), and the router that binds agents (a session's agent and
+// its sub-agents) to sessions.
 type app struct {
 	log      *slog.Logger
 	router   *askcore.Router
@@ -34,7 +35,8 @@ type app struct {
 
 // newApp starts building the runtime in the background and returns at
 // once: initialize must never wait for the WebAssembly module to compile.
-func newApp(build builder, log *slog.Logger) *app {
+// web configures the answer page (the zero value: --web=auto).
+func newApp(build builder, log *slog.Logger, web webSettings) *app {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &app{log: log, router: &askcore.Router{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
@@ -48,6 +50,7 @@ func newApp(build builder, log *slog.Logger) *app {
 			return
 		}
 		pv := newProvider(a.router)
+		pv.web = newPages(rt.Core, web)
 		dispose, err := rt.Service.Register(pv)
 		if err != nil {
 			a.err = errors.Join(err, rt.Close(context.WithoutCancel(ctx)))
@@ -71,10 +74,11 @@ func (a *app) runtime(ctx context.Context) (*frontdoor.Runtime, error) {
 	return a.rt, nil
 }
 
-// close stops an unfinished build, withdraws pending questions and releases
-// the engine. It returns when ctx is done even if the build has not ended
-// yet (a compile that does not stop at once): a signal's exit must not
-// wait for it.
+// close stops an unfinished build, stops the answer page (once the
+// questions on it ended, or ctx is done), withdraws pending questions and
+// releases the engine. It returns when ctx is done even if the build has
+// not ended yet (a compile that does not stop at once): a signal's exit
+// must not wait for it.
 func (a *app) close(ctx context.Context) error {
 	a.cancel()
 	select {
@@ -85,6 +89,7 @@ func (a *app) close(ctx context.Context) error {
 	if a.rt == nil {
 		return nil
 	}
+	a.provider.web.close(ctx)
 	a.dispose()
 	return a.rt.Close(ctx)
 }

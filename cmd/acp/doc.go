@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	askcore-acp [--script FILE] [--engine wasm|native]
+//	askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
 //
 // The model settings are those of every askcore front door
 // (package frontdoor): --script FILE replays a JSON Lines script (each ACP
@@ -19,8 +19,9 @@
 // Protocol behaviour:
 //
 //   - initialize records whether the client advertised
-//     clientCapabilities.elicitation.form. Without it every question fails
-//     at once with ASK_FAILED (the model sees the error and goes on).
+//     clientCapabilities.elicitation.form. Without it every question is
+//     asked on the answer page (below); with --web=never it fails at once
+//     with ASK_FAILED (the model sees the error and goes on).
 //   - session/new creates one agent per session; its history is kept
 //     across the session's prompts. session/prompt runs the agent loop and
 //     ends with stopReason end_turn, or cancelled after session/cancel.
@@ -99,6 +100,24 @@
 // (measured: a few milliseconds on the native engine, under 0.5 s on
 // wasm, most of it the engine's release). A second signal skips the wait.
 // The end of stdin still ends it with status 0.
+//
+// The answer page (web.go, package answerpage). Where the client did not
+// advertise form elicitation (--web=auto, the default), or for every
+// question (--web=always), a question is asked on a local web page that
+// runs the same askcore.wasm: 127.0.0.1 and a free port (--web-addr to
+// choose, e.g. a fixed port to forward over SSH), a secret token in the
+// URL, one page for the whole process. The page writes
+// "askcore: answer at URL" on stderr when it starts listening; the same
+// line goes to the asking session as one agent_message_chunk (made safe by
+// the core, set apart by blank lines) each time a question goes there; and
+// the URL is opened in the default browser when a desktop session is
+// detected, unless --no-browser or ASKCORE_BROWSER=none. What the person
+// gives on the page (picks, or a decline) is resolved by the core as for
+// every surface: the tool_call_update's rawOutput is the core's answer,
+// a decline ASK_DECLINED. session/cancel, a signal or the connection's end
+// withdraw the question from the page, which says why; the tool fails
+// with ASK_ABORTED and the prompt ends as above. No elicitation/create is
+// sent then (URL-mode elicitation is not used).
 //
 // Routing: app.router (an askcore.Router) maps each agent to its
 // session; the provider maps each session to its connection. A session

@@ -270,8 +270,9 @@ type harness struct {
 }
 
 type harnessOptions struct {
-	script string  // defaults to testScript
-	build  builder // defaults to frontdoor.Build with the native engine
+	script string      // defaults to testScript
+	build  builder     // defaults to frontdoor.Build with the native engine
+	web    webSettings // the answer page (the zero value: --web=auto)
 }
 
 func writeScript(t *testing.T, text string) string {
@@ -299,7 +300,7 @@ func newTestApp(t *testing.T, opts harnessOptions) *app {
 		settings := testSettings(t, opts.script)
 		opts.build = func(ctx context.Context) (*frontdoor.Runtime, error) { return frontdoor.Build(ctx, settings, noEnv) }
 	}
-	return newApp(opts.build, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return newApp(opts.build, slog.New(slog.NewTextHandler(io.Discard, nil)), opts.web)
 }
 
 func newHarness(t *testing.T, opts harnessOptions, elicit elicitFunc) *harness {

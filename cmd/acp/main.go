@@ -11,8 +11,24 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
 )
+
+const usageLine = "usage: askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]"
+
+const usageText = `An ACP agent on stdio; configure your editor to launch it (see the README).
+Questions are form elicitations where the client advertised them; elsewhere
+(--web=auto, the default) they are asked on a local web page, whose URL
+("askcore: answer at URL") is written on stderr, sent to the session as
+agent message text, and opened in the default browser on a desktop session
+(unless --no-browser or ASKCORE_BROWSER=none). --web=always uses the page
+even where forms are available; --web=never answers ASK_FAILED where they
+are not. Over SSH, pick the port and forward it, then open the URL printed:
+  ssh -L 8765:127.0.0.1:8765 host askcore-acp --web-addr 127.0.0.1:8765
+
+Flags:
+`
 
 func main() {
 	// From the first moment: a signal during start-up is handled too.
@@ -37,13 +53,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	fs := flag.NewFlagSet("askcore-acp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: askcore-acp [--script FILE] [--engine wasm|native]")
-		fmt.Fprintln(stderr, "An ACP agent on stdio; configure your editor to launch it (see the README).")
+		fmt.Fprintln(stderr, usageLine)
+		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
 	}
 	var settings frontdoor.Settings
 	settings.AddFlags(fs)
 	version := fs.Bool("version", false, "print the version and exit")
+	web := webSettings{log: stderr, getenv: getenv}
+	fs.Var(&web.mode, "web", "`MODE` of the local answer page: auto (the default; where the client did not advertise form elicitation), always, or never (a client without forms gets ASK_FAILED)")
+	fs.BoolVar(&web.noBrowser, "no-browser", false, "never open a browser for the answer page, only print its URL (also ASKCORE_BROWSER=none)")
+	fs.StringVar(&web.addr, "web-addr", answerpage.DefaultAddr, "the answer page's `HOST:PORT` (a fixed port to forward over SSH; an address other than loopback is warned about)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -64,11 +84,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		fmt.Fprintf(stderr, "askcore-acp: %v\n", err)
 		return 1
 	} else {
-		log.Info("askcore-acp ready", "model", string(source), "engine", settings.Engine)
+		log.Info("askcore-acp ready", "model", string(source), "engine", settings.Engine, "web", web.mode)
 	}
 	a := newApp(func(ctx context.Context) (*frontdoor.Runtime, error) {
 		return frontdoor.Build(ctx, settings, getenv)
-	}, log)
+	}, log, web)
 	sig := serve(a, stdin, stdout, sigs)
 
 	grace := 5 * time.Second

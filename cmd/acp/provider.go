@@ -26,14 +26,19 @@ type peer interface {
 var errClientGone = errors.New("the ACP client disconnected")
 
 // provider is the ACP askcore.Provider: it turns a question into a form
-// elicitation in the asking agent's session. One provider serves every
-// session of the process (the askcore.Service holds one provider).
+// elicitation in the asking agent's session, or, where the client shows no
+// form (--web), a question on the answer page (web.go). One provider
+// serves every session of the process (the askcore.Service holds one
+// provider).
 //
 // Routing has two steps: router (the public agent -> session map, which
 // also holds the sub-agents bound to a session) gives the asking agent's
 // session, and peers the connection that holds that session.
 type provider struct {
 	router *askcore.Router
+	// web is the answer page; nil: none (a client without forms gets
+	// ASK_FAILED, as with --web=never).
+	web *pages
 
 	mu    sync.Mutex
 	peers map[string]peer // session ID -> its connection
@@ -80,11 +85,15 @@ func (pv *provider) route(agentID string) (string, peer, bool) {
 // Ask implements askcore.Provider. The core builds the form, judges the
 // response and writes every error; this method only routes, carries bytes
 // and names the situation. When ctx is done it returns ctx's cause and the
-// service reports ASK_ABORTED.
+// service reports ASK_ABORTED. A question the page takes (web.use) goes
+// there instead of a form.
 func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 	sessionID, p, ok := pv.route(call.From.AgentID)
 	if !ok {
 		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: call.From.AgentID}
+	}
+	if pv.web.use(p.formElicitation()) {
+		return pv.askPage(ctx, sessionID, p, call)
 	}
 	if !p.formElicitation() {
 		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoFormSupport}

@@ -8,10 +8,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/termui"
 )
@@ -24,6 +29,7 @@ import (
 const demoKickoff = "Hello!"
 
 const chatUsage = `usage: askcore-stdio [--script FILE] [--engine wasm|native] [--plain]
+                     [--web [--no-browser] [--web-addr HOST:PORT]]
        askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D] [--plain]
 
 A terminal agent whose model can ask you questions (ask_user_question).
@@ -44,6 +50,18 @@ them separated by commas. A batch asks its questions one after another.
 Ctrl-C during a question dismisses it (the model is told ASK_ABORTED).
 
 Ctrl-C outside a question, or end of input (Ctrl-D), quits.
+
+In a browser (--web): every question is asked on a local web page instead
+of the terminal (stdin lines stay the prompts); the line "askcore: answer
+at URL" on stderr names the page, which is opened in the default browser
+when a desktop session is detected, unless --no-browser or
+ASKCORE_BROWSER=none. Without --web, the page is where a question goes
+when there is no terminal for it: stdin is not a terminal and has ended
+(nothing is left to answer with), /dev/tty cannot be opened, and a
+browser can be opened here (a desktop session, or ASKCORE_BROWSER naming
+a command). The page takes the picker's keys and the mouse; Decline (or
+Esc) declines. Over SSH, fix the port and forward it:
+  ssh -L 8765:127.0.0.1:8765 host askcore-stdio --web --web-addr 127.0.0.1:8765
 
 Model (first that applies):
   --script FILE       a scripted model (JSON Lines, one model reply a line)
@@ -70,6 +88,8 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	settings.AddFlags(fs)
 	plain := fs.Bool("plain", false, plainUsage)
 	version := fs.Bool("version", false, "print the version and exit")
+	var web webFlags
+	web.add(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), chatUsage)
 		fs.PrintDefaults()
@@ -88,6 +108,10 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(s.stderr, "askcore-stdio: unexpected argument %q (the only subcommand is \"ask\")\n", fs.Arg(0))
+		return exitUsage
+	}
+	if bad := web.check(fs); bad != "" {
+		fmt.Fprintf(s.stderr, "askcore-stdio: %s\n", bad)
 		return exitUsage
 	}
 
@@ -112,12 +136,12 @@ func runChat(ctx context.Context, args []string, s sys) int {
 		fmt.Fprintln(s.stderr, show.text("askcore-stdio: "+err.Error()))
 		return exitError
 	}
-	return chat(ctx, s, rt, show, mode, errMode.Color)
+	return chat(ctx, s, rt, show, mode, errMode.Color, web)
 }
 
 // chat is the conversation: each stdin line a prompt, questions through the
 // terminal provider in the mode the core chose.
-func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode askcore.TerminalMode, errColor bool) int {
+func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode askcore.TerminalMode, errColor bool, web webFlags) int {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
@@ -151,8 +175,16 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode a
 		t := termui.NewTerminal(lines, inFile, pOut, pFile, pStyle)
 		cfg.Picker = &t
 	}
-	prov := termui.NewProvider(cfg)
-	defer prov.Close()
+	term := termui.NewProvider(cfg)
+	defer term.Close()
+	// The answer page: every question with --web; else a question the
+	// terminal provider cannot ask for want of input, when no terminal
+	// can be opened and a browser can (chatPage).
+	prov := &chatProvider{term: term, page: &lazyPage{core: rt.Core, web: web, log: errOut, getenv: s.getenv}, always: web.on}
+	defer prov.page.close()
+	if !web.on && !s.stdinTTY && !s.canOpenTTY() && browserOpensHere(s.getenv) {
+		prov.onEOF = true
+	}
 
 	// Signals: Ctrl-C dismisses the question on screen; with no question,
 	// it (and SIGTERM always) ends the program between two writes.
@@ -280,4 +312,168 @@ func banner(st termui.Style, modelInfo string, picker bool) string {
 	return st.Question("askcore-stdio") + st.Dim(" · "+modelInfo+"\n"+
 		"Type a message and press Enter. "+how+"\n"+
 		"Ctrl-C dismisses a question; Ctrl-D quits.") + "\n\n"
+}
+
+// chatProvider asks the chat's questions: on the terminal (termui), or on
+// the answer page (lazyPage) with --web (always), or, when onEOF, where
+// the terminal provider cannot ask for want of input: stdin is not a
+// terminal and has ended, no terminal can be opened, and the page can
+// open itself in a browser here. Lines on stdin answer as long as there
+// are any (a program feeding the chat through a pipe keeps its answers).
+type chatProvider struct {
+	term   *termui.Provider
+	page   *lazyPage
+	always bool
+	onEOF  bool
+	ended  atomic.Bool // stdin ended: with onEOF, questions go to the page at once
+
+	mu     sync.Mutex
+	active context.CancelCauseFunc // the question on the page, for Ctrl-C
+}
+
+// Ask implements askcore.Provider.
+func (p *chatProvider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	if p.always || p.onEOF && p.ended.Load() {
+		return p.askPage(ctx, call)
+	}
+	reply, err := p.term.Ask(ctx, call)
+	var f askcore.Failure
+	if p.onEOF && errors.As(err, &f) && f.Situation == askcore.SituationEOF && ctx.Err() == nil {
+		p.ended.Store(true)
+		return p.askPage(ctx, call)
+	}
+	return reply, err
+}
+
+// errPageInterrupted dismisses the question on the page (Ctrl-C).
+var errPageInterrupted = errors.New("interrupted (Ctrl-C)")
+
+func (p *chatProvider) askPage(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	srv, done, err := p.page.begin()
+	if err != nil {
+		return askcore.Reply{}, err
+	}
+	defer done()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	p.mu.Lock()
+	p.active = cancel
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.active = nil
+		p.mu.Unlock()
+	}()
+	reply, err := srv.Ask(ctx, call)
+	if err != nil && errors.Is(context.Cause(ctx), errPageInterrupted) {
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationInterrupted}
+	}
+	return reply, err
+}
+
+// Interrupt dismisses the question on screen (Ctrl-C): the terminal's, or
+// the page's. It reports whether there was one.
+func (p *chatProvider) Interrupt() bool {
+	if p.term.Interrupt() {
+		return true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.active == nil {
+		return false
+	}
+	p.active(errPageInterrupted)
+	return true
+}
+
+// lazyPage is the chat's answer page, made on its first question.
+type lazyPage struct {
+	core   *askcore.Core
+	web    webFlags
+	log    io.Writer
+	getenv func(string) string
+
+	mu     sync.Mutex
+	srv    *answerpage.Server
+	closed bool
+	asks   sync.WaitGroup
+}
+
+// begin returns the page and counts a question on it (done uncounts it).
+func (l *lazyPage) begin() (*answerpage.Server, func(), error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, nil, askcore.Failure{Situation: askcore.SituationWithdrawn}
+	}
+	if l.srv == nil {
+		l.srv = answerpage.New(l.core,
+			answerpage.WithAddr(l.web.addr),
+			answerpage.WithBrowser(!l.web.noBrowser),
+			answerpage.WithLog(l.log),
+			answerpage.WithEnv(l.getenv))
+	}
+	l.asks.Add(1)
+	return l.srv, l.asks.Done, nil
+}
+
+// pageCloseGrace bounds how long close waits for the questions on the
+// page to end by themselves (a signal or Ctrl-C ended them: the page then
+// says why, instead of "withdrawn").
+const pageCloseGrace = time.Second
+
+// close stops the page, once the questions on it ended (or after
+// pageCloseGrace).
+func (l *lazyPage) close() {
+	l.mu.Lock()
+	l.closed = true
+	srv := l.srv
+	l.mu.Unlock()
+	if srv == nil {
+		return
+	}
+	ended := make(chan struct{})
+	go func() {
+		l.asks.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(pageCloseGrace):
+	}
+	_ = srv.Close()
+}
+
+// canOpenTTY reports whether the controlling terminal can be opened.
+func (s sys) canOpenTTY() bool {
+	if s.openTTY == nil {
+		return false
+	}
+	f, err := s.openTTY()
+	if err != nil {
+		return false
+	}
+	_ = f.Close()
+	return true
+}
+
+// browserOpensHere reports whether the answer page would open itself in
+// a browser here, by the rule of package answerpage (WithBrowser):
+// ASKCORE_BROWSER names a command, or is not "none" and a desktop session
+// is detected (DISPLAY or WAYLAND_DISPLAY on Linux and the BSDs; always
+// on macOS and Windows).
+func browserOpensHere(getenv func(string) string) bool {
+	switch b := strings.TrimSpace(getenv(answerpage.EnvBrowser)); {
+	case strings.EqualFold(b, "none"):
+		return false
+	case b != "":
+		return true
+	}
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		return true
+	case "android", "ios", "js", "wasip1", "plan9":
+		return false
+	}
+	return getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != ""
 }
