@@ -129,6 +129,18 @@
 //	4  ASK_TIMEOUT (--timeout elapsed; nothing was chosen)
 //	5  ASK_DECLINED (the person declined: Esc in the keyboard picker)
 //
+// # The chat on the answer page
+//
+//	askcore-stdio --web [--no-browser] [--web-addr HOST:PORT]
+//
+// asks every question of the chat on the answer page (stdin lines stay the
+// prompts; Ctrl-C dismisses the question on the page). Without --web a
+// question goes to the page by itself only when stdin is not a terminal and
+// has ended, /dev/tty cannot be opened, and a browser can open here (a
+// desktop session, or ASKCORE_BROWSER naming a command): a GUI git hook
+// that pipes in a prompt is asked on the page; a CI job gets ASK_ABORTED
+// instead of waiting for nobody.
+//
 // # Exit status of the terminal agent
 //
 //	0    end of input
