@@ -36,8 +36,9 @@
 //
 // Every request must carry the URL's token, 256 random bits, as the
 // first path segment (compared in constant time; anything else is 404), and
-// a Host header naming the listening port with an IP address or localhost
-// (DNS rebinding: 403). The answer (a POST) must come from the page's own
+// a Host header naming the listening port with the listening address
+// (127.0.0.1) or localhost, any IP address only when listening on every
+// interface (DNS rebinding: 403). The answer (a POST) must come from the page's own
 // origin (Origin, Sec-Fetch-Site) as application/json; the page's scripts
 // and event stream must be fetched same-origin. Responses carry a
 // Content-Security-Policy allowing only the server's own scripts and the
