@@ -114,6 +114,7 @@ export class Picker {
   #ran = false;
   #done = false;
   #firstPaintMs = 0;
+  #painting = false;
 
   /**
    * @param {PickerTerminal} t
@@ -332,13 +333,13 @@ export class Picker {
     this.#screen.raw(s);
   }
 
+  /** The terminal's size now (asked again before every frame; 80x24 when unknown). */
   #size() {
     const out = /** @type {any} */ (this.#t.output);
     try {
-      if (typeof out.getWindowSize === 'function') {
-        const [c, r] = out.getWindowSize();
-        if (c > 0 && r > 0) return [c, r];
-      }
+      // A tty.WriteStream caches its size: only process.stdout and stderr
+      // are refreshed by Node on SIGWINCH, not a stream on /dev/tty.
+      if (typeof out._refreshSize === 'function') out._refreshSize();
     } catch {
       // not a terminal after all
     }
@@ -352,7 +353,15 @@ export class Picker {
 
   /** @param {boolean} first */
   #paint(first) {
-    const [cols, rows] = this.#size();
+    if (this.#painting) return; // a 'resize' emitted by #size: this frame has the new size
+    this.#painting = true;
+    let cols;
+    let rows;
+    try {
+      [cols, rows] = this.#size();
+    } finally {
+      this.#painting = false;
+    }
     const f = this.#st.render(cols, rows, this.#style);
     this.#st.page = f.page;
     let s = '';

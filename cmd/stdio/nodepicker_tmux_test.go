@@ -1,0 +1,389 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/tmuxtest"
+)
+
+// The Node keyboard picker (hostjs: @askcore/askcore/picker, driven by
+// hostjs/test/picker-ask.mjs, the Node twin of "ask") against "askcore-stdio
+// ask", on real pseudo-terminals of the same size, from ONE key script: after
+// every step both panes are the same, colours included (capture-pane -e),
+// and at the end both leave the same history (the summary line) and print
+// the same bytes with the same exit status. Skipped without node or tmux.
+
+// nodeStep is one step of a key script: what is typed, then what both
+// screens show once it took effect.
+type nodeStep struct {
+	keys   []string // tmux key names (Down, Enter, Space, BTab, C-w, Escape, ...)
+	typed  string   // typed as it is
+	paste  string   // pasted (bracketed paste)
+	resize [2]int   // cols, rows: both windows resized
+	cursor string   // the cursor's entry starts with it
+	ends   string   // the cursor's entry ends with it
+	want   string   // the screen contains it
+}
+
+type nodeCase struct {
+	name       string
+	args       string // the request
+	cols, rows int
+	env        string // variables for both commands (NO_COLOR=1 ...)
+	stdin      bool   // the request on stdin: keys from /dev/tty
+	first      string // the cursor's entry on the first frame
+	steps      []nodeStep
+	exit       int
+	answer     string // the answer both print; "" when it is an error
+}
+
+// nodeAsk is the Node twin's command line, or "" (the test skips) without
+// node.
+func nodeAsk(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the Node picker tests need it")
+	}
+	script, err := filepath.Abs(filepath.Join("..", "..", "hostjs", "test", "picker-ask.mjs"))
+	require.NoError(t, err)
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("no %s", script)
+	}
+	return tmuxtest.Quote(node) + " " + tmuxtest.Quote(script)
+}
+
+func TestNodePicker(t *testing.T) {
+	nodeCmd := nodeAsk(t)
+	// The waits read the visible pane only: a resize pushes old frames into
+	// the scrollback.
+	server := tmuxtest.New(t, tmuxtest.Config{Unset: modelKeys})
+	dir := t.TempDir()
+
+	wideArgs := `{"header":"言語","question":"どの言語で返信しますか？","options":[` +
+		`{"label":"日本語","description":"全角の説明文がここに入ります。","recommended":true},` +
+		`{"label":"中文（简体）非常长的标签会被截断而不会换行到下一行"},{"label":"Cafe\u0301 cre\u0300me"},` +
+		`{"label":"🚀 Emoji 👍 label"},{"label":"한국어"}],"allowCustom":true}`
+	hostile := colors(true)
+	hostile["question"] = "Which colour?" + escapes
+	hostile["options"] = []map[string]any{
+		{"label": "Red" + escapes, "value": "red", "description": "Warm." + escapes},
+		{"label": "Blue\x1b[31m", "value": "blue", "recommended": true},
+	}
+	var many []map[string]any
+	for i := range 64 {
+		o := map[string]any{"label": fmt.Sprintf("Option %d", i+1), "value": fmt.Sprint(i + 1)}
+		if i%3 == 0 {
+			o["description"] = strings.Repeat("words ", 1+i%5)
+		}
+		many = append(many, o)
+	}
+	many[0]["recommended"] = true
+	manyArgs := mustJSON(t, map[string]any{"header": "Many", "question": "Which one?", "options": many, "allowCustom": true})
+	long := mustJSON(t, map[string]any{"header": "Plan", "question": strings.Repeat("A question long enough to wrap over several lines of a narrow terminal. ", 3),
+		"options": []map[string]any{
+			{"label": "Alpha", "description": strings.Repeat("A description that wraps, with well-known hyphen-ated words (and brackets), 12.5% numbers. ", 2), "recommended": true},
+			{"label": "Beta", "description": "Short."},
+		}, "multiSelect": true, "allowCustom": true})
+
+	pickAnswer := func(args string, picks ...askcore.Pick) string {
+		answer, _ := pickSummary(t, args, picks...)
+		return answer
+	}
+
+	cases := []nodeCase{
+		{
+			name: "single", args: askRequest, cols: 100, rows: 30, first: "1. Production",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Staging"},
+				{keys: []string{"k"}, cursor: "1. Production"},
+				{keys: []string{"j"}, cursor: "2. Staging"},
+				{keys: []string{"1"}, cursor: "1. Production"},
+				{keys: []string{"End"}, cursor: "2. Staging"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(askRequest, askcore.Pick{Options: []int{0}}),
+		},
+		{
+			name: "request on stdin", args: askRequest, cols: 100, rows: 30, stdin: true, first: "1. Production",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Staging"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(askRequest, askcore.Pick{Options: []int{0}}),
+		},
+		{
+			name: "multi-select and own text", args: featuresArgs, cols: 90, rows: 24, first: "[x] 1. Auth",
+			steps: []nodeStep{
+				{keys: []string{"Space"}, cursor: "[ ] 1. Auth"},
+				{keys: []string{"Enter"}, want: pickRejection(t, featuresArgs, 0, askcore.Pick{Options: []int{}})[:40]},
+				{keys: []string{"j", "Space"}, cursor: "[x] 2. Billing"},
+				{keys: []string{"3", "Space"}, cursor: "[x] 3. Search"},
+				{keys: []string{"Space"}, cursor: "[ ] 3. Search"},
+				{keys: []string{"End"}, cursor: "[ ]  ✎ "},
+				{typed: "jk own", ends: ": jk own"},
+				{keys: []string{"BSpace"}, ends: ": jk ow"},
+				{keys: []string{"Up"}, cursor: "[ ] 3. Search"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(featuresArgs, askcore.Pick{Options: []int{1}, Text: "jk ow"}),
+		},
+		{
+			name: "batch with Tab", args: batchArgs, cols: 120, rows: 40, first: "1. Blue",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Red"},
+				{keys: []string{"Tab"}, want: "Question 2 of 3"},
+				{keys: []string{"Enter"}, want: pickRejection(t, batchArgs, 1, askcore.Pick{Options: []int{}})},
+				{keys: []string{"Space"}, cursor: "[x] 1. Lint"},
+				{keys: []string{"j", "j", "Space"}, cursor: "[x] 3. Fuzz"},
+				{keys: []string{"Tab"}, want: "Question 3 of 3"},
+				{typed: "oops one", ends: ": oops one"},
+				{keys: []string{"C-w"}, ends: ": oops"},
+				{keys: []string{"C-u"}, ends: ":"},
+				{paste: "jk\nAuror", ends: ": jk Auror"},
+				{typed: "a", ends: ": jk Aurora"},
+				{keys: []string{"BTab", "BTab"}, want: "Question 1 of 3"},
+				{keys: []string{"Enter"}, want: "✓ Colour"},
+				{keys: []string{"Enter"}, want: "✓ 2"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(batchArgs, askcore.Pick{Options: []int{0}}, askcore.Pick{Options: []int{0, 2}}, askcore.Pick{Text: "jk Aurora"}),
+		},
+		{
+			name: "Esc", args: askRequest, cols: 100, rows: 30, first: "1. Production",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Staging"},
+				{keys: []string{"Escape"}, want: "[exit 5]"},
+			},
+			exit: 5,
+		},
+		{
+			name: "Ctrl-C", args: batchArgs, cols: 100, rows: 30, first: "1. Blue",
+			steps: []nodeStep{
+				{keys: []string{"Tab"}, want: "Question 2 of 3"},
+				{keys: []string{"C-c"}, want: "[exit 3]"},
+			},
+			exit: 3,
+		},
+		{
+			name: "wide text typed", args: wideArgs, cols: 36, rows: 20, first: "1. 日本語",
+			steps: []nodeStep{
+				{keys: []string{"End"}, cursor: "✎ "},
+				{typed: "中文 e\u0301 👍", ends: ": 中文 e\u0301 👍"},
+				{keys: []string{"BSpace"}, ends: ": 中文 e\u0301"},
+				{keys: []string{"BSpace", "BSpace"}, ends: ": 中文"},
+				{typed: "x", ends: ": 中文 x"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(wideArgs, askcore.Pick{Options: []int{}, Text: "中文 x"}),
+		},
+		{
+			name: "64 options in 12 rows", args: manyArgs, cols: 70, rows: 12, first: "1. Option 1",
+			steps: []nodeStep{
+				{keys: strings.Fields(strings.Repeat("Down ", 12)), cursor: "13. Option 13"},
+				{keys: []string{"End"}, cursor: "✎ "},
+				{keys: []string{"PPage"}, want: "↓"},
+				{keys: []string{"PPage"}, want: "↑"},
+				{keys: []string{"NPage"}, want: "more"},
+				{keys: []string{"Home"}, cursor: "1. Option 1"},
+				{keys: []string{"9"}, cursor: "9. Option 9"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(manyArgs, askcore.Pick{Options: []int{8}}),
+		},
+		{
+			// The sizes of TestPickerScreen's resize: the frame fits each, so
+			// the terminal's reflow leaves nothing behind.
+			name: "resize", args: askRequest, cols: 100, rows: 30, first: "1. Production",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Staging"},
+				{resize: [2]int{60, 15}, cursor: "2. Staging"},
+				{resize: [2]int{120, 40}, cursor: "2. Staging"},
+				{keys: []string{"Up"}, cursor: "1. Production"},
+				{resize: [2]int{52, 12}, cursor: "1. Production"},
+				{resize: [2]int{80, 24}, cursor: "1. Production"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(askRequest, askcore.Pick{Options: []int{1}}),
+		},
+		{
+			name: "wrapping", args: long, cols: 44, rows: 40, first: "[x] 1. Alpha",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "[ ] 2. Beta"},
+				{keys: []string{"End"}, cursor: "[ ]  ✎"},
+				{typed: strings.Repeat("typed past the width ", 3), ends: "width"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(long, askcore.Pick{Options: []int{0}, Text: strings.TrimSpace(strings.Repeat("typed past the width ", 3))}),
+		},
+		{
+			name: "compact", args: long, cols: 30, rows: 12, first: "[x] 1. Alpha",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "[ ] 2. Beta"},
+				{keys: []string{"Down"}, cursor: "[ ]  ✎"},
+				{keys: []string{"Escape"}, want: "[exit 5]"},
+			},
+			exit: 5,
+		},
+		{
+			name: "NO_COLOR", args: featuresArgs, cols: 100, rows: 30, env: "NO_COLOR=1", first: "[x] 1. Auth",
+			steps: []nodeStep{
+				{keys: []string{"End"}, cursor: "[ ]  ✎ "},
+				{keys: []string{"Escape"}, want: "[exit 5]"},
+			},
+			exit: 5,
+		},
+		{
+			name: "hostile text", args: mustJSON(t, hostile), cols: 120, rows: 40, first: "1. Blue",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Red"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(mustJSON(t, hostile), askcore.Pick{Options: []int{0}}),
+		},
+	}
+
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tm := server.With(t)
+			slug := strings.NewReplacer(" ", "-", "_", "-").Replace(c.name)
+			req := writeFile(t, dir, slug+".json", c.args)
+			sessions := map[string]string{"go": bin + " ask --engine wasm", "js": nodeCmd}
+			outs := map[string]string{}
+			for who, cmd := range sessions {
+				out := filepath.Join(dir, slug+"."+who+".out")
+				outs[who] = out
+				env := c.env
+				if env != "" {
+					env += " "
+				}
+				line := fmt.Sprintf(`echo before; %s%s --request "$(cat %s)" > %s`, env, cmd, req, tmuxtest.Quote(out))
+				if c.stdin {
+					line = fmt.Sprintf(`echo before; cat %s | %s%s > %s`, req, env, cmd, tmuxtest.Quote(out))
+				}
+				tm.Session(who+"-"+slug, c.cols, c.rows, line)
+			}
+			goS, jsS := "go-"+slug, "js-"+slug
+			both := func(f func(name string)) { f(goS); f(jsS) }
+			step := func(i int, s nodeStep) {
+				cond := func(scr string) bool {
+					cur := tmuxtest.CursorLine(scr)
+					if s.cursor != "" && !strings.HasPrefix(cur, s.cursor) {
+						return false
+					}
+					if s.ends != "" && !strings.HasSuffix(cur, s.ends) {
+						return false
+					}
+					if s.resize != [2]int{} && (!fits(scr, s.resize[0], s.resize[1]) || strings.Count(scr, "❯") != 1 || strings.Count(scr, "Deploy to") != 1) {
+						return false // not drawn for the new size yet
+					}
+					return s.want == "" || strings.Contains(scr, s.want)
+				}
+				both(func(name string) { tm.WaitScreen(name, fmt.Sprintf("step %d (%+v)", i, s), cond) })
+				samePanes(t, tm, goS, jsS, fmt.Sprintf("after step %d (%+v)", i, s))
+			}
+			step(0, nodeStep{cursor: c.first})
+			if c.env == "" {
+				assert.Contains(t, tm.Pane(jsS, true), "\x1b[", "colour on a terminal")
+			} else {
+				assert.NotContains(t, tm.Pane(jsS, true), "\x1b[", "NO_COLOR: no SGR at all")
+			}
+			for i, s := range c.steps {
+				both(func(name string) {
+					switch {
+					case s.resize != [2]int{}:
+						tm.Run("resize-window", "-t", name, "-x", fmt.Sprint(s.resize[0]), "-y", fmt.Sprint(s.resize[1]))
+					case s.paste != "":
+						tm.Run("set-buffer", "-b", "clip", s.paste)
+						tm.Run("paste-buffer", "-p", "-b", "clip", "-t", name)
+					case s.typed != "":
+						tm.Type(name, s.typed)
+					default:
+						tm.Keys(name, s.keys...)
+					}
+				})
+				step(i+1, s)
+			}
+			exit := fmt.Sprintf("[exit %d]", c.exit)
+			both(func(name string) { tm.WaitFor(name, exit) })
+			goAll, jsAll := tm.All(goS, true), tm.All(jsS, true)
+			assert.Equal(t, goAll, jsAll, "the same history (scrollback and screen) once both ended")
+			assert.True(t, strings.HasPrefix(tm.All(jsS, false), "before\n"), "nothing of the picker above the command's line")
+			assert.NotContains(t, tm.All(jsS, false), "❯", "no picker left in the scrollback")
+			goOut, err := os.ReadFile(outs["go"])
+			require.NoError(t, err)
+			jsOut, err := os.ReadFile(outs["js"])
+			require.NoError(t, err)
+			assert.Equal(t, string(goOut), string(jsOut), "the same answer bytes")
+			if c.answer != "" {
+				assert.Equal(t, c.answer+"\n", string(jsOut))
+			}
+		})
+	}
+}
+
+// samePanes waits until both panes are the same, colours included (the
+// slower one may still be drawing), and fails the test with both when they
+// stay different.
+func samePanes(t *testing.T, tm *tmuxtest.Server, a, b, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		pa, pb := tm.Pane(a, true), tm.Pane(b, true)
+		if pa == pb {
+			return
+		}
+		if time.Now().After(deadline) {
+			assert.Equal(t, pa, pb, "the Go and the Node picker draw the same %s", what)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestNodePickerLineMode: wherever the core's terminal op says line mode,
+// the Node twin answers in the readline line mode (its own prompt, the
+// core's present text), with the same answer as askcore-stdio's line mode.
+func TestNodePickerLineMode(t *testing.T) {
+	nodeCmd := nodeAsk(t)
+	server := newTmux(t)
+	dir := t.TempDir()
+	req := writeFile(t, dir, "req.json", askRequest)
+	want := `{"answer":"staging","selected":{"index":0,"label":"Staging","value":"staging"}}` + "\n"
+	for _, c := range []struct{ name, prefix, flag string }{
+		{"TERM=dumb", "TERM=dumb ", ""},
+		{"--plain", "", " --plain"},
+		{"ASKCORE_PLAIN=1", "ASKCORE_PLAIN=1 ", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tm := server.With(t)
+			name := strings.NewReplacer("=", "-").Replace(strings.TrimLeft(c.name, "-"))
+			outs := map[string]string{}
+			for who, cmd := range map[string]string{"go": bin + " ask --engine wasm", "js": nodeCmd} {
+				outs[who] = filepath.Join(dir, name+"."+who)
+				tm.Session(who+"-"+name, 120, 40, fmt.Sprintf(`%s%s%s --request "$(cat %s)" > %s`, c.prefix, cmd, c.flag, req, tmuxtest.Quote(outs[who])))
+			}
+			for _, who := range []string{"go", "js"} {
+				scr := tm.WaitFor(who+"-"+name, "1. Production (recommended)")
+				assert.Contains(t, scr, present(t, askRequest, 0))
+				assert.NotContains(t, scr, "❯")
+				tm.Line(who+"-"+name, "2")
+				scr = tm.WaitFor(who+"-"+name, "[exit 0]")
+				assert.Contains(t, scr, "→ Staging\n")
+				b, err := os.ReadFile(outs[who])
+				require.NoError(t, err)
+				assert.Equal(t, want, string(b), who)
+			}
+		})
+	}
+}
