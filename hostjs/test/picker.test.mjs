@@ -484,3 +484,21 @@ test('the answer is byte for byte the core\'s for the same picks (DB_REQUEST on 
   const want = expected(DB_REQUEST, [{ options: [layout.questions[0].entries[2].index] }]);
   assert.equal(answerText(await asked), want.text);
 });
+
+test('README: the picker example runs as written (on pipes the core chooses the line mode)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { spawnSync } = await import('node:child_process');
+  const { hostjsDir } = await import('./helpers.mjs');
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const blocks = [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]).filter((b) => b.includes('openTerminal(core'));
+  assert.equal(blocks.length, 1);
+  const text = JSON.stringify(DB_REQUEST);
+  const preamble = [
+    `const toolCall = { id: 'call_1', arguments: ${JSON.stringify(text)} };`,
+    "const sendToModel = (t) => process.stdout.write('MODEL ' + t + '\\n');",
+  ].join('\n');
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', preamble + '\n' + blocks[0]], { cwd: hostjsDir, input: '3\n', encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /Which database should the service use\?/);
+  assert.equal(r.stdout, `MODEL ${answerText(core.resolveAll(text, ['3']))}\n`);
+});
