@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -384,6 +385,46 @@ func TestNodePickerLineMode(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, want, string(b), who)
 			}
+		})
+	}
+}
+
+// TestNodePickerSignals: SIGTERM and SIGINT from elsewhere while the
+// picker is up, for both: the picker is erased, the terminal cooked
+// again, and the same error bytes and exit status (ASK_ABORTED with the
+// signal as the reason).
+func TestNodePickerSignals(t *testing.T) {
+	nodeCmd := nodeAsk(t)
+	server := tmuxtest.New(t, tmuxtest.Config{Unset: modelKeys})
+	dir := t.TempDir()
+	req := writeFile(t, dir, "req.json", askRequest)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			tm := server.With(t)
+			outs := map[string]string{}
+			for who, cmd := range map[string]string{"go": bin + " ask --engine wasm", "js": nodeCmd} {
+				name := fmt.Sprintf("%s-%d", who, sig)
+				pid := filepath.Join(dir, name+".pid")
+				outs[who] = filepath.Join(dir, name+".out")
+				script := writeFile(t, dir, name+".sh", fmt.Sprintf("echo $$ > %s\nexec %s --request \"$(cat %s)\"\n", tmuxtest.Quote(pid), cmd, req))
+				tm.Session(name, 100, 30, fmt.Sprintf(`echo before; sh %s > %s; echo "status $?"; stty -a | grep -o ' -*icanon'`, script, tmuxtest.Quote(outs[who])))
+				tm.WaitCursor(name, "1. Production")
+				b, err := os.ReadFile(pid)
+				require.NoError(t, err)
+				var p int
+				_, err = fmt.Sscan(string(b), &p)
+				require.NoError(t, err)
+				require.NoError(t, syscall.Kill(p, sig))
+				scr := tm.WaitFor(name, "status ", "[exit 0]")
+				assert.Contains(t, scr, "status 3\n icanon\n", "%s: the terminal is cooked again", who)
+				assert.True(t, strings.HasPrefix(tm.All(name, false), "before\nstatus 3\n"), "%s: the picker is erased:\n%s", who, tm.All(name, false))
+			}
+			assert.Equal(t, tm.All(fmt.Sprintf("go-%d", sig), true), tm.All(fmt.Sprintf("js-%d", sig), true))
+			goOut, err := os.ReadFile(outs["go"])
+			require.NoError(t, err)
+			jsOut, err := os.ReadFile(outs["js"])
+			require.NoError(t, err)
+			assert.Equal(t, string(goOut), string(jsOut))
 		})
 	}
 }

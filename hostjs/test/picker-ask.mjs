@@ -68,8 +68,13 @@ try {
   const provider = openTerminal(core, { input, output, plain });
   const interaction = new UserInteraction(core);
   interaction.register(provider);
+  // A signal from elsewhere (kill) aborts the ask with askcore-stdio's
+  // reasons; the picker is erased and the terminal restored first.
+  const ac = new AbortController();
+  process.on('SIGINT', () => ac.abort(new Error('interrupted (Ctrl-C)')));
+  process.on('SIGTERM', () => ac.abort(new Error('terminated (SIGTERM)')));
   try {
-    const answer = await interaction.ask(request, { from: { agentId: 'askcore-stdio-ask' } });
+    const answer = await interaction.ask(request, { from: { agentId: 'askcore-stdio-ask' }, signal: ac.signal });
     process.stdout.write(answerText(answer) + '\n');
   } finally {
     provider.close();
