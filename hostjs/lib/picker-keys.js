@@ -1,7 +1,9 @@
 // The keyboard picker's key decoder: a port of termui/keys.go. Bytes in
 // (what a raw terminal sends), one key out. Sequences understood: CSI and
-// SS3 cursor keys (modifiers ignored), Home, End, PgUp, PgDn, Delete,
-// Shift-Tab (CSI Z), bracketed paste; C0 keys: Enter (CR, LF, CR LF), Tab,
+// SS3 cursor keys, Home, End, PgUp, PgDn, Delete, Shift-Tab (CSI Z),
+// bracketed paste; modifiers are ignored except Shift on ↑, ↓, PgUp and
+// PgDn (CSI 1;2A, CSI 5;2~, rxvt's CSI a / CSI b), which scroll a preview
+// (as the Go picker's coming previews do); C0 keys: Enter (CR, LF, CR LF), Tab,
 // Backspace (DEL, BS), Ctrl-C, Ctrl-U, Ctrl-W, Ctrl-P/Ctrl-N (up/down). ESC
 // followed by anything but "[" or "O" is the Esc key (no Alt bindings); a
 // lone ESC is the Esc key once no more bytes came in time (final).
@@ -9,7 +11,7 @@
 import { printable } from './picker-text.js';
 
 /**
- * @typedef {'none'|'rune'|'up'|'down'|'left'|'right'|'home'|'end'|'pgup'|'pgdown'|'enter'|'tab'|'backtab'|'esc'|'ctrl+c'|'backspace'|'delete'|'ctrl+u'|'ctrl+w'|'paste'} KeyKind
+ * @typedef {'none'|'rune'|'up'|'down'|'left'|'right'|'home'|'end'|'pgup'|'pgdown'|'enter'|'tab'|'backtab'|'esc'|'ctrl+c'|'backspace'|'delete'|'ctrl+u'|'ctrl+w'|'paste'|'shift+up'|'shift+down'|'shift+pgup'|'shift+pgdown'} KeyKind
  * @typedef {{kind: KeyKind, r?: string, text?: string}} Key
  */
 
@@ -69,9 +71,15 @@ function decodeEsc(b, final) {
   if (fin < 0x40 || fin > 0x7e) return [NONE, i];
   const n = i + 1;
   const params = String.fromCharCode(...b.subarray(2, i));
+  const [num, mod] = params.split(';');
+  const shift = shifted(mod);
   if (fin === 0x5a) return [k('backtab'), n];
+  if (fin === 0x61) return [k('shift+up'), n]; // rxvt
+  if (fin === 0x62) return [k('shift+down'), n];
+  if (fin === 0x41 && shift) return [k('shift+up'), n];
+  if (fin === 0x42 && shift) return [k('shift+down'), n];
   if (fin === 0x7e) {
-    switch (params.split(';')[0]) {
+    switch (num) {
       case '1':
       case '7':
         return [k('home'), n];
@@ -79,9 +87,9 @@ function decodeEsc(b, final) {
       case '8':
         return [k('end'), n];
       case '5':
-        return [k('pgup'), n];
+        return [k(shift ? 'shift+pgup' : 'pgup'), n];
       case '6':
-        return [k('pgdown'), n];
+        return [k(shift ? 'shift+pgdown' : 'pgdown'), n];
       case '3':
         return [k('delete'), n];
       case '200':
@@ -90,6 +98,17 @@ function decodeEsc(b, final) {
     return [NONE, n];
   }
   return [k(cursorKey(fin)), n];
+}
+
+/**
+ * Whether a CSI modifier parameter (1 + a bit mask: 1 Shift, 2 Alt, 4 Ctrl)
+ * includes Shift.
+ * @param {string | undefined} mod
+ */
+function shifted(mod) {
+  if (mod === undefined || !/^[0-9]+$/.test(mod)) return false;
+  const m = Number(mod);
+  return m >= 2 && ((m - 1) & 1) !== 0;
 }
 
 /** @param {number} fin @returns {KeyKind} */

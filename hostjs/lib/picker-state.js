@@ -3,7 +3,7 @@
 // and picker_render.go (a state drawn as lines that fit the terminal). No
 // I/O here; lib/picker-run.js drives it on a terminal.
 
-import { cleanText, truncate, tail, textWidth, wrap, dropLastGrapheme, dropLastWord } from './picker-text.js';
+import { cleanText, truncate, tail, textWidth, wrap, wrapLine, dropLastGrapheme, dropLastWord } from './picker-text.js';
 
 /**
  * The core's picker op result. Unknown fields are ignored.
@@ -11,7 +11,7 @@ import { cleanText, truncate, tail, textWidth, wrap, dropLastGrapheme, dropLastW
  * @typedef {{position?: string, header?: string, question: string, multiSelect: boolean, entries: LayoutEntry[],
  *   custom?: string, cursor: number, toggled?: number[], help: string}} LayoutQuestion
  * @typedef {{questions: LayoutQuestion[], recommended: string, on: string, off: string, more: string,
- *   declined: string, interrupted: string}} Layout
+ *   declined: string, interrupted: string, previewTitle?: string, previewHelp?: string}} Layout
  * @typedef {{options: number[], text: string}} Pick
  * @typedef {'none'|'redraw'|'confirm'|'decline'|'interrupt'} Action
  */
@@ -100,7 +100,10 @@ function entryCount(q) {
 }
 
 /**
- * @typedef {{cursor: number, toggled: boolean[], text: string, checked: Pick | null, msg: string, top: number}} QState
+ * @typedef {{cursor: number, toggled: boolean[], text: string, checked: Pick | null, msg: string, top: number,
+ *   pvTop: number, pvMax: number, pvMaxOf: number}} QState
+ *   pvTop: the first preview line shown; pvMax: the largest pvTop of entry
+ *   pvMaxOf's box in the last frame (-1: none)
  */
 
 export class PickerState {
@@ -112,10 +115,16 @@ export class PickerState {
     /** @type {QState[]} */
     this.qs = l.questions.map((q) => {
       const toggled = q.entries.map((e) => (q.toggled ?? []).includes(e.index));
-      return { cursor: q.cursor ?? 0, toggled, text: '', checked: null, msg: '', top: 0 };
+      return { cursor: q.cursor ?? 0, toggled, text: '', checked: null, msg: '', top: 0, pvTop: 0, pvMax: 0, pvMaxOf: -1 };
     });
+    /** Preview lines the last frame's box showed at once. */
+    this.pvPage = 0;
     /** @type {Map<string, string[]>} */
     this.descs = new Map();
+    /** @type {Map<string, string[]>} */
+    this.previews = new Map();
+    /** @type {Map<string, number>} */
+    this.listWs = new Map();
   }
 
   q() {
@@ -196,6 +205,18 @@ export class PickerState {
     switch (k.kind) {
       case 'ctrl+c':
         return 'interrupt';
+      case 'shift+up':
+      case 'shift+down':
+      case 'shift+pgup':
+      case 'shift+pgdown':
+        if (this.preview() === '') {
+          // Nothing to scroll: Shift-↑/↓ move as ↑/↓ do.
+          if (k.kind === 'shift+up') return this.moveTo(qs.cursor - 1);
+          if (k.kind === 'shift+down') return this.moveTo(qs.cursor + 1);
+          if (k.kind === 'shift+pgup') return this.moveTo(Math.max(0, qs.cursor - Math.max(1, page)));
+          return this.moveTo(Math.min(n - 1, qs.cursor + Math.max(1, page)));
+        }
+        return this.scrollPreview(k.kind);
       case 'esc':
         return 'decline';
       case 'enter':
@@ -257,13 +278,41 @@ export class PickerState {
     return 'none';
   }
 
-  /** @param {number} e @returns {Action} */
+  /** The preview of the entry under the cursor ("" for none, and on the own-answer entry). */
+  preview() {
+    const q = this.q();
+    const qs = this.st();
+    if (qs.cursor >= q.entries.length) return '';
+    return q.entries[qs.cursor].preview ?? '';
+  }
+
+  /**
+   * Moves the preview of the cursor's entry by a line or a page (of the
+   * last frame's box, which also says where the preview ends).
+   * @param {string} kind
+   * @returns {Action}
+   */
+  scrollPreview(kind) {
+    const qs = this.st();
+    let limit = this.preview().length;
+    if (qs.pvMaxOf === qs.cursor) limit = qs.pvMax;
+    let step = 1;
+    if (kind === 'shift+pgup' || kind === 'shift+pgdown') step = Math.max(this.pvPage - 1, 1);
+    if (kind === 'shift+up' || kind === 'shift+pgup') step = -step;
+    const top = Math.max(Math.min(qs.pvTop + step, limit), 0);
+    if (top === qs.pvTop) return 'none';
+    qs.pvTop = top;
+    return 'redraw';
+  }
+
+  /** Puts the cursor on entry e (clamped); a preview shown for it starts at its top. @param {number} e @returns {Action} */
   moveTo(e) {
     e = Math.max(0, Math.min(this.entryCount() - 1, e));
     const qs = this.st();
     if (e === qs.cursor) return 'none';
     qs.cursor = e;
     qs.msg = '';
+    qs.pvTop = 0;
     return 'redraw';
   }
 
@@ -310,18 +359,46 @@ export class PickerState {
     /** @type {string[]} */
     let msg = [];
     if (qs.msg !== '') msg = wrap(qs.msg, width, 2);
-    /** @type {string[]} */
-    let help = [];
-    const h = cleanText(q.help ?? '');
-    if (h !== '') help = [st.dim(truncate(h, width)[0])];
+    // The key help: one line cut to the width; with a core whose layout has
+    // the words of notes and previews (vocabulary v3, the coming Go picker),
+    // wrapped at its " · " separators to at most 2 lines, as that picker does.
+    const wraps = typeof (/** @type {any} */ (this.l).notesHelp) === 'string';
+    const helpText = q.help ?? '';
+    let help = helpLines(helpText, width, wraps ? 2 : 1).map((l) => st.dim(l));
 
-    const entries = this.entryBlocks(width, st);
+    // Previews (the coming Go picker's design): the box of the entry under
+    // the cursor beside the list on a terminal at least SIDE_BY_SIDE_COLS
+    // wide, below it otherwise.
+    const previews = hasPreviews(q);
+    const side = previews && cols >= SIDE_BY_SIDE_COLS;
+    let listW = width;
+    let boxW = 0;
+    if (side) {
+      listW = this.listWidth(width);
+      boxW = width - listW - SIDE_GAP.length;
+    } else if (previews) {
+      boxW = width;
+    }
+    let boxNeed = 0;
+    let tallest = 0;
+    if (previews) {
+      if (!side) tallest = this.tallestPreview() + 2;
+      if (this.preview() !== '') boxNeed = this.previewLines(qs.cursor, boxW - 4).length + 2;
+    }
+    const ownW = side && this.onText() ? width : listW;
+    const entries = this.entryBlocks(listW, ownW, st);
     let full = 0;
     for (const e of entries) full += e.length;
     const fixed = () => tabs.length + title.length + question.length + blank + msg.length + help.length;
-    if (fixed() + full > budget) {
+    let reserve = 0;
+    if (previews && !side) {
+      const avail = budget - fixed();
+      reserve = Math.min(tallest, Math.max(avail - full, Math.trunc(avail / 2)));
+      if (reserve < MIN_BOX_ROWS) reserve = 0;
+    }
+    if (fixed() + full + reserve > budget) {
       for (let i = 0; i < entries.length; i++) if (i !== qs.cursor) entries[i] = entries[i].slice(0, 1);
-      const need = Math.min(entries[qs.cursor].length + 4, budget);
+      const need = Math.min(entries[qs.cursor].length + 4, budget - reserve);
       const sheds = [
         () => {
           const b = blank > 0;
@@ -346,6 +423,13 @@ export class PickerState {
           return b;
         },
         () => {
+          if (help.length > 1) {
+            help = helpLines(helpText, width, 1).map((l) => st.dim(l));
+            return true;
+          }
+          return false;
+        },
+        () => {
           const b = help.length > 0;
           help = [];
           return b;
@@ -364,7 +448,7 @@ export class PickerState {
         },
       ];
       for (const shed of sheds) {
-        if (budget - fixed() >= need) break;
+        if (budget - reserve - fixed() >= need) break;
         shed();
       }
     }
@@ -374,9 +458,30 @@ export class PickerState {
     /** @type {string[]} */
     let lines = [...tabs, ...title, ...question];
     if (blank > 0) lines.push('');
-    const avail = budget - fixed();
-    const [shown, page] = this.window(entries, Math.max(avail, 1), width, st);
-    lines.push(...shown, ...msg, ...help);
+    const avail = budget - fixed() - reserve;
+    const [shown, page] = this.window(entries, Math.max(avail, 1), listW, st);
+
+    /** @type {string[]} */
+    let box = [];
+    qs.pvMaxOf = -1;
+    if (previews) {
+      let boxH = Math.min(boxNeed, budget - fixed());
+      if (!side) boxH = Math.min(boxNeed, budget - fixed() - shown.length);
+      if (boxH >= MIN_BOX_ROWS && this.preview() !== '') box = this.previewBox(boxW, boxH, st);
+    }
+    let body = shown;
+    if (side && box.length > 0) {
+      body = [];
+      for (let i = 0; i < Math.max(shown.length, box.length); i++) {
+        let l = i < shown.length ? fitLine(shown[i], listW) : '';
+        l += ' '.repeat(Math.max(0, listW - textWidth(stripStyle(l)))) + SIDE_GAP;
+        if (i < box.length) l += box[i];
+        body.push(trimRightSpaces(l));
+      }
+    } else if (box.length > 0) {
+      body = [...shown, ...box];
+    }
+    lines.push(...body, ...msg, ...help);
     if (lines.length > budget) {
       lines = shown;
       if (lines.length > budget) lines = lines.slice(0, budget);
@@ -477,13 +582,15 @@ export class PickerState {
   }
 
   /**
-   * termui: entryBlocks: every entry of the current question, its label
-   * line then its description lines.
+   * termui: entryBlocks: every entry of the current question in width
+   * cells (the own-answer entry in ownWidth), its label line then its
+   * description lines.
    * @param {number} width
+   * @param {number} ownWidth
    * @param {Style} st
    * @returns {string[][]}
    */
-  entryBlocks(width, st) {
+  entryBlocks(width, ownWidth, st) {
     const q = this.q();
     const qs = this.st();
     const numW = q.entries.length === 0 ? 0 : String(q.entries.length).length;
@@ -512,7 +619,7 @@ export class PickerState {
       }
       const room = width - indent;
       if (own) {
-        blocks.push([b + this.textEntry(room, isCur, st)]);
+        blocks.push([b + this.textEntry(ownWidth - indent, isCur, st)]);
         continue;
       }
       const ent = q.entries[e];
@@ -560,6 +667,95 @@ export class PickerState {
     return lab + text + cursorStyled;
   }
 
+  /**
+   * The width of the list column beside the previews: what its entries need,
+   * at most 2/5 of the width and at least MIN_LIST_COLS (or half the width);
+   * it stays put while the cursor moves.
+   * @param {number} width
+   */
+  listWidth(width) {
+    const key = `${this.cur},${width}`;
+    const known = this.listWs.get(key);
+    if (known !== undefined) return known;
+    const q = this.q();
+    const indent = this.indent();
+    let need = 0;
+    const rec = textWidth(cleanText(this.l.recommended));
+    for (const e of q.entries) {
+      let w = textWidth(cleanText(e.label));
+      if (e.recommended) w += 2 + rec;
+      need = Math.max(need, w);
+      for (const para of (e.description ?? '').split('\n')) need = Math.max(need, textWidth(cleanText(para)));
+    }
+    if (q.custom) need = Math.max(need, textWidth(cleanText(q.custom)) + 2 + TEXT_ROOM);
+    const w = Math.max(Math.min(indent + need, Math.trunc((width * 2) / 5)), Math.min(MIN_LIST_COLS, Math.trunc(width / 2)));
+    this.listWs.set(key, w);
+    return w;
+  }
+
+  /** Where the entries' labels start: after the cursor glyph, the box, the number and a space. */
+  indent() {
+    const q = this.q();
+    const numW = q.entries.length === 0 ? 0 : String(q.entries.length).length;
+    const boxW = q.multiSelect ? Math.max(textWidth(cleanText(this.l.on)), textWidth(cleanText(this.l.off))) : 0;
+    return 2 + boxW + Math.max(numW + 1, 1) + 1;
+  }
+
+  /** Entry e's preview in lines of at most width cells. @param {number} e @param {number} width */
+  previewLines(e, width) {
+    const key = `${this.cur},${e},${width}`;
+    let d = this.previews.get(key);
+    if (!d) {
+      d = wrapPreview(this.q().entries[e].preview ?? '', width);
+      this.previews.set(key, d);
+    }
+    return d;
+  }
+
+  /** The line count of the question's tallest preview, before wrapping. */
+  tallestPreview() {
+    let n = 0;
+    for (const e of this.q().entries) if (e.preview) n = Math.max(n, e.preview.split('\n').length);
+    return n;
+  }
+
+  /**
+   * The preview of the entry under the cursor in a box of w x h cells: the
+   * layout's title on the top border, the lines scrolled from pvTop; when
+   * taller than the box, "↑ N more" on the top border, "↓ N more" and the
+   * layout's scroll help on the bottom one.
+   * @param {number} w
+   * @param {number} h
+   * @param {Style} st
+   */
+  previewBox(w, h, st) {
+    const qs = this.st();
+    const inner = w - 4;
+    const lines = this.previewLines(qs.cursor, inner);
+    const rows = h - 2;
+    const maxTop = Math.max(lines.length - rows, 0);
+    qs.pvTop = Math.max(Math.min(qs.pvTop, maxTop), 0);
+    qs.pvMax = maxTop;
+    qs.pvMaxOf = qs.cursor;
+    this.pvPage = rows;
+    const more = cleanText(this.l.more);
+    let upLabel = '';
+    let downLabel = '';
+    let helpLabel = '';
+    if (qs.pvTop > 0) upLabel = GLYPH_UP + String(qs.pvTop) + ' ' + more;
+    const below = lines.length - qs.pvTop - rows;
+    if (below > 0) downLabel = GLYPH_DOWN + String(below) + ' ' + more;
+    if (maxTop > 0) helpLabel = cleanText(this.l.previewHelp ?? '');
+    const out = [st.dim(boxBorder('╭', '╮', cleanText(this.l.previewTitle ?? ''), upLabel, w))];
+    for (let i = 0; i < rows; i++) {
+      const j = qs.pvTop + i;
+      const l = j < lines.length ? lines[j] : '';
+      out.push(st.dim('│') + ' ' + l + ' '.repeat(Math.max(inner - textWidth(l), 0)) + ' ' + st.dim('│'));
+    }
+    out.push(st.dim(boxBorder('╰', '╯', downLabel, helpLabel, w)));
+    return out;
+  }
+
   /** @param {number} e @param {number} width */
   descLines(e, width) {
     const key = `${this.cur},${e},${width}`;
@@ -570,6 +766,109 @@ export class PickerState {
     }
     return d;
   }
+}
+
+// Previews (see render).
+const SIDE_BY_SIDE_COLS = 100; // the narrowest terminal with the previews beside the list
+const SIDE_GAP = ' ';
+const MIN_BOX_ROWS = 3;
+const MIN_LIST_COLS = 30;
+const TEXT_ROOM = 16; // what the list column keeps for typing on the own-answer entry
+
+const HELP_SEP = ' · ';
+
+/**
+ * The key help in at most maxLines lines of width cells, broken between its
+ * parts (the core separates them with " · "); the last line is cut with "…"
+ * when the rest does not fit. One line: the help cut to the width.
+ * @param {string} text
+ * @param {number} width
+ * @param {number} maxLines
+ */
+function helpLines(text, width, maxLines) {
+  const h = cleanText(text);
+  if (h === '' || maxLines <= 0) return [];
+  if (textWidth(h) <= width) return [h];
+  const parts = h.split(HELP_SEP);
+  /** @type {string[]} */
+  const out = [];
+  let line = '';
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (line === '') line = p;
+    else if (textWidth(line + HELP_SEP + p) <= width) line += HELP_SEP + p;
+    else {
+      if (out.length === maxLines - 1) {
+        line += HELP_SEP + parts.slice(i).join(HELP_SEP);
+        out.push(truncate(line, width)[0]);
+        return out;
+      }
+      out.push(truncate(line, width)[0]);
+      line = p;
+    }
+  }
+  out.push(truncate(line, width)[0]);
+  return out;
+}
+
+/** @param {LayoutQuestion} q */
+function hasPreviews(q) {
+  return q.entries.some((e) => !!e.preview);
+}
+
+/**
+ * A preview in lines of at most width cells: a line too wide is wrapped at
+ * its break opportunities, each part keeping the line's indentation (when
+ * that leaves room); nothing is dropped.
+ * @param {string} p
+ * @param {number} width
+ */
+function wrapPreview(p, width) {
+  if (width <= 0) return [];
+  /** @type {string[]} */
+  const out = [];
+  for (let line of p.split('\n')) {
+    line = trimRightSpaces(cleanText(line));
+    if (textWidth(line) <= width) {
+      out.push(line);
+      continue;
+    }
+    const body = line.replace(/^ +/, '');
+    let ind = line.length - body.length;
+    if (ind > Math.trunc(width / 2)) ind = 0;
+    const pad = ' '.repeat(ind);
+    for (const part of wrapLine(body, width - ind)) out.push(pad + part);
+  }
+  return out;
+}
+
+/**
+ * A border line of w cells between the corners: the left label after "─ ",
+ * the right one before " ─", the rest "─"; labels that do not fit are cut
+ * (the right one first).
+ * @param {string} left
+ * @param {string} right
+ * @param {string} llabel
+ * @param {string} rlabel
+ * @param {number} w
+ */
+function boxBorder(left, right, llabel, rlabel, w) {
+  const room = w - 2 - 2;
+  if (room <= 0) return left + '─'.repeat(Math.max(w - 2, 0)) + right;
+  /** @param {string} t @param {number} r @returns {[string, number]} */
+  const label = (t, r) => {
+    if (t === '' || r < 3) return ['', 0];
+    const [c, cw] = truncate(t, r - 2);
+    return [' ' + c + ' ', cw + 2];
+  };
+  const [ll, lw] = label(llabel, room);
+  const [rl, rw] = label(rlabel, room - lw);
+  return left + '─' + ll + '─'.repeat(room - lw - rw) + rl + '─' + right;
+}
+
+/** @param {string} s */
+function trimRightSpaces(s) {
+  return s.replace(/ +$/, '');
 }
 
 /**

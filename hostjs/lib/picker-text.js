@@ -400,11 +400,11 @@ function trimRightSpaces(s) {
 }
 
 /**
- * termui: wrapLine, one paragraph.
+ * termui: wrapLine, one paragraph (no "\n").
  * @param {string} s
  * @param {number} width
  */
-function wrapLine(s, width) {
+export function wrapLine(s, width) {
   /** @type {string[]} */
   const lines = [];
   let line = '';

@@ -31,7 +31,8 @@ for (let i = 0; i < args.length; i++) {
   }
 }
 
-const core = await load();
+// ASKCORE_WASM: another build of the core (to compare with another askcore-stdio).
+const core = await load(process.env.ASKCORE_WASM ? readFileSync(process.env.ASKCORE_WASM) : undefined);
 const requestSet = request !== undefined;
 if (!requestSet) request = readFileSync(0, 'utf8');
 
