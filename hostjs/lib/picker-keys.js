@@ -11,7 +11,7 @@
 import { printable } from './picker-text.js';
 
 /**
- * @typedef {'none'|'rune'|'up'|'down'|'left'|'right'|'home'|'end'|'pgup'|'pgdown'|'enter'|'tab'|'backtab'|'esc'|'ctrl+c'|'backspace'|'delete'|'ctrl+u'|'ctrl+w'|'paste'|'shift+up'|'shift+down'|'shift+pgup'|'shift+pgdown'} KeyKind
+ * @typedef {'none'|'rune'|'up'|'down'|'left'|'right'|'home'|'end'|'pgup'|'pgdown'|'enter'|'tab'|'backtab'|'esc'|'ctrl+c'|'backspace'|'delete'|'ctrl+u'|'ctrl+w'|'paste'|'shift+up'|'shift+down'|'shift+pgup'|'shift+pgdown'|'ctrl+n'} KeyKind
  * @typedef {{kind: KeyKind, r?: string, text?: string}} Key
  */
 
@@ -40,7 +40,7 @@ export function decodeKey(b, final) {
   if (c === 0x15) return [k('ctrl+u'), 1];
   if (c === 0x17) return [k('ctrl+w'), 1];
   if (c === 0x10) return [k('up'), 1];
-  if (c === 0x0e) return [k('down'), 1];
+  if (c === 0x0e) return [k('ctrl+n'), 1]; // down; notes in a v3 layout (see PickerState.apply)
   if (c < 0x20) return [NONE, 1];
   if (c < 0x80) return [{ kind: 'rune', r: String.fromCharCode(c) }, 1];
   if (!fullRune(b)) return final ? [NONE, b.length] : [NONE, 0];

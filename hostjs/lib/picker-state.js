@@ -229,6 +229,12 @@ export class PickerState {
         return this.moveTo(qs.cursor - 1);
       case 'down':
         return this.moveTo(qs.cursor + 1);
+      case 'ctrl+n':
+        // Down, as in the Go picker; a core whose layout has the words of
+        // notes (v3) gives Ctrl-N to notes, which this picker does not
+        // edit yet: the key does nothing rather than move the cursor.
+        if (typeof (/** @type {any} */ (this.l).notes) === 'string') return 'none';
+        return this.moveTo(qs.cursor + 1);
       case 'pgup':
         return this.moveTo(Math.max(0, qs.cursor - Math.max(1, page)));
       case 'pgdown':

@@ -502,3 +502,68 @@ test('README: the picker example runs as written (on pipes the core chooses the 
   assert.match(r.stderr, /Which database should the service use\?/);
   assert.equal(r.stdout, `MODEL ${answerText(core.resolveAll(text, ['3']))}\n`);
 });
+
+test('previews: the box of the entry under the cursor, beside the list from 100 columns, below it otherwise; Shift-↓ scrolls it', async () => {
+  const code = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
+  const args = {
+    question: 'Which layout?',
+    options: [
+      { label: 'Sidebar', preview: '┌──┬────┐\n│ N│ C  │\n└──┴────┘', recommended: true },
+      { label: 'Code', preview: code },
+      { label: 'Plain' },
+    ],
+  };
+  for (const [cols, beside] of [[120, true], [80, false]]) {
+    const { output, interaction, keys } = setup({ cols, rows: 20 });
+    const a = interaction.ask(args);
+    await until(() => cursorLine(output.screen) !== '');
+    let scr = output.screen;
+    const top = scr.split('\n').findIndex((l) => l.includes('╭'));
+    assert.ok(top >= 0, scr);
+    if (beside) assert.ok(scr.split('\n')[top].startsWith('❯ 1. Sidebar'), `beside the list:\n${scr}`);
+    else assert.ok(scr.split('\n')[top].startsWith('╭'), `below the list:\n${scr}`);
+    assert.ok(scr.includes('│ ┌──┬────┐'), scr);
+    for (const l of scr.split('\n')) assert.ok([...l].length <= cols - 1, l);
+    keys('\x1b[B');
+    await until(() => output.screen.includes('line 1 '));
+    scr = output.screen;
+    assert.match(scr, /↓ \d+ more/);
+    keys('\x1b[1;2B\x1b[1;2B'); // Shift-↓ twice: the preview scrolls, the cursor stays
+    await until(() => /↑ 2 more/.test(output.screen));
+    assert.ok(cursorLine(output.screen).startsWith('2. Code'));
+    keys('\x1b[B');
+    await until(() => cursorLine(output.screen).startsWith('3. Plain'));
+    assert.ok(!output.screen.includes('╭'), 'no box for an entry without a preview');
+    keys('\x1b[1;2A'); // Shift-↑ with nothing to scroll moves as ↑ does
+    await until(() => cursorLine(output.screen).startsWith('2. Code'));
+    assert.ok(!/↑ \d+ more/.test(output.screen), 'a preview shown again starts at its top');
+    keys('\r');
+    assert.equal(answerText(await a), expected(args, [{ options: [1] }]).text);
+  }
+});
+
+test('keys: the decoder reads what terminals send', async () => {
+  const { decodeKey } = await import('../lib/picker-keys.js');
+  const enc = new TextEncoder();
+  /** @param {string} s @param {boolean} [final] */
+  const d = (s, final = false) => {
+    const [key, n] = decodeKey(enc.encode(s), final);
+    return [key.kind + (key.r ? ':' + key.r : '') + (key.text !== undefined ? ':' + key.text : ''), n];
+  };
+  for (const [s, want] of /** @type {[string, [string, number]][]} */ ([
+    ['\x1b[A', ['up', 3]], ['\x1bOB', ['down', 3]], ['\x1b[1;5A', ['up', 6]], ['\x1b[1;2A', ['shift+up', 6]],
+    ['\x1b[a', ['shift+up', 3]], ['\x1b[5~', ['pgup', 4]], ['\x1b[6;2~', ['shift+pgdown', 6]], ['\x1b[H', ['home', 3]],
+    ['\x1b[4~', ['end', 4]], ['\x1b[Z', ['backtab', 3]], ['\x1b[3~', ['delete', 4]], ['\r\n', ['enter', 2]], ['\n', ['enter', 1]],
+    ['\t', ['tab', 1]], ['\x7f', ['backspace', 1]], ['\x08', ['backspace', 1]], ['\x03', ['ctrl+c', 1]], ['\x15', ['ctrl+u', 1]],
+    ['\x17', ['ctrl+w', 1]], ['\x10', ['up', 1]], ['\x0e', ['ctrl+n', 1]], ['\x04', ['none', 1]], ['é', ['rune:é', 2]],
+    ['👍', ['rune:👍', 4]], ['\x1b[200~a\r\nb\tc\x1b[201~', ['paste:a b c', 18]], ['\x1bx', ['esc', 1]],
+  ])) {
+    assert.deepEqual(d(s), want, JSON.stringify(s));
+  }
+  assert.deepEqual(d('\x1b'), ['none', 0], 'a lone ESC waits');
+  assert.deepEqual(d('\x1b', true), ['esc', 1], 'then it is Esc');
+  assert.deepEqual(d('\x1b[1;'), ['none', 0], 'a cut sequence waits');
+  assert.deepEqual(d('\x1b[1;', true), ['none', 4], 'then it is dropped');
+  assert.deepEqual(decodeKey(new Uint8Array([0xe6, 0x97]), false)[1], 0, 'a cut UTF-8 character waits');
+  assert.deepEqual(decodeKey(new Uint8Array([0xff]), false)[1], 1, 'an invalid byte is dropped');
+});
