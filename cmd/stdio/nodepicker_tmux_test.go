@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -254,6 +255,36 @@ func TestNodePicker(t *testing.T) {
 		},
 	}
 
+	// Option previews: the Go picker draws them once its core's layout has
+	// their words (vocabulary v3, "previewTitle"); until then it ignores
+	// them, and these cases wait for it.
+	previewArgs := mustJSON(t, map[string]any{"header": "Layout", "question": "Which layout for the settings page?",
+		"options": []map[string]any{
+			{"label": "Sidebar", "description": "Nav on the left.", "recommended": true,
+				"preview": "┌────────┬──────────┐\n│ Nav    │ Content  │\n│ - A    │          │\n└────────┴──────────┘"},
+			{"label": "Tabs", "description": "Tabs on top.",
+				"preview": "[ A ] [ B ] [ C ]\n-----------------\n  Content here that is a rather long line which wraps at narrow widths"},
+			{"label": "Code", "preview": strings.TrimSuffix(strings.Repeat("func step() {\n\treturn 1 // a line\n}\n", 30), "\n")},
+			{"label": "Plain"},
+		}, "allowCustom": true})
+	if layoutHas(t, previewArgs, `"previewTitle"`) {
+		for _, size := range [][2]int{{120, 40}, {80, 40}, {60, 16}} {
+			cases = append(cases, nodeCase{
+				name: fmt.Sprintf("previews %dx%d", size[0], size[1]), args: previewArgs, cols: size[0], rows: size[1], first: "1. Sidebar",
+				steps: []nodeStep{
+					{keys: []string{"Down"}, cursor: "2. Tabs", want: "[ A ]"},
+					{keys: []string{"Down"}, cursor: "3. Code", want: "func step"},
+					{keys: []string{"S-Down", "S-Down", "S-Down"}, want: "↑ 3"},
+					{keys: []string{"S-NPage"}, want: "more"},
+					{keys: []string{"Down"}, cursor: "4. Plain"},
+					{keys: []string{"Up"}, cursor: "3. Code"},
+					{keys: []string{"Enter"}, want: "[exit 0]"},
+				},
+				answer: pickAnswer(previewArgs, askcore.Pick{Options: []int{2}}),
+			})
+		}
+	}
+
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tm := server.With(t)
@@ -331,6 +362,17 @@ func TestNodePicker(t *testing.T) {
 			}
 		})
 	}
+}
+
+// layoutHas reports whether the core's picker layout for arguments holds
+// text.
+func layoutHas(t *testing.T, arguments, text string) bool {
+	t.Helper()
+	call, err := native.Normalize(context.Background(), arguments)
+	require.NoError(t, err)
+	raw, err := call.Picker(context.Background())
+	require.NoError(t, err)
+	return strings.Contains(string(raw), text)
 }
 
 // samePanes waits until both panes are the same, colours included (the
