@@ -24,7 +24,8 @@ export interface PickerProviderOptions {
 /**
  * The keyboard picker (docs/SPEC.md, "Keyboard picker"): draws the core's
  * picker layout for a whole call and reads keys in raw mode (Up/Down, k/j
- * outside the text entry, 1-9, Home/End, PgUp/PgDn, Space toggles, typing on
+ * outside the text entry, 1-9, Home/End, PgUp/PgDn, Space toggles, Shift-↑/↓ scroll
+ * an option's preview (drawn beside or below the list), typing on
  * the own-answer entry, Enter confirms, in a batch on to the next question,
  * Tab/Shift-Tab switch questions, Esc declines, Ctrl-C aborts). Inline, drawn
  * again on resize; after an answer one line stays: "→ " and the core's
