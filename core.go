@@ -51,6 +51,19 @@ func (c *Core) Tool(ctx context.Context) (Tool, error) {
 	return t, err
 }
 
+// StrictTool returns the ask_user_question tool for OpenAI's strict
+// function calling (op "schema" with "strict":true): every object closed
+// and listing all its properties in required, an optional field typed
+// [T, "null"] (the core reads null as absent), and the questions always in
+// questions, one entry for one question, so that its answer is always
+// {"answers":[...]}. Send it with strict set to true; Tool's schema is for
+// function calling that is not strict.
+func (c *Core) StrictTool(ctx context.Context) (Tool, error) {
+	var t Tool
+	_, err := c.call(ctx, envelope{"op": "schema", "strict": true}, &t)
+	return t, err
+}
+
 // Normalize has the core parse and normalize arguments, the model's
 // ask_user_question arguments exactly as the model wrote them (valid JSON
 // or not: the core names an offset inside them), into a call ready to put

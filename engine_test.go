@@ -447,6 +447,8 @@ var situations = []askcore.Failure{
 	{Situation: askcore.SituationClientError, Detail: "connection reset"},
 	{Situation: askcore.SituationClientNoResult},
 	{Situation: askcore.SituationClientGone},
+	{Situation: askcore.SituationClientReplyInvalid, Detail: "the error code is \"x\", not an integer"},
+	{Situation: askcore.SituationStopped, Detail: "SIGTERM"},
 	{Situation: askcore.SituationUsage, Detail: "--timeout: invalid duration"},
 	{Situation: askcore.SituationRequestReadFailed, Detail: "read /dev/stdin: bad file descriptor"},
 	{Situation: askcore.SituationUnknownTool, Tool: "delete_everything", Tools: []string{"ask_user_question"}},

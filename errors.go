@@ -96,33 +96,35 @@ type Situation string
 
 // The situations, with the code each gives.
 const (
-	SituationNoProvider        Situation = "no_provider"         // NO_PROVIDER
-	SituationDuplicateProvider Situation = "duplicate_provider"  // DUPLICATE_PROVIDER
-	SituationAborted           Situation = "aborted"             // ASK_ABORTED; Detail: why, when known
-	SituationWithdrawn         Situation = "withdrawn"           // ASK_ABORTED: the provider was disposed
-	SituationTimeout           Situation = "timeout"             // ASK_TIMEOUT; Millis: the timeout
-	SituationNoAnswer          Situation = "no_answer"           // ASK_FAILED: the provider returned neither a reply nor an error
-	SituationNotAReply         Situation = "not_a_reply"         // ASK_FAILED: the provider returned an answer the core did not write for this call
-	SituationStaleAnswer       Situation = "stale_answer"        // ASK_FAILED: the provider returned the answer to another call
-	SituationInvalidReply      Situation = "invalid_reply"       // INVALID_ANSWER; Detail: what the core told the person
-	SituationProviderFailed    Situation = "provider_failed"     // ASK_FAILED; Detail: the provider's error or panic
-	SituationEngineFault       Situation = "engine_fault"        // ASK_FAILED: the engine trapped or closed
-	SituationInterrupted       Situation = "interrupted"         // ASK_ABORTED: Ctrl-C at a terminal
-	SituationEOF               Situation = "eof"                 // ASK_ABORTED: the input ended before an answer
-	SituationInputClosed       Situation = "input_closed"        // ASK_ABORTED: the input was closed
-	SituationReadFailed        Situation = "read_failed"         // ASK_ABORTED; Detail: the read error
-	SituationDeclined          Situation = "declined"            // ASK_DECLINED: the person declined
-	SituationNoTerminal        Situation = "no_terminal"         // ASK_FAILED: no terminal to read the answer from
-	SituationSessionNotFound   Situation = "session_not_found"   // SESSION_NOT_FOUND; Detail: the asking agent
-	SituationNoFormSupport     Situation = "no_form_support"     // ASK_FAILED: the client cannot show forms
-	SituationClientError       Situation = "client_error"        // ASK_FAILED; Detail: the client's error
-	SituationClientNoResult    Situation = "client_no_result"    // ASK_FAILED: the client answered without a result
-	SituationClientGone        Situation = "client_disconnected" // ASK_ABORTED: the client went away while it was asked
-	SituationUsage             Situation = "usage"               // INVALID_REQUEST; Detail: what is wrong with the command line
-	SituationRequestReadFailed Situation = "request_read_failed" // ASK_FAILED; Detail: the read error
-	SituationUnknownTool       Situation = "unknown_tool"        // ToolError UNKNOWN_TOOL; Tool, Tools
-	SituationToolFailed        Situation = "tool_failed"         // ToolError TOOL_FAILED; Tool, Detail
-	SituationToolCancelled     Situation = "tool_cancelled"      // ToolError TOOL_CANCELLED
+	SituationNoProvider         Situation = "no_provider"          // NO_PROVIDER
+	SituationDuplicateProvider  Situation = "duplicate_provider"   // DUPLICATE_PROVIDER
+	SituationAborted            Situation = "aborted"              // ASK_ABORTED; Detail: why, when known
+	SituationWithdrawn          Situation = "withdrawn"            // ASK_ABORTED: the provider was disposed
+	SituationTimeout            Situation = "timeout"              // ASK_TIMEOUT; Millis: the timeout
+	SituationNoAnswer           Situation = "no_answer"            // ASK_FAILED: the provider returned neither a reply nor an error
+	SituationNotAReply          Situation = "not_a_reply"          // ASK_FAILED: the provider returned an answer the core did not write for this call
+	SituationStaleAnswer        Situation = "stale_answer"         // ASK_FAILED: the provider returned the answer to another call
+	SituationInvalidReply       Situation = "invalid_reply"        // INVALID_ANSWER; Detail: what the core told the person
+	SituationProviderFailed     Situation = "provider_failed"      // ASK_FAILED; Detail: the provider's error or panic
+	SituationEngineFault        Situation = "engine_fault"         // ASK_FAILED: the engine trapped or closed
+	SituationInterrupted        Situation = "interrupted"          // ASK_ABORTED: Ctrl-C at a terminal
+	SituationEOF                Situation = "eof"                  // ASK_ABORTED: the input ended before an answer
+	SituationInputClosed        Situation = "input_closed"         // ASK_ABORTED: the input was closed
+	SituationReadFailed         Situation = "read_failed"          // ASK_ABORTED; Detail: the read error
+	SituationDeclined           Situation = "declined"             // ASK_DECLINED: the person declined
+	SituationNoTerminal         Situation = "no_terminal"          // ASK_FAILED: no terminal to read the answer from
+	SituationSessionNotFound    Situation = "session_not_found"    // SESSION_NOT_FOUND; Detail: the asking agent
+	SituationNoFormSupport      Situation = "no_form_support"      // ASK_FAILED: the client cannot show forms
+	SituationClientError        Situation = "client_error"         // ASK_FAILED; Detail: the client's error
+	SituationClientNoResult     Situation = "client_no_result"     // ASK_FAILED: the client answered without a result
+	SituationClientGone         Situation = "client_disconnected"  // ASK_ABORTED: the client went away while it was asked
+	SituationClientReplyInvalid Situation = "client_reply_invalid" // ASK_FAILED: the client's reply to the form request cannot be read; Detail: what is wrong with it
+	SituationStopped            Situation = "stopped"              // ASK_ABORTED: the program asking was stopped; Detail: the signal
+	SituationUsage              Situation = "usage"                // INVALID_REQUEST; Detail: what is wrong with the command line
+	SituationRequestReadFailed  Situation = "request_read_failed"  // ASK_FAILED; Detail: the read error
+	SituationUnknownTool        Situation = "unknown_tool"         // ToolError UNKNOWN_TOOL; Tool, Tools
+	SituationToolFailed         Situation = "tool_failed"          // ToolError TOOL_FAILED; Tool, Detail
+	SituationToolCancelled      Situation = "tool_cancelled"       // ToolError TOOL_CANCELLED
 )
 
 // Failure is a situation with its particulars. A provider returns one as

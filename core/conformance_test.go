@@ -70,6 +70,7 @@ func conformanceCases() []struct{ name, in string } {
 	cases = append(cases, normConformanceCases()...)
 	cases = append(cases, v2ConformanceCases()...)
 	cases = append(cases, v3ConformanceCases()...)
+	cases = append(cases, schemaConformanceCases()...)
 	return cases
 }
 

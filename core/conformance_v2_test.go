@@ -318,6 +318,13 @@ func v2ConformanceCases() []struct{ name, in string } {
 		{"fail-tool-failed", failEnv(`"situation":"tool_failed","tool":"ask_user_question","detail":"runtime error: index out of range"`)},
 		{"fail-tool-failed-unnamed", failEnv(`"situation":"tool_failed","detail":"x"`)},
 		{"fail-client-disconnected", failEnv(`"situation":"client_disconnected"`)},
+		// A reply to elicitation/create that is no JSON-RPC response one can
+		// read (askcore-mcp, issue 21), and a front end stopped by a signal.
+		{"fail-client-reply-invalid", failEnv(`"situation":"client_reply_invalid","detail":"its error code is a string (\"x\"), not an integer"`)},
+		{"fail-client-reply-invalid-bare", failEnv(`"situation":"client_reply_invalid"`)},
+		{"fail-client-reply-invalid-hostile", failEnv(`"situation":"client_reply_invalid","detail":"its error is \"\u001b]0;pwned\u0007boom\nsecond line\""`)},
+		{"fail-stopped", failEnv(`"situation":"stopped","detail":"SIGTERM"`)},
+		{"fail-stopped-bare", failEnv(`"situation":"stopped"`)},
 		{"fail-usage", failEnv(`"situation":"usage","detail":"flag provided but not defined: -nope"`)},
 		{"fail-request-read-failed", failEnv(`"situation":"request_read_failed","detail":"read /dev/stdin: input/output error"`)},
 		{"fail-tool-cancelled", failEnv(`"situation":"tool_cancelled"`)},

@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Requests of vocabulary v3 (previews and notes) reused by the cases.
 const (
@@ -20,6 +23,11 @@ func v3ConformanceCases() []struct{ name, in string } {
 	hostilePreview := `{"question":"Which?","options":[{"label":"A","preview":"` +
 		`\u001b]8;;http://evil\u0007link\u001b]8;;\u0007 \u202eevil\u202c\u0007\r\nline2\u001b[2J\u0000\u009b31m\r  indented"},{"label":"B"}]}`
 	longPreview := strings.Repeat("x", MaxPreviewChars)
+	var lines []string
+	for i := 1; i <= 200; i++ {
+		lines = append(lines, "line "+strconv.Itoa(i))
+	}
+	longLines := strings.Join(lines, `\n`)
 	return []struct{ name, in string }{
 		// normalize: previews
 		{"v3-normalize-preview", env("normalize", reqLayout)},
@@ -47,6 +55,11 @@ func v3ConformanceCases() []struct{ name, in string } {
 		{"v3-picker-preview", env("picker", reqLayout)},
 		{"v3-picker-preview-batch", env("picker", reqLayoutBatch)},
 		{"v3-picker-preview-hostile", env("picker", hostilePreview)},
+		{"v3-picker-preview-multi", env("picker", reqLayoutMulti)},
+		{"v3-picker-preview-wide-text", env("picker", `{"question":"Q?","options":[{"label":"日本","preview":"┌──┐\n│中文│ e\u0301 👍🏽\n└──┘"},{"label":"B","preview":"\tx\ty"}]}`)},
+		{"v3-picker-preview-200-lines", env("picker", `{"question":"Q?","options":[{"label":"Long","preview":"`+longLines+`"},{"label":"Short"}]}`)},
+		{"v3-picker-preview-optionless-notes-words", env("picker", reqOpen)},
+		{"v3-picker-args-preview", argsEnv("picker", reqLayout)},
 		// elicitation: previews in the message, a notes field per question
 		{"v3-elicitation-preview", env("elicitation", reqLayout)},
 		{"v3-elicitation-preview-mcp", env("elicitation", reqLayout, `"for":"mcp"`)},

@@ -210,36 +210,32 @@ func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []str
 	if r.MultiSelect {
 		desc = descCustomMulti
 	}
-	if a.Batch {
-		desc = questionPosition(i, len(a.Questions)) + ": " + lowerFirst(desc)
-	}
-	b = append(b, ',')
-	b = jsonx.AppendString(b, fieldName(a, fieldCustomAnswer, i))
-	b = append(b, `:{"type":"string","title":`...)
-	b = jsonx.AppendString(b, titleCustom)
-	b = append(b, `,"description":`...)
-	b = jsonx.AppendString(b, desc)
-	b = append(b, `,"maxLength":`...)
-	b = jsonx.AppendInt(b, MaxAnswerChars)
-	return appendNotesField(append(b, '}'), a, i), required
+	b = appendTextField(b, a, i, fieldCustomAnswer, titleCustom, desc, MaxAnswerChars)
+	return appendNotesField(b, a, i), required
 }
 
 // appendNotesField writes question i's optional notes field, after its
 // other fields: the person may add notes to any answer, also where free
 // text is not allowed for the answer itself.
 func appendNotesField(b []byte, a *call, i int) []byte {
-	desc := descNotes
+	return appendTextField(b, a, i, fieldNotes, titleNotes, descNotes, MaxNotesChars)
+}
+
+// appendTextField writes `,"name":{"type":"string",...}`, an optional text
+// field of question i; in a batch its description says which question it
+// belongs to.
+func appendTextField(b []byte, a *call, i int, base, title, desc string, max int) []byte {
 	if a.Batch {
 		desc = questionPosition(i, len(a.Questions)) + ": " + lowerFirst(desc)
 	}
 	b = append(b, ',')
-	b = jsonx.AppendString(b, fieldName(a, fieldNotes, i))
+	b = jsonx.AppendString(b, fieldName(a, base, i))
 	b = append(b, `:{"type":"string","title":`...)
-	b = jsonx.AppendString(b, titleNotes)
+	b = jsonx.AppendString(b, title)
 	b = append(b, `,"description":`...)
 	b = jsonx.AppendString(b, desc)
 	b = append(b, `,"maxLength":`...)
-	b = jsonx.AppendInt(b, MaxNotesChars)
+	b = jsonx.AppendInt(b, max)
 	return append(b, '}')
 }
 

@@ -16,33 +16,35 @@ type situation string
 
 // The situations, with the code each gives.
 const (
-	situationNoProvider        situation = "no_provider"         // NO_PROVIDER: nobody is registered to ask a human
-	situationDuplicateProvider situation = "duplicate_provider"  // DUPLICATE_PROVIDER
-	situationAborted           situation = "aborted"             // ASK_ABORTED; Detail: why, when known
-	situationWithdrawn         situation = "withdrawn"           // ASK_ABORTED: the provider was disposed
-	situationTimeout           situation = "timeout"             // ASK_TIMEOUT; Millis: the timeout
-	situationNoAnswer          situation = "no_answer"           // ASK_FAILED: the provider returned neither a reply nor an error
-	situationNotAReply         situation = "not_a_reply"         // ASK_FAILED: the provider returned something that is neither the person's reply nor the core's answer to this call
-	situationStaleAnswer       situation = "stale_answer"        // ASK_FAILED: the provider returned the core's answer to another call
-	situationInvalidReply      situation = "invalid_reply"       // INVALID_ANSWER: the person's reply did not answer the call; Detail: what the core told the person
-	situationProviderFailed    situation = "provider_failed"     // ASK_FAILED; Detail: the provider's error or panic
-	situationEngineFault       situation = "engine_fault"        // ASK_FAILED: the engine trapped or closed (details are logged, not shown)
-	situationInterrupted       situation = "interrupted"         // ASK_ABORTED: Ctrl-C at a terminal
-	situationEOF               situation = "eof"                 // ASK_ABORTED: the input ended before an answer
-	situationInputClosed       situation = "input_closed"        // ASK_ABORTED: the input was closed
-	situationReadFailed        situation = "read_failed"         // ASK_ABORTED; Detail: the read error
-	situationDeclined          situation = "declined"            // ASK_DECLINED: the person declined (Esc in a picker)
-	situationNoTerminal        situation = "no_terminal"         // ASK_FAILED: no terminal to read the answer from
-	situationSessionNotFound   situation = "session_not_found"   // SESSION_NOT_FOUND; Detail: the asking agent
-	situationNoFormSupport     situation = "no_form_support"     // ASK_FAILED: the client cannot show forms
-	situationClientError       situation = "client_error"        // ASK_FAILED; Detail: the client's error
-	situationClientNoResult    situation = "client_no_result"    // ASK_FAILED: the client answered without a result
-	situationClientGone        situation = "client_disconnected" // ASK_ABORTED: the client went away while it was asked
-	situationUsage             situation = "usage"               // INVALID_REQUEST; Detail: what is wrong with the command line
-	situationRequestReadFailed situation = "request_read_failed" // ASK_FAILED; Detail: the read error
-	situationUnknownTool       situation = "unknown_tool"        // ToolError UNKNOWN_TOOL; Tool, Tools
-	situationToolFailed        situation = "tool_failed"         // ToolError TOOL_FAILED; Tool, Detail
-	situationToolCancelled     situation = "tool_cancelled"      // ToolError TOOL_CANCELLED
+	situationNoProvider         situation = "no_provider"          // NO_PROVIDER: nobody is registered to ask a human
+	situationDuplicateProvider  situation = "duplicate_provider"   // DUPLICATE_PROVIDER
+	situationAborted            situation = "aborted"              // ASK_ABORTED; Detail: why, when known
+	situationWithdrawn          situation = "withdrawn"            // ASK_ABORTED: the provider was disposed
+	situationTimeout            situation = "timeout"              // ASK_TIMEOUT; Millis: the timeout
+	situationNoAnswer           situation = "no_answer"            // ASK_FAILED: the provider returned neither a reply nor an error
+	situationNotAReply          situation = "not_a_reply"          // ASK_FAILED: the provider returned something that is neither the person's reply nor the core's answer to this call
+	situationStaleAnswer        situation = "stale_answer"         // ASK_FAILED: the provider returned the core's answer to another call
+	situationInvalidReply       situation = "invalid_reply"        // INVALID_ANSWER: the person's reply did not answer the call; Detail: what the core told the person
+	situationProviderFailed     situation = "provider_failed"      // ASK_FAILED; Detail: the provider's error or panic
+	situationEngineFault        situation = "engine_fault"         // ASK_FAILED: the engine trapped or closed (details are logged, not shown)
+	situationInterrupted        situation = "interrupted"          // ASK_ABORTED: Ctrl-C at a terminal
+	situationEOF                situation = "eof"                  // ASK_ABORTED: the input ended before an answer
+	situationInputClosed        situation = "input_closed"         // ASK_ABORTED: the input was closed
+	situationReadFailed         situation = "read_failed"          // ASK_ABORTED; Detail: the read error
+	situationDeclined           situation = "declined"             // ASK_DECLINED: the person declined (Esc in a picker)
+	situationNoTerminal         situation = "no_terminal"          // ASK_FAILED: no terminal to read the answer from
+	situationSessionNotFound    situation = "session_not_found"    // SESSION_NOT_FOUND; Detail: the asking agent
+	situationNoFormSupport      situation = "no_form_support"      // ASK_FAILED: the client cannot show forms
+	situationClientError        situation = "client_error"         // ASK_FAILED; Detail: the client's error
+	situationClientNoResult     situation = "client_no_result"     // ASK_FAILED: the client answered without a result
+	situationClientGone         situation = "client_disconnected"  // ASK_ABORTED: the client went away while it was asked
+	situationClientReplyInvalid situation = "client_reply_invalid" // ASK_FAILED: the client's reply to the form request is not a JSON-RPC response one can read; Detail: what is wrong with it
+	situationStopped            situation = "stopped"              // ASK_ABORTED: the program asking was stopped (a signal); Detail: the signal
+	situationUsage              situation = "usage"                // INVALID_REQUEST; Detail: what is wrong with the command line
+	situationRequestReadFailed  situation = "request_read_failed"  // ASK_FAILED; Detail: the read error
+	situationUnknownTool        situation = "unknown_tool"         // ToolError UNKNOWN_TOOL; Tool, Tools
+	situationToolFailed         situation = "tool_failed"          // ToolError TOOL_FAILED; Tool, Detail
+	situationToolCancelled      situation = "tool_cancelled"       // ToolError TOOL_CANCELLED
 )
 
 // ToolErrorName names failures of the tool machinery (an agent loop)
@@ -140,6 +142,14 @@ func failFor(f failure) *harnessError {
 		return newError(codeAskFailed, "the client answered the form request without a result")
 	case situationClientGone:
 		return newError(codeAskAborted, "the client disconnected before an answer was given; nothing was chosen")
+	case situationClientReplyInvalid:
+		return newError(codeAskFailed, withDetail("the client's reply to the form request could not be read, so nothing was chosen (a fault of the client, not of the request)", ": "))
+	case situationStopped:
+		msg := "the question was withdrawn because the program asking it was stopped"
+		if detail != "" {
+			msg += " (" + detail + ")"
+		}
+		return newError(codeAskAborted, msg+"; nothing was chosen")
 	case situationUsage:
 		return newError(codeInvalidRequest, withDetail("the command line is not valid", ": "))
 	case situationRequestReadFailed:
@@ -166,7 +176,7 @@ func failFor(f failure) *harnessError {
 // situationList names every Situation, for messages and the envelope check.
 const situationList = "no_provider, duplicate_provider, aborted, withdrawn, timeout, no_answer, not_a_reply, stale_answer, invalid_reply, provider_failed, engine_fault, " +
 	"interrupted, eof, input_closed, read_failed, declined, no_terminal, session_not_found, no_form_support, client_error, " +
-	"client_no_result, client_disconnected, usage, request_read_failed, unknown_tool, tool_failed, tool_cancelled"
+	"client_no_result, client_disconnected, client_reply_invalid, stopped, usage, request_read_failed, unknown_tool, tool_failed, tool_cancelled"
 
 // quoteDetail quotes a detail already sanitized and cut.
 func quoteDetail(s string) string { return `"` + s + `"` }

@@ -97,9 +97,7 @@ func dispatch(input []byte) ([]byte, *harnessError) {
 	op := opv.Str
 	switch op {
 	case "schema":
-		b := okPrefix(4096)
-		b = schemaTool().appendJSON(b)
-		return append(b, '}'), nil
+		return envelopeSchema(&env)
 	case "sanitize":
 		return envelopeSanitize(&env)
 	case "fail":

@@ -17,6 +17,7 @@ const (
 	pickerNextHelp     = "Enter next"
 	pickerSubmitHelp   = "Enter submit"
 	pickerSwitchHelp   = "Tab/Shift-Tab switch question"
+	pickerNotesKeyHelp = "Ctrl-N notes"
 	pickerDeclineHelp  = "Esc decline"
 	pickerTypeHelp     = "type to answer"
 	pickerHelpSep      = " · "
@@ -25,19 +26,30 @@ const (
 	pickerMore         = "more"
 	pickerDeclined     = "✗ declined"
 	pickerInterrupted  = "✗ dismissed (Ctrl-C)"
+	pickerNotes        = "Notes"
+	pickerNotesHelp    = "Enter keep notes · Esc cancel"
+	pickerPreviewTitle = "Preview"
+	pickerPreviewHelp  = "Shift-↑/↓ scroll"
 )
 
 // appendPicker writes what a keyboard picker (docs/SPEC.md) shows
 // for a normalized call: per question its texts, its entries in display
 // order (each with its position in the request, which a pick sends back),
 // the label of the own-answer entry when free text is allowed, where the
-// cursor starts, what starts toggled on, and one line of key help.
+// cursor starts, what starts toggled on, and one line of key help. Then the
+// words drawn around them: the note after a recommended entry, the
+// multi-select prefixes, the word after a count of hidden lines, the lines
+// left after Esc and Ctrl-C, the label of the notes line and the key help
+// shown while notes are edited, the title of the preview box and the key
+// help on its border when the preview scrolls.
 //
 //	{"questions":[{"position"?,"header"?,"question","multiSelect",
 //	  "entries":[{"index","label","description"?,"preview"?,"recommended"?}],
 //	  "custom"?,"cursor","toggled","help"}],
 //	 "recommended":"recommended","on":"[x] ","off":"[ ] ","more":"more",
-//	 "declined":"✗ declined","interrupted":"✗ dismissed (Ctrl-C)"}
+//	 "declined":"✗ declined","interrupted":"✗ dismissed (Ctrl-C)",
+//	 "notes":"Notes","notesHelp":"Enter keep notes · Esc cancel",
+//	 "previewTitle":"Preview","previewHelp":"Shift-↑/↓ scroll"}
 func appendPicker(b []byte, a *call) []byte {
 	b = append(b, `{"questions":[`...)
 	for i := range a.Questions {
@@ -58,6 +70,14 @@ func appendPicker(b []byte, a *call) []byte {
 	b = jsonx.AppendString(b, pickerDeclined)
 	b = append(b, `,"interrupted":`...)
 	b = jsonx.AppendString(b, pickerInterrupted)
+	b = append(b, `,"notes":`...)
+	b = jsonx.AppendString(b, pickerNotes)
+	b = append(b, `,"notesHelp":`...)
+	b = jsonx.AppendString(b, pickerNotesHelp)
+	b = append(b, `,"previewTitle":`...)
+	b = jsonx.AppendString(b, pickerPreviewTitle)
+	b = append(b, `,"previewHelp":`...)
+	b = jsonx.AppendString(b, pickerPreviewHelp)
 	return append(b, '}')
 }
 
@@ -156,7 +176,7 @@ func pickerHelp(a *call, i int) string {
 	if a.Batch && len(a.Questions) > 1 {
 		parts = append(parts, pickerSwitchHelp)
 	}
-	parts = append(parts, pickerDeclineHelp)
+	parts = append(parts, pickerNotesKeyHelp, pickerDeclineHelp)
 	s := ""
 	for n, p := range parts {
 		if n > 0 {

@@ -14,7 +14,8 @@ import (
 // A front door in a few lines: Build wires the engine, the seam, the ask
 // tool and the model (here the built-in demo, offline); the front door
 // registers its provider (here one that types a line per question: Enter
-// for the recommended choice, then a name) and runs an agent.
+// for the recommended choices, with notes for the layout) and runs an
+// agent.
 func ExampleBuild() {
 	ctx := context.Background()
 	rt, err := frontdoor.Build(ctx, frontdoor.Settings{Engine: frontdoor.EngineNative}, func(string) string { return "" })
@@ -27,8 +28,8 @@ func ExampleBuild() {
 	dispose, err := rt.Service.Register(askcore.ProviderFunc(func(_ context.Context, call *askcore.Call) (askcore.Reply, error) {
 		lines := make([]string, len(call.Questions))
 		for i, q := range call.Questions {
-			if q.Header == "Name" {
-				lines[i] = "billing-api"
+			if q.Header == "Layout" {
+				lines[i] = "// keep shared code apart"
 			}
 		}
 		return askcore.Lines(lines...), nil
@@ -53,9 +54,9 @@ func ExampleBuild() {
 		return
 	}
 	last := a.History[len(a.History)-1]
-	fmt.Println(strings.HasPrefix(last.Content, "Noted: billing-api."))
+	fmt.Println(strings.HasPrefix(last.Content, `Noted: by-feature. Your notes, if you added any: "keep shared code apart".`))
 	// Output:
 	// answer: {"answers":[{"question":"Which language should the new service be written in?","answer":"go","selected":{"index":0,"label":"Go","value":"go"}},{"question":"Which features should the first version have?","answers":["http","metrics"],"selected":[{"index":0,"label":"HTTP API","value":"http"},{"index":1,"label":"Metrics","value":"metrics"}]}]}
-	// answer: {"answer":"billing-api"}
+	// answer: {"answer":"by-feature","selected":{"index":0,"label":"By feature","value":"by-feature"},"notes":"keep shared code apart"}
 	// true
 }

@@ -191,16 +191,16 @@ func TestBuildWiresEverything(t *testing.T) {
 	assert.Equal(t, askcore.CodeUnknownTool, he.Code)
 
 	// A front door registers its provider and runs one agent per
-	// conversation. The person types one line per question: the name, or
-	// the second option shown.
+	// conversation. The person types one line per question: the second
+	// option shown, with notes for the layout.
 	var from askcore.Identity
 	dispose, err := rt.Service.Register(askcore.ProviderFunc(func(_ context.Context, call *askcore.Call) (askcore.Reply, error) {
 		from = call.From
 		lines := make([]string, len(call.Questions))
 		for i, q := range call.Questions {
 			lines[i] = "2"
-			if q.Header == "Name" {
-				lines[i] = "my-service"
+			if q.Header == "Layout" {
+				lines[i] = "2 // my notes"
 			}
 		}
 		return askcore.Lines(lines...), nil
@@ -219,7 +219,7 @@ func TestBuildWiresEverything(t *testing.T) {
 	assert.NotEmpty(t, from.ToolCallID)
 	require.Len(t, texts, 3)
 	assert.Contains(t, texts[1], "says: typescript; metrics.", "the batch's answers reached the model")
-	assert.Contains(t, texts[2], "my-service")
+	assert.Contains(t, texts[2], `Noted: by-layer. Your notes, if you added any: "my notes".`)
 
 	require.NoError(t, rt.Close(ctx))
 	require.NoError(t, rt.Close(ctx), "Close twice is fine")

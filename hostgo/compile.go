@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 
@@ -28,16 +30,24 @@ type tierKey struct {
 	interruptible bool
 }
 
-// tier is a compiled module and the runtime that owns it. Both live for the
-// rest of the process (like ncruces/go-sqlite3's compiled module): a
-// CompiledModule cannot outlive its runtime, and compiling again would cost
-// what the sharing saves. Only instances are closed.
+// tier is a compiled module and the runtime that owns it. An optimizing
+// tier lives for the rest of the process (like ncruces/go-sqlite3's
+// compiled module): a CompiledModule cannot outlive its runtime, and
+// compiling again would cost what the sharing saves. An interpreter tier that
+// a tiered start used as a stand-in is released once nothing uses it (see
+// unref): its compiled form is about 50 MB of Go heap, and the process has
+// the compiled code by then.
 type tier struct {
 	key  tierKey
 	done chan struct{} // closed when the fields below are set
 	rt   wazero.Runtime
 	mod  wazero.CompiledModule
 	err  error
+
+	// Guarded by tiersMu.
+	refs     int  // Engines holding t (as current or pending), live instances, waiting Warmups
+	standIn  bool // an interpreter tier a tiered Engine started on
+	released bool // module and runtime closed (a stand-in nothing used any more)
 }
 
 func (t *tier) ready() bool {
@@ -66,20 +76,90 @@ var (
 	dirCaches = map[string]wazero.CompilationCache{}
 )
 
-// getTier returns the shared tier for key, starting its compile in a
-// goroutine of its own the first time. The compile is not tied to any
-// caller's context: it is shared, and an abandoned compile still fills the
-// on-disk cache for the next process.
-func getTier(key tierKey) *tier {
+// getTier returns the shared tier for key with a reference taken (see
+// acquireTier).
+func getTier(key tierKey) *tier { return acquireTier(key, false) }
+
+// acquireTier returns the shared tier for key, starting its compile in a
+// goroutine of its own the first time, and takes a reference on it that the
+// caller gives back with unref. The compile is not tied to any caller's
+// context: it is shared, and an abandoned compile still fills the on-disk
+// cache for the next process. standIn marks an interpreter tier a tiered
+// Engine starts on while the optimizing tier compiles: it is released when
+// its last reference goes.
+func acquireTier(key tierKey, standIn bool) *tier {
 	tiersMu.Lock()
 	defer tiersMu.Unlock()
-	if t, ok := tiers[key]; ok {
-		return t
+	t, ok := tiers[key]
+	if !ok {
+		t = &tier{key: key, done: make(chan struct{})}
+		tiers[key] = t
+		go t.compile()
 	}
-	t := &tier{key: key, done: make(chan struct{})}
-	tiers[key] = t
-	go t.compile()
+	t.refs++
+	t.standIn = t.standIn || standIn
 	return t
+}
+
+// ref takes one more reference on t, which its holder already has one on.
+func (t *tier) ref() {
+	tiersMu.Lock()
+	t.refs++
+	tiersMu.Unlock()
+}
+
+// unref gives back a reference taken by acquireTier, ref or instantiate. A
+// stand-in interpreter tier whose last reference goes is released: removed
+// from the process's tiers (a later Engine that needs the interpreter
+// compiles it again, 60-150 ms), its module and runtime closed, and the
+// memory they held returned to the operating system.
+func (t *tier) unref() {
+	tiersMu.Lock()
+	t.refs--
+	free := t.releasableLocked()
+	tiersMu.Unlock()
+	if free {
+		t.free()
+	}
+}
+
+// releasableLocked reports whether t is a finished stand-in nothing uses,
+// and if so marks it released and forgets it. tiersMu must be held.
+func (t *tier) releasableLocked() bool {
+	if t.refs > 0 || !t.standIn || t.released || !isDone(t.done) {
+		return false
+	}
+	t.released = true
+	if tiers[t.key] == t {
+		delete(tiers, t.key)
+	}
+	return true
+}
+
+func (t *tier) free() {
+	if t.err == nil {
+		ctx := context.Background()
+		_ = t.mod.Close(ctx)
+		_ = t.rt.Close(ctx)
+	}
+	returnMemory()
+}
+
+// For tests: returnMemory calls, and optimizing compiles into an on-disk
+// cache that found no warm marker (compiled rather than loaded).
+var memoryReturns, coldCompiles atomic.Int64
+
+// returnMemory gives the memory the Go heap no longer uses back to the
+// operating system at once. hostgo calls it after the few events that free
+// tens of megabytes at a time: a stand-in interpreter tier released, a cold
+// optimizing compile done, an instance whose linear memory grew past the
+// recycle threshold closed. Without it the Go runtime keeps that memory
+// resident until its scavenger gets to it, which in an idle process (no
+// allocation, hence no garbage collection) is minutes (RATIONALE.md,
+// "Memory").
+func returnMemory() {
+	memoryReturns.Add(1)
+	debug.FreeOSMemory()
 }
 
 // tierStarted reports whether this process has a tier for key, compiled
@@ -91,8 +171,30 @@ func tierStarted(key tierKey) bool {
 	return ok
 }
 
+// errAbandoned ends a compile that was still waiting for another process's
+// compile (see lockCompile) when the last Engine that wanted it went away.
+var errAbandoned = errors.New("hostgo: compile abandoned: no Engine waits for it")
+
 func (t *tier) compile() {
-	defer close(t.done)
+	free := false
+	defer func() {
+		close(t.done)
+		if free {
+			t.free()
+		}
+	}()
+	defer func() {
+		// A stand-in whose every user went away while it compiled.
+		tiersMu.Lock()
+		free = t.err == nil && t.refs == 0 && t.standIn && !t.released
+		if free {
+			t.released = true
+			if tiers[t.key] == t {
+				delete(tiers, t.key)
+			}
+		}
+		tiersMu.Unlock()
+	}()
 	warm := t.key.cache == cacheDir && cacheLooksWarm(t.key.cacheDir)
 	cache, err := compilationCache(t.key)
 	onDisk := err == nil && t.key.cache == cacheDir
@@ -100,6 +202,25 @@ func (t *tier) compile() {
 		// An unusable cache directory (read-only home, ...) costs start-up
 		// time, never correctness: fall back to the in-memory cache.
 		cache, _ = compilationCache(tierKey{cache: cacheMemory})
+	}
+	if onDisk && !warm && !t.key.interpreter {
+		// Cold: compile only after any other process compiling into the
+		// same directory is done, and load what it wrote if it did.
+		unlock, ok := lockCompile(t.key.cacheDir, t.key.interruptible, t.wanted)
+		if !ok {
+			tiersMu.Lock()
+			if tiers[t.key] == t {
+				delete(tiers, t.key)
+			}
+			tiersMu.Unlock()
+			t.err = errAbandoned
+			return
+		}
+		defer unlock()
+		warm = cacheLooksWarm(t.key.cacheDir)
+	}
+	if onDisk && !warm && !t.key.interpreter {
+		coldCompiles.Add(1)
 	}
 	t.rt, t.mod, t.err = compileWith(t.key, cache)
 	if t.err != nil && onDisk {
@@ -110,6 +231,26 @@ func (t *tier) compile() {
 	if t.err == nil && onDisk && !t.key.interpreter && !warm {
 		markCacheWarm(t.key.cacheDir)
 	}
+	if t.err == nil && !t.key.interpreter && !warm {
+		// A full compile leaves tens of MB of garbage behind.
+		returnMemory()
+	}
+}
+
+// wanted reports whether anything still holds a reference on t. A tier
+// nobody wants is abandoned while it waits for the compile lock: when its
+// last reference goes, the compile has not begun (hence the check only
+// there), and the other process fills the cache anyway.
+func (t *tier) wanted() bool {
+	tiersMu.Lock()
+	defer tiersMu.Unlock()
+	if t.refs > 0 {
+		return true
+	}
+	if tiers[t.key] == t {
+		delete(tiers, t.key) // under the same lock: no acquireTier gets t now
+	}
+	return false
 }
 
 func compileWith(key tierKey, cache wazero.CompilationCache) (wazero.Runtime, wazero.CompiledModule, error) {
@@ -145,9 +286,13 @@ func compilationCache(key tierKey) (wazero.CompilationCache, error) {
 // internal, so the marker is a hint: when it lies (CPU changed, files
 // pruned), New still waits no longer than the warm wait before starting on
 // the interpreter.
-func markerPath(dir string) string {
+func markerPath(dir string) string { return cacheFile(dir, ".warm") }
+
+// cacheFile names a file of hostgo's next to wazero's entries: askcore-,
+// the hash of the module, the wazero version and the platform, then ext.
+func cacheFile(dir, ext string) string {
 	h := sha256.Sum256([]byte(wasm.SHA256 + "\x00" + wazeroVersion() + "\x00" + runtime.GOOS + "/" + runtime.GOARCH))
-	return filepath.Join(dir, "askcore-"+hex.EncodeToString(h[:8])+".warm")
+	return filepath.Join(dir, "askcore-"+hex.EncodeToString(h[:8])+ext)
 }
 
 func cacheLooksWarm(dir string) bool {
@@ -180,7 +325,9 @@ var wazeroVersion = sync.OnceValue(func() string {
 // shared with every Engine of the same configuration and is not repeated.
 func Warmup(ctx context.Context, opts ...Option) error {
 	cfg := buildConfig(opts)
-	return getTier(cfg.key(cfg.interpreter)).wait(ctx)
+	t := getTier(cfg.key(cfg.interpreter))
+	defer t.unref()
+	return t.wait(ctx)
 }
 
 func (c config) key(interpreter bool) tierKey {

@@ -14,7 +14,12 @@
 //   - an on-disk compilation cache under os.UserCacheDir()/askcore/wazero,
 //     and a tiered start: with a cold cache the first calls run on wazero's
 //     interpreter while the optimizing compile runs in the background (and
-//     fills the cache), then new calls move to compiled instances;
+//     fills the cache), then the Engine moves to compiled instances, called
+//     or not, and the interpreter tier is released; processes starting
+//     together on a cold cache share one compile (a lock file in the cache
+//     directory), the others loading what the first wrote;
+//   - memory freed in bulk (the interpreter tier, a grown instance, a large
+//     input's garbage) is returned to the operating system at once;
 //   - the guest gets a real monotonic clock (its garbage collector needs one),
 //     no filesystem, no environment, no arguments, a memory page limit, and
 //     inputs no larger than the core's own limit (a longer one is not copied
@@ -56,6 +61,10 @@ type Engine struct {
 	// interpreter instance is up (a cold start).
 	deferred *tierKey
 	stats    Stats
+	// watched is closed when the goroutine that moves the Engine to the
+	// optimizing tier as soon as it is compiled (watch) has ended; nil when
+	// New started none.
+	watched chan struct{}
 
 	closeOnce sync.Once
 	closeErr  error
@@ -103,6 +112,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 		closed: make(chan struct{}),
 	}
 	if err := e.start(ctx); err != nil {
+		e.unrefTiers()
 		return nil, err
 	}
 	in, err := e.current.instantiate(ctx)
@@ -115,7 +125,84 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if e.deferred != nil {
 		e.pending = getTier(*e.deferred)
 	}
+	if e.pending != nil {
+		e.watched = make(chan struct{})
+		go e.watch(e.pending)
+	}
 	return e, nil
+}
+
+// watch moves the Engine to the optimizing tier p as soon as it is
+// compiled, rather than at the next Handle: an idle Engine (a front door
+// waiting for its first call) must not keep its interpreter instances, and
+// through them the interpreter tier, for good.
+func (e *Engine) watch(p *tier) {
+	defer close(e.watched)
+	select {
+	case <-p.done:
+		e.promote()
+	case <-e.closed:
+	}
+}
+
+// promote makes a compiled pending tier current and closes the idle
+// instances of the old one. The old tier's reference and its instances'
+// go: a stand-in interpreter tier nothing else uses is released (unref).
+func (e *Engine) promote() {
+	e.mu.Lock()
+	stale, old := e.promoteLocked()
+	e.mu.Unlock()
+	e.dropStale(stale, old)
+}
+
+// promoteLocked does promote's bookkeeping under e.mu and returns what to
+// close and unref outside it.
+func (e *Engine) promoteLocked() (stale []*instance, old []*tier) {
+	if e.pending == nil || !isDone(e.pending.done) || e.isClosed() {
+		return nil, nil
+	}
+	if e.pending.err == nil {
+		old = append(old, e.current)
+		e.current = e.pending
+	} else {
+		e.stats.BackgroundError = e.pending.err
+		old = append(old, e.pending)
+	}
+	e.pending = nil
+	keep := e.idle[:0]
+	for _, in := range e.idle {
+		if in.tier == e.current {
+			keep = append(keep, in)
+		} else {
+			stale = append(stale, in)
+		}
+	}
+	clear(e.idle[len(keep):])
+	e.idle = keep
+	e.stats.Discarded += len(stale)
+	return stale, old
+}
+
+func (e *Engine) dropStale(stale []*instance, old []*tier) {
+	for _, in := range stale {
+		in.close()
+	}
+	for _, t := range old {
+		t.unref()
+	}
+}
+
+// unrefTiers gives back the Engine's references on its tiers.
+func (e *Engine) unrefTiers() {
+	e.mu.Lock()
+	cur, pending := e.current, e.pending
+	e.current, e.pending = nil, nil
+	e.mu.Unlock()
+	for _, t := range []*tier{cur, pending} {
+		if t != nil {
+			t.unref()
+		}
+	}
 }
 
 // start picks the tier new instances come from.
@@ -135,7 +222,7 @@ func (e *Engine) start(ctx context.Context) error {
 		// only once New has the first instance, so that the two compiles do
 		// not share the CPU before the first answer (startDeferred).
 		e.deferred = &optKey
-		e.current = getTier(e.cfg.key(true))
+		e.current = acquireTier(e.cfg.key(true), true)
 		return e.current.wait(ctx)
 	}
 	opt := getTier(optKey)
@@ -152,6 +239,7 @@ func (e *Engine) start(ctx context.Context) error {
 		}
 	}
 	if err := ctx.Err(); err != nil {
+		opt.unref()
 		return err
 	}
 	if opt.ready() {
@@ -162,10 +250,11 @@ func (e *Engine) start(ctx context.Context) error {
 	case <-opt.done:
 		// The optimizing compile failed: serve on the interpreter.
 		e.stats.BackgroundError = opt.err
+		opt.unref()
 	default:
 		e.pending = opt
 	}
-	e.current = getTier(e.cfg.key(true))
+	e.current = acquireTier(e.cfg.key(true), true)
 	return e.current.wait(ctx)
 }
 
@@ -185,16 +274,29 @@ func (e *Engine) start(ctx context.Context) error {
 // length (askcore_oversized, the path a JS host takes too), which depends
 // on the length alone. So every byte Handle returns comes from the module,
 // as the engine choice says (see RATIONALE.md).
+//
+// After a call whose input was large (largeInputBytes, a quarter of the cap,
+// or more) Handle returns the memory the Go heap freed to the operating
+// system before it returns: growing the guest's linear memory copies it,
+// and the old copies would otherwise stay resident (see RATIONALE.md,
+// "Memory").
 func (e *Engine) Handle(ctx context.Context, input []byte) ([]byte, error) {
+	n := len(input)
 	call := func(ctx context.Context, in *instance) ([]byte, error) { return in.call(ctx, input) }
-	if n := len(input); n > MaxInputBytes {
+	if n > MaxInputBytes {
 		call = func(_ context.Context, in *instance) ([]byte, error) { return in.callOversized(n) }
 	}
-	return e.do(ctx, call)
+	return e.do(ctx, n >= largeInputBytes && n <= MaxInputBytes, call)
 }
 
-// do runs call on an instance of the pool.
-func (e *Engine) do(ctx context.Context, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
+// largeInputBytes: an input this long is copied into the guest and parsed
+// there, which grows its linear memory by megabytes. Ordinary inputs are a
+// few kilobytes.
+const largeInputBytes = 1 << 20
+
+// do runs call on an instance of the pool. large says the input copied in
+// is large (Handle).
+func (e *Engine) do(ctx context.Context, large bool, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
 	if e.isClosed() {
 		return nil, ErrClosed
 	}
@@ -215,7 +317,7 @@ func (e *Engine) do(ctx context.Context, call func(context.Context, *instance) (
 	}
 	if ctx.Done() == nil || e.cfg.interruptible {
 		// Either ctx cannot end, or wazero stops the guest when it does.
-		out, err := e.run(ctx, in, call)
+		out, err := e.run(ctx, in, large, call)
 		return out, e.hostError(ctx, err)
 	}
 	// The guest cannot be stopped mid-call: run it aside and stop waiting
@@ -224,7 +326,7 @@ func (e *Engine) do(ctx context.Context, call func(context.Context, *instance) (
 	// for that.
 	done := make(chan result, 1)
 	go func() {
-		out, err := e.run(context.Background(), in, call)
+		out, err := e.run(context.Background(), in, large, call)
 		done <- result{out, err}
 	}()
 	select {
@@ -240,11 +342,16 @@ type result struct {
 	err error
 }
 
-// run makes one call on in, then gives in and its slot back.
-func (e *Engine) run(ctx context.Context, in *instance, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
+// run makes one call on in, then gives in and its slot back. After a call
+// that freed megabytes (a large input, or an instance grown past the
+// recycle threshold closed), the memory goes back to the operating system.
+func (e *Engine) run(ctx context.Context, in *instance, large bool, call func(context.Context, *instance) ([]byte, error)) ([]byte, error) {
 	out, err := call(ctx, in)
-	e.release(in, err)
+	freed := e.release(in, err)
 	<-e.slots
+	if large || freed {
+		returnMemory()
+	}
 	return out, err
 }
 
@@ -265,39 +372,28 @@ func (e *Engine) acquire(ctx context.Context) (*instance, error) {
 		e.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if e.pending != nil {
-		select {
-		case <-e.pending.done:
-			if e.pending.err == nil {
-				e.current = e.pending
-			} else {
-				e.stats.BackgroundError = e.pending.err
-			}
-			e.pending = nil
-		default:
-		}
-	}
+	// The watcher promotes too, but this call need not wait for it.
+	stale, old := e.promoteLocked()
 	cur := e.current
-	var stale []*instance
 	var in *instance
-	for len(e.idle) > 0 {
-		in = e.idle[len(e.idle)-1]
-		e.idle = e.idle[:len(e.idle)-1]
-		if in.tier == cur {
-			break
-		}
-		stale = append(stale, in) // an interpreter instance after the swap
-		in = nil
+	if n := len(e.idle); n > 0 {
+		in = e.idle[n-1] // every idle instance is of cur (promoteLocked)
+		e.idle[n-1] = nil
+		e.idle = e.idle[:n-1]
+	} else {
+		// The watcher may promote the Engine while this instantiates from
+		// cur: hold cur until the instance holds it, or a stand-in could be
+		// released under it. Such an instance serves this call and is
+		// discarded after it (release).
+		cur.ref()
 	}
-	e.stats.Discarded += len(stale)
 	e.mu.Unlock()
-	for _, s := range stale {
-		s.close()
-	}
+	e.dropStale(stale, old)
 	if in != nil {
 		return in, nil
 	}
 	in, err := cur.instantiate(ctx)
+	cur.unref()
 	if err != nil {
 		return nil, err
 	}
@@ -308,12 +404,17 @@ func (e *Engine) acquire(ctx context.Context) (*instance, error) {
 }
 
 // release puts in back in the pool, or discards it after an error, when its
-// memory grew past the threshold, or when the Engine is closing.
-func (e *Engine) release(in *instance, callErr error) {
+// memory grew past the threshold, when it is of a tier the Engine has left
+// (an interpreter instance busy when the compiled tier arrived), or when the
+// Engine is closing. Closing an instance that grew past the threshold frees
+// its linear memory (up to the page limit, 64 MiB by default): release then
+// reports true, and run returns that memory to the operating system at once
+// (returnMemory), or one large request would keep it resident long after.
+func (e *Engine) release(in *instance, callErr error) (freed bool) {
 	pages := in.pages()
 	e.mu.Lock()
 	e.stats.MaxPages = max(e.stats.MaxPages, pages)
-	keep := callErr == nil && pages <= e.cfg.recyclePages && !e.isClosed()
+	keep := callErr == nil && pages <= e.cfg.recyclePages && !e.isClosed() && in.tier == e.current
 	if keep {
 		e.idle = append(e.idle, in)
 	} else {
@@ -323,6 +424,7 @@ func (e *Engine) release(in *instance, callErr error) {
 	if !keep {
 		in.close()
 	}
+	return !keep && pages > e.cfg.recyclePages
 }
 
 func (e *Engine) isClosed() bool {
@@ -356,7 +458,9 @@ func isDone(ch chan struct{}) bool {
 // Close waits for running calls, closes every instance, and waits for a
 // background compile this Engine is waiting on (the compile itself cannot be
 // interrupted; it takes under a second and fills the cache for the next
-// process). Later calls to Handle return ErrClosed. The shared compiled
+// process; a compile that has not begun because another process is
+// compiling into the same cache is given up when no other Engine wants
+// it). Later calls to Handle return ErrClosed. The shared compiled
 // module stays for other Engines. When ctx ends first, Close returns its
 // error and whatever is still running is closed as it finishes.
 func (e *Engine) Close(ctx context.Context) error {
@@ -376,6 +480,14 @@ func (e *Engine) drain(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+	// The watcher sees e.closed and ends, unless it is promoting.
+	if e.watched != nil {
+		select {
+		case <-e.watched:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	e.mu.Lock()
 	idle := e.idle
 	e.idle = nil
@@ -384,6 +496,10 @@ func (e *Engine) drain(ctx context.Context) error {
 	for _, in := range idle {
 		in.close()
 	}
+	// Give the tiers back before waiting: a compile still waiting for
+	// another process's (lockCompile) is then abandoned if no other Engine
+	// wants it, and ends at once.
+	e.unrefTiers()
 	if pending != nil {
 		select {
 		case <-pending.done:

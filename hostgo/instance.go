@@ -29,6 +29,8 @@ type instance struct {
 	// is longer than any before.
 	inPtr uint32
 	inCap int
+
+	closed bool
 }
 
 var moduleConfig = sync.OnceValue(wz.ModuleConfig)
@@ -37,9 +39,13 @@ func (t *tier) instantiate(ctx context.Context) (*instance, error) {
 	if err := t.wait(ctx); err != nil {
 		return nil, err
 	}
+	// The caller holds a reference on t (an Engine's current tier), so t
+	// is not released under the new instance, which holds its own.
+	t.ref()
 	stderr := &headWriter{max: 4 << 10}
 	mod, err := t.rt.InstantiateModule(ctx, t.mod, moduleConfig().WithStderr(stderr))
 	if err != nil {
+		t.unref()
 		return nil, fmt.Errorf("hostgo: instantiate askcore.wasm: %w%s", err, stderr.suffix())
 	}
 	in := &instance{
@@ -126,7 +132,16 @@ func (in *instance) fault(fn string, err error) error {
 // pages is the instance's linear memory size in 64 KiB pages.
 func (in *instance) pages() uint32 { return in.mem.Size() / 65536 }
 
-func (in *instance) close() { _ = in.mod.Close(context.Background()) }
+// close closes the instance and gives back its reference on its tier. Its
+// linear memory is garbage from then on.
+func (in *instance) close() {
+	if in.closed {
+		return
+	}
+	in.closed = true
+	_ = in.mod.Close(context.Background())
+	in.tier.unref()
+}
 
 // headWriter keeps the first bytes the guest writes to stderr (the Go
 // runtime's report of a fatal error), to explain a trap.

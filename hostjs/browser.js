@@ -1,6 +1,7 @@
 // Browser (and any fetch-capable runtime) entry point: the bundled module is
 // fetched from beside this file and compiled while it streams in.
 import { compileResponse, compileSource, instantiate } from './lib/core.js';
+import { HostFaultError } from './lib/errors.js';
 
 export * from './lib/common.js';
 
@@ -9,7 +10,13 @@ let bundled = null;
 
 function loadBundled() {
   if (!bundled) {
-    bundled = fetch(new URL('./askcore.wasm', import.meta.url)).then(compileResponse);
+    const url = new URL('./askcore.wasm', import.meta.url);
+    bundled = fetch(url).then(compileResponse, (err) => {
+      throw new HostFaultError(
+        `askcore.wasm could not be fetched from ${url.href} (${err?.message ?? err}): serve it beside the bundle as application/wasm, or pass it: load(fetch(itsURL))`,
+        { cause: err },
+      );
+    });
     bundled.catch(() => {
       bundled = null;
     });

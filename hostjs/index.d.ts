@@ -1,7 +1,76 @@
 // Public API of @askcore/askcore (the same for the Node and browser entry points).
 
-/** What load() accepts: nothing (the bundled askcore.wasm), bytes, a compiled module or a fetch Response. */
-export type Source = ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response | PromiseLike<ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response>;
+// These declarations need nothing beyond the ECMAScript library (lib
+// es2023): no DOM lib, no @types/node. Where the platform's own types exist
+// (WebAssembly.Module, AbortSignal) they are used; otherwise the minimal
+// shapes below stand in.
+
+declare const wasmModuleBrand: unique symbol;
+
+/**
+ * A compiled askcore.wasm: a WebAssembly.Module at run time (core.module,
+ * to share with another load()). Declared here, so that no WebAssembly
+ * namespace (the DOM lib's) is needed.
+ */
+export interface WasmModule {
+  readonly [wasmModuleBrand]: 'WebAssembly.Module';
+}
+
+/** The platform's WebAssembly.Module type where its lib declares one (the DOM lib); never otherwise. */
+type PlatformModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
+
+/** A fetch Response as far as load() reads one (a Response of the DOM lib or of @types/node is one). */
+export interface ResponseLike {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/** The bytes of askcore.wasm. */
+export type WasmBytes = ArrayBuffer | ArrayBufferView;
+
+/**
+ * What load() accepts: bytes, a compiled module, a fetch Response, or a
+ * promise of one of these (omit it for the bundled askcore.wasm).
+ */
+export type Source =
+  | WasmBytes
+  | WasmModule
+  | PlatformModule
+  | ResponseLike
+  | PromiseLike<WasmBytes | WasmModule | PlatformModule | ResponseLike>;
+
+/**
+ * What load() refuses although its lib's WebAssembly.Module (an empty
+ * interface in the DOM lib) would let it through: a string, a number, a URL
+ * (pass load(fetch(url)) or the file's bytes), or a promise of one.
+ */
+type NotASource<S> = S extends string | number | bigint | boolean | symbol
+  ? true
+  : S extends { readonly href: string; readonly searchParams: unknown }
+    ? true
+    : S extends PromiseLike<infer T>
+      ? NotASource<T>
+      : false;
+
+/** The parameter type of load(): S itself, or S marked with why it is not a source. */
+type SourceParameter<S> = true extends NotASource<S>
+  ? S & { readonly 'load(source): not a source; pass bytes, a WebAssembly.Module, a Response or a promise of one (for a URL: load(fetch(url)))': never }
+  : S;
+
+/** An AbortSignal: the platform's where its lib declares one (the DOM lib, @types/node), else the part a provider uses. */
+export type AbortSignalLike = typeof globalThis extends { AbortSignal: { prototype: infer T } }
+  ? T
+  : {
+      readonly aborted: boolean;
+      readonly reason: unknown;
+      addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+      removeEventListener(type: 'abort', listener: () => void): void;
+      throwIfAborted(): void;
+    };
 
 export interface LoadOptions {
   /** Receives the lines the guest writes to fd 1/2 (only a guest panic does). Default: console.error. */
@@ -20,7 +89,7 @@ export interface LoadOptions {
  * Loads the askcore core: compiles the module (cached across calls for the
  * same source), instantiates it and runs its `_initialize`.
  */
-export declare function load(source?: Source, options?: LoadOptions): Promise<Core>;
+export declare function load<S extends Source = never>(source?: SourceParameter<S> | null, options?: LoadOptions): Promise<Core>;
 
 /** The ABI version this host speaks (askcore_abi_version). */
 export declare const ABI_VERSION: 1;
@@ -39,8 +108,18 @@ declare const resolvedFor: unique symbol;
 /** Only what is marked `export` is exported (not resolvedFor). */
 export {};
 
-/** The JSON text to hand a model for an error: the core's own bytes (`raw`) when known, else {name, code, message}. */
-export declare function errorText(err: HarnessError): string;
+/**
+ * The JSON text to hand a model for whatever a tool call threw (pass what
+ * a catch gave you); never throws. A HarnessError the core wrote: its own
+ * bytes (`raw`). Anything else: the core's "tool_failed" error
+ * ({"name":"ToolError","code":"TOOL_FAILED",...}, as Go's
+ * askcore.ErrorJSON), quoting it (`CODE: message` for a HarnessError built
+ * in JS, the message of an Error, String(value) otherwise); a
+ * HostFaultError is the core's "engine_fault". The words come from `core`,
+ * else from the last core loaded (with none at all:
+ * {"name":"ToolError","code":"TOOL_FAILED","message":"a tool failed"}).
+ */
+export declare function errorText(err: unknown, core?: Core): string;
 
 /** One choice as a model may write it (or a bare label). `desc` is accepted as a synonym of `description`. */
 export interface OptionInput {
@@ -281,6 +360,8 @@ export type Situation =
   | 'client_error'
   | 'client_no_result'
   | 'client_disconnected'
+  | 'client_reply_invalid'
+  | 'stopped'
   | 'usage'
   | 'request_read_failed'
   | 'unknown_tool'
@@ -328,7 +409,7 @@ export interface TerminalMode {
 export declare class Core {
   private constructor();
   /** The compiled module, to share with another load(). */
-  readonly module: WebAssembly.Module;
+  readonly module: WasmModule;
   /** The largest input, in bytes, the module accepts (a longer one gets the core's own verdict, written by askcore_oversized). */
   readonly maxInputBytes: number;
   /** Current size of the guest's linear memory, in bytes. */
@@ -341,7 +422,14 @@ export declare class Core {
   normalize(call: CallLike): NormalizedCall & { readonly [RAW]?: string };
   /** The normalized call as Go's askcore.Call: raw, questions, batch, request. */
   normalizeRaw(call: CallLike): Call;
-  schema(): ToolSchema;
+  /**
+   * The model-facing tool (op "schema"). With {strict: true}, the variant
+   * for OpenAI's strict function calling: every object closed, every
+   * property required, null for a field left out (the core reads null as
+   * absent), the questions always in `questions` (one entry for one
+   * question), so that the answer is always a BatchAnswer.
+   */
+  schema(options?: { strict?: boolean }): ToolSchema;
   /** What a terminal shows for question `index` (default 0). */
   present(call: CallLike, index?: number): Presentation;
   /**
@@ -491,13 +579,13 @@ export interface Question extends Call {
  * built in JS included, "provider_failed" quoting it.
  */
 export interface Provider {
-  ask(question: Question, options: { signal: AbortSignal }): Reply | PromiseLike<Reply>;
+  ask(question: Question, options: { signal: AbortSignalLike }): Reply | PromiseLike<Reply>;
 }
 export type ProviderFunction = Provider['ask'];
 
 export interface AskOptions {
   /** Aborting rejects with ASK_ABORTED at once (the reason's message quoted unless it is a plain AbortError); an already-aborted signal never reaches the core or the provider. */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   from?: Identity;
   /** Milliseconds until ASK_TIMEOUT, however long (timers are chained past setTimeout's 24.8 days). Off (0) by default: nothing is ever chosen on a person's behalf. */
   timeoutMs?: number;

@@ -1,7 +1,9 @@
 // Node entry point: the bundled module is read from the file beside this one.
 import { readFile } from 'node:fs/promises';
 import { randomFillSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { compileSource, instantiate } from './lib/core.js';
+import { HostFaultError } from './lib/errors.js';
 
 export * from './lib/common.js';
 
@@ -10,7 +12,20 @@ let bundled = null;
 
 function loadBundled() {
   if (!bundled) {
-    bundled = readFile(new URL('./askcore.wasm', import.meta.url)).then((b) => WebAssembly.compile(b));
+    const url = new URL('./askcore.wasm', import.meta.url);
+    bundled = readFile(url).then(
+      (b) => WebAssembly.compile(b),
+      (err) => {
+        // A bundle that inlined this file without copying askcore.wasm
+        // beside it: say which file, and the ways out.
+        const where = url.protocol === 'file:' ? fileURLToPath(url) : url.href;
+        throw new HostFaultError(
+          `askcore.wasm is missing: ${where} could not be read (${err?.code ?? err?.message ?? err}). ` +
+            'Copy node_modules/@askcore/askcore/askcore.wasm next to the bundled file, or pass its bytes: load(await readFile(pathToAskcoreWasm))',
+          { cause: err },
+        );
+      },
+    );
     bundled.catch(() => {
       bundled = null;
     });

@@ -291,5 +291,7 @@ export function openTerminal(core, options = {}) {
   const env = options.env ?? process.env;
   const mode = core.terminal(terminalFacts(input, output, env, options.plain === true));
   if (mode.picker) return new PickerProvider(core, { input, output, color: mode.color });
-  return new ReadlineProvider(core, { input, output, prompt: options.prompt });
+  // readline.js is typed by readline.d.ts, whose Core is index.d.ts's (the
+  // same object: lib/core.js's Core is what index.d.ts declares).
+  return new ReadlineProvider(/** @type {import('./index.js').Core} */ (/** @type {unknown} */ (core)), { input, output, prompt: options.prompt });
 }

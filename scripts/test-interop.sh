@@ -10,6 +10,8 @@
 #        expected bytes come from the core through hostjs (the same
 #        askcore.wasm)
 #
+# Each suite is interop.test.mjs, then v3.test.mjs (previews and notes).
+#
 # npm dependencies (pinned in each interop/package-lock.json) are installed
 # with npm ci when missing or older than the lock file. ASKCORE_ACP_BIN and
 # ASKCORE_MCP_BIN override the binaries; ASKCORE_ENGINE (wasm|native) is
@@ -34,7 +36,7 @@ run() { # run PROTOCOL: one interop suite
     npm ci --no-audit --no-fund
   fi
   echo "test-interop: node --test (TypeScript $upper client -> $bin)"
-  node --test --test-reporter=spec interop.test.mjs
+  node --test --test-reporter=spec interop.test.mjs v3.test.mjs
 }
 
 (($#)) || set -- acp mcp

@@ -3,7 +3,9 @@
 # with node --test the Node tests (the conformance corpus, the seam corpus
 # testdata/seam through the JS seam and the readline provider, the helpers,
 # the replies a provider hands back, the README's examples, load and fault
-# tests) and the headless-Chromium test (both corpora in a real browser).
+# tests, the schema truth test, and test/tsproject: the packed tarball in a
+# strict TypeScript project without the DOM lib, compiling and running the
+# README's examples) and the headless-Chromium test (both corpora in a real browser).
 # npm dependencies are installed from hostjs/package-lock.json when missing;
 # no browser is ever downloaded (the Chromium test uses /usr/bin/chromium and
 # skips with a message when it is absent).

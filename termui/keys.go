@@ -2,6 +2,7 @@ package termui
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -33,6 +34,11 @@ const (
 	keyKillLine // Ctrl-U: clear the typed text
 	keyKillWord // Ctrl-W: delete the last word of the typed text
 	keyPaste    // bracketed paste: key.text
+	keyNotes    // Ctrl-N: add or edit the question's notes
+	keyShiftUp  // Shift-↑: scroll the preview up a line
+	keyShiftDown
+	keyShiftPageUp // Shift-PgUp: scroll the preview up a page
+	keyShiftPageDown
 )
 
 var keyNames = [...]string{
@@ -40,7 +46,9 @@ var keyNames = [...]string{
 	keyRight: "right", keyHome: "home", keyEnd: "end", keyPageUp: "pgup",
 	keyPageDown: "pgdown", keyEnter: "enter", keyTab: "tab", keyBackTab: "backtab",
 	keyEsc: "esc", keyCtrlC: "ctrl+c", keyBackspace: "backspace", keyDelete: "delete",
-	keyKillLine: "ctrl+u", keyKillWord: "ctrl+w", keyPaste: "paste",
+	keyKillLine: "ctrl+u", keyKillWord: "ctrl+w", keyPaste: "paste", keyNotes: "ctrl+n",
+	keyShiftUp: "shift+up", keyShiftDown: "shift+down", keyShiftPageUp: "shift+pgup",
+	keyShiftPageDown: "shift+pgdown",
 }
 
 func (k keyKind) String() string { return keyNames[k] }
@@ -72,10 +80,11 @@ const (
 // sequence: call again with more bytes, or with final set once no more
 // came in time (a lone ESC is then the Esc key). b must not be empty.
 //
-// Sequences understood: CSI and SS3 cursor keys (modifiers ignored), Home,
-// End, PgUp, PgDn, Delete, Shift-Tab (CSI Z), bracketed paste; C0 keys:
-// Enter (CR, LF, CR LF), Tab, Backspace (DEL, BS), Ctrl-C, Ctrl-U, Ctrl-W,
-// Ctrl-P/Ctrl-N (up/down). ESC followed by anything but "[" or "O" is the
+// Sequences understood: CSI and SS3 cursor keys, Home, End, PgUp, PgDn,
+// Delete, Shift-Tab (CSI Z), bracketed paste; modifiers are ignored except
+// Shift on ↑, ↓, PgUp and PgDn (CSI 1;2A, CSI 5;2~, rxvt's CSI a / CSI b),
+// which scroll a preview. C0 keys: Enter (CR, LF, CR LF), Tab, Backspace
+// (DEL, BS), Ctrl-C, Ctrl-U, Ctrl-W, Ctrl-P (up), Ctrl-N (notes). ESC followed by anything but "[" or "O" is the
 // Esc key (the picker has no Alt bindings); the byte after it is left for
 // the next call.
 func decodeKey(b []byte, final bool) (key, int) {
@@ -103,7 +112,7 @@ func decodeKey(b []byte, final bool) (key, int) {
 	case c == 0x10:
 		return key{kind: keyUp}, 1
 	case c == 0x0e:
-		return key{kind: keyDown}, 1
+		return key{kind: keyNotes}, 1
 	case c < 0x20:
 		return key{}, 1
 	case c < utf8.RuneSelf:
@@ -162,19 +171,38 @@ func decodeEsc(b []byte, final bool) (key, int) {
 	}
 	n := i + 1
 	params := string(b[2:i])
+	num, mod, _ := strings.Cut(params, ";")
+	shift := shifted(mod)
 	switch fin {
 	case 'Z':
 		return key{kind: keyBackTab}, n
+	case 'a': // rxvt
+		return key{kind: keyShiftUp}, n
+	case 'b':
+		return key{kind: keyShiftDown}, n
+	case 'A':
+		if shift {
+			return key{kind: keyShiftUp}, n
+		}
+	case 'B':
+		if shift {
+			return key{kind: keyShiftDown}, n
+		}
 	case '~':
-		num, _, _ := strings.Cut(params, ";")
 		switch num {
 		case "1", "7":
 			return key{kind: keyHome}, n
 		case "4", "8":
 			return key{kind: keyEnd}, n
 		case "5":
+			if shift {
+				return key{kind: keyShiftPageUp}, n
+			}
 			return key{kind: keyPageUp}, n
 		case "6":
+			if shift {
+				return key{kind: keyShiftPageDown}, n
+			}
 			return key{kind: keyPageDown}, n
 		case "3":
 			return key{kind: keyDelete}, n
@@ -184,6 +212,13 @@ func decodeEsc(b []byte, final bool) (key, int) {
 		return key{}, n
 	}
 	return key{kind: cursorKey(fin)}, n
+}
+
+// shifted reports whether a CSI modifier parameter (1 + a bit mask: 1
+// Shift, 2 Alt, 4 Ctrl, ...) includes Shift.
+func shifted(mod string) bool {
+	m, err := strconv.Atoi(mod)
+	return err == nil && m >= 2 && (m-1)&1 != 0
 }
 
 func cursorKey(fin byte) keyKind {

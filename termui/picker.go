@@ -377,10 +377,8 @@ func (p *Picker) redraw() string {
 		} else {
 			sb.WriteString("\r")
 		}
+		sb.WriteString("\x1b[2K")
 		sb.WriteString(l)
-		if i < len(p.drawn)-1 {
-			sb.WriteString("\x1b[K")
-		}
 	}
 	sb.WriteString("\x1b[J")
 	if n := len(p.drawn) - 1; n > 0 {

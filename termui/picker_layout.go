@@ -12,8 +12,8 @@ import (
 // picker shows, in display order, already sanitized. The picker adds no
 // words of its own: every text it draws is a field here (its only own
 // marks are glyphs: the cursor ❯, the own-answer mark ✎, ✓ on a confirmed
-// question of a batch, ↑/↓ with a count when the list scrolls, … where text
-// is cut).
+// question of a batch, ↑/↓ with a count when the list or a preview
+// scrolls, … where text is cut, the preview box's frame ╭─╮│╰╯).
 type Layout struct {
 	Questions []LayoutQuestion `json:"questions"`
 
@@ -31,6 +31,17 @@ type Layout struct {
 	More        string `json:"more"`
 	Declined    string `json:"declined"`
 	Interrupted string `json:"interrupted"`
+
+	// Notes labels the notes line under the question (e.g. "Notes"), and
+	// NotesHelp replaces the key help while the notes are edited (e.g.
+	// "Enter keep notes · Esc cancel").
+	Notes     string `json:"notes"`
+	NotesHelp string `json:"notesHelp"`
+	// PreviewTitle is drawn on the top border of the preview box (e.g.
+	// "Preview"); PreviewHelp on its bottom border when the preview is
+	// taller than the box (e.g. "Shift-↑/↓ scroll").
+	PreviewTitle string `json:"previewTitle"`
+	PreviewHelp  string `json:"previewHelp"`
 }
 
 // LayoutQuestion is one question of the layout.
@@ -66,6 +77,10 @@ type LayoutEntry struct {
 	Index       int    `json:"index"`
 	Label       string `json:"label"`
 	Description string `json:"description,omitempty"`
+	// Preview is shown in a box beside the list (below it on a narrow
+	// terminal) while the entry has the focus: lines of text whose shape
+	// matters (code, a mockup), made safe by the core, tabs expanded.
+	Preview string `json:"preview,omitempty"`
 	// Recommended entries carry Layout.Recommended after their label.
 	Recommended bool `json:"recommended,omitempty"`
 }
@@ -95,6 +110,8 @@ func (l *Layout) Validate() error {
 	for _, t := range []struct{ name, text string }{
 		{"recommended", l.Recommended}, {"on", l.On}, {"off", l.Off}, {"more", l.More},
 		{"declined", l.Declined}, {"interrupted", l.Interrupted},
+		{"notes", l.Notes}, {"notesHelp", l.NotesHelp},
+		{"previewTitle", l.PreviewTitle}, {"previewHelp", l.PreviewHelp},
 	} {
 		if t.text == "" {
 			return fmt.Errorf("termui: the picker layout has no %q text", t.name)
@@ -128,9 +145,9 @@ func (l *Layout) Validate() error {
 	return nil
 }
 
-// samePick reports whether p and o chose the same.
+// samePick reports whether p and o chose the same, with the same notes.
 func samePick(p, o askcore.Pick) bool {
-	if p.Text != o.Text || len(p.Options) != len(o.Options) {
+	if p.Text != o.Text || p.Notes != o.Notes || len(p.Options) != len(o.Options) {
 		return false
 	}
 	for i := range p.Options {

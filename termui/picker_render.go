@@ -32,12 +32,19 @@ type frame struct {
 }
 
 // render draws s for a terminal of cols x rows.
+//
+// From the top: the batch's tabs, its position, the question, the notes
+// line (while edited, or once there are notes), a blank line, the entries,
+// the host's message for a rejected Enter, the key help (wrapped at its
+// " · " separators, at most 2 lines). When the question has previews, the
+// preview of the entry under the cursor is drawn in a box: beside the list
+// on a terminal at least sideBySideCols wide, below it otherwise.
 func (s *pickerState) render(cols, rows int, st Style) frame {
 	width := max(cols-1, 4)
 	budget := max(rows-1, 1)
 	q, qs := s.q(), s.st()
 
-	// Header: batch tabs, title, the question, a blank line.
+	// Header: batch tabs, title, the question, the notes, a blank line.
 	var tabs []string
 	if len(s.l.Questions) > 1 {
 		tabs = []string{s.tabsLine(width, st)}
@@ -52,28 +59,72 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 		qtext = "[" + h + "] " + qtext
 	}
 	question := wrap(qtext, width, 0)
+	notes := s.notesLine(width, st)
 	blank := 1
 
-	// Footer: the host's message for a rejected Enter, the key help.
+	// Footer: the host's message for a rejected Enter, the key help (the
+	// notes' own while they are edited).
 	var msg []string
 	if qs.msg != "" {
 		msg = wrap(qs.msg, width, 2)
 	}
-	var help []string
-	if h := cleanText(q.Help); h != "" {
-		h, _ = truncate(h, width)
-		help = []string{st.Dim(h)}
+	helpText := q.Help
+	if qs.editing {
+		helpText = s.l.NotesHelp
+	}
+	help := helpLines(helpText, width, 2)
+
+	// The preview's place: beside the list (the list takes the left
+	// column), or below it (the box takes the whole width).
+	previews := hasPreviews(q)
+	side := previews && cols >= sideBySideCols
+	listW, boxW := width, 0
+	switch {
+	case side:
+		listW = s.listWidth(width)
+		boxW = width - listW - len(sideGap)
+	case previews:
+		boxW = width
+	}
+	// The box is as tall as the preview under the cursor (framed), or what
+	// is left; the room kept for it below the list is the question's
+	// tallest preview's, so that the list does not change while the
+	// cursor moves.
+	boxNeed, tallest := 0, 0
+	if previews {
+		if !side {
+			tallest = s.tallestPreview() + 2
+		}
+		if s.preview() != "" {
+			boxNeed = len(s.previewLines(s.st().cursor, boxW-4)) + 2
+		}
 	}
 
-	entries := s.entryBlocks(width, st)
+	// Beside the previews, the own answer's text entry takes the whole
+	// width while it has the focus (it has no preview: no box is drawn).
+	ownW := listW
+	if side && s.onText() {
+		ownW = width
+	}
+	entries := s.entryBlocks(listW, ownW, st)
 	full := 0
 	for _, e := range entries {
 		full += len(e)
 	}
 	fixed := func() int {
-		return len(tabs) + len(title) + len(question) + blank + len(msg) + len(help)
+		return len(tabs) + len(title) + len(question) + len(notes) + blank + len(msg) + len(help)
 	}
-	compact := fixed()+full > budget
+	// Below the list the box gets what the list leaves, at least half of
+	// the room (a tall preview scrolls in it).
+	reserve := 0
+	if previews && !side {
+		avail := budget - fixed()
+		reserve = min(tallest, max(avail-full, avail/2))
+		if reserve < minBoxRows {
+			reserve = 0
+		}
+	}
+	compact := fixed()+full+reserve > budget
 	if compact {
 		// The list scrolls: only the entry under the cursor keeps its
 		// description.
@@ -83,7 +134,7 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 			}
 		}
 		// Make room for at least a few entries: shed decoration first.
-		need := min(len(entries[qs.cursor])+4, budget)
+		need := min(len(entries[qs.cursor])+4, budget-reserve)
 		for _, shed := range []func() bool{
 			func() bool { b := blank > 0; blank = 0; return b },
 			func() bool { b := len(title) > 0; title = nil; return b },
@@ -95,7 +146,22 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 				return false
 			},
 			func() bool { b := len(tabs) > 0; tabs = nil; return b },
-			func() bool { b := len(help) > 0; help = nil; return b },
+			func() bool {
+				if len(help) > 1 {
+					help = helpLines(helpText, width, 1)
+					return true
+				}
+				return false
+			},
+			func() bool {
+				// While notes are edited their key help stays: it says
+				// how to leave the edit.
+				if len(help) == 0 || qs.editing {
+					return false
+				}
+				help = nil
+				return true
+			},
 			func() bool {
 				if len(question) > 1 {
 					question = wrap(qtext, width, 1)
@@ -105,7 +171,7 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 			},
 			func() bool { b := len(msg) > 1; msg = msg[:min(len(msg), 1)]; return b },
 		} {
-			if budget-fixed() >= need {
+			if budget-reserve-fixed() >= need {
 				break
 			}
 			shed()
@@ -122,12 +188,44 @@ func (s *pickerState) render(cols, rows int, st Style) frame {
 	lines = append(lines, tabs...)
 	lines = append(lines, title...)
 	lines = append(lines, question...)
+	lines = append(lines, notes...)
 	if blank > 0 {
 		lines = append(lines, "")
 	}
-	avail := budget - fixed()
-	shown, page := s.window(entries, max(avail, 1), width, st)
-	lines = append(lines, shown...)
+	avail := budget - fixed() - reserve
+	shown, page := s.window(entries, max(avail, 1), listW, st)
+
+	// The box: none when what is left is too little to show a line.
+	var box []string
+	qs.pvMaxOf = -1
+	if previews {
+		boxH := min(boxNeed, budget-fixed())
+		if !side {
+			boxH = min(boxNeed, budget-fixed()-len(shown))
+		}
+		if boxH >= minBoxRows && s.preview() != "" {
+			box = s.previewBox(boxW, boxH, st)
+		}
+	}
+	body := shown
+	switch {
+	case side && len(box) > 0:
+		body = make([]string, max(len(shown), len(box)))
+		for i := range body {
+			l := ""
+			if i < len(shown) {
+				l = fitLine(shown[i], listW)
+			}
+			l += strings.Repeat(" ", listW-textWidth(stripStyle(l))) + sideGap
+			if i < len(box) {
+				l += box[i]
+			}
+			body[i] = strings.TrimRight(l, " ")
+		}
+	case len(box) > 0:
+		body = append(append([]string(nil), shown...), box...)
+	}
+	lines = append(lines, body...)
 	lines = append(lines, msg...)
 	lines = append(lines, help...)
 	if len(lines) > budget {
@@ -302,21 +400,13 @@ func (s *pickerState) tabsLine(width int, st Style) string {
 	return sb.String()
 }
 
-// entryBlocks draws every entry of the current question: its label line,
-// then its description lines.
-func (s *pickerState) entryBlocks(width int, st Style) [][]string {
+// entryBlocks draws every entry of the current question in width cells
+// (the own-answer entry in ownWidth): its label line, then its description
+// lines.
+func (s *pickerState) entryBlocks(width, ownWidth int, st Style) [][]string {
 	q, qs := s.q(), s.st()
-	numW := len(strconv.Itoa(len(q.Entries)))
-	if len(q.Entries) == 0 {
-		numW = 0
-	}
+	numW, boxW, indent := s.columns()
 	on, off := cleanText(s.l.On), cleanText(s.l.Off)
-	boxW := 0
-	if q.MultiSelect {
-		boxW = max(textWidth(on), textWidth(off))
-	}
-	// label column: cursor glyph, box, number ("12."), space
-	indent := 2 + boxW + max(numW+1, 1) + 1
 	blocks := make([][]string, 0, entryCount(q))
 	for e := range entryCount(q) {
 		isCur := e == qs.cursor
@@ -347,7 +437,7 @@ func (s *pickerState) entryBlocks(width int, st Style) [][]string {
 		}
 		room := width - indent
 		if own {
-			b.WriteString(s.textEntry(room, isCur, st))
+			b.WriteString(s.textEntry(ownWidth-indent, isCur, st))
 			blocks = append(blocks, []string{b.String()})
 			continue
 		}
@@ -371,6 +461,21 @@ func (s *pickerState) entryBlocks(width int, st Style) [][]string {
 		blocks = append(blocks, block)
 	}
 	return blocks
+}
+
+// columns are the widths of the entries' number ("12."), of their
+// multi-select box ("[x] "), and where their labels start: after the cursor
+// glyph, the box, the number and a space.
+func (s *pickerState) columns() (numW, boxW, indent int) {
+	q := s.q()
+	numW = len(strconv.Itoa(len(q.Entries)))
+	if len(q.Entries) == 0 {
+		numW = 0
+	}
+	if q.MultiSelect {
+		boxW = max(textWidth(cleanText(s.l.On)), textWidth(cleanText(s.l.Off)))
+	}
+	return numW, boxW, 2 + boxW + max(numW+1, 1) + 1
 }
 
 // textEntry draws the own-answer entry in room cells: its label, and

@@ -36,16 +36,26 @@ type qstate struct {
 	checked *askcore.Pick // the pick the host accepted on Enter, if any
 	msg     string        // the host's message for the last rejected Enter
 	top     int           // first entry shown when the list scrolls
+
+	notes    string // the notes typed so far (sent with the pick)
+	editing  bool   // the notes line has the keys (Ctrl-N)
+	notesWas string // the notes before this edit, restored by Esc
+	pvTop    int    // first preview line shown when the preview scrolls
+	pvMax    int    // the largest pvTop of entry pvMaxOf's box in the last frame
+	pvMaxOf  int    // the entry pvMax was measured for (-1: none)
 }
 
 // pickerState is the whole picker's state.
 type pickerState struct {
-	l    *Layout
-	cur  int // the question shown
-	qs   []qstate
-	page int // entries the last frame showed at once
+	l      *Layout
+	cur    int // the question shown
+	qs     []qstate
+	page   int // entries the last frame showed at once
+	pvPage int // preview lines the last frame's box showed at once
 
-	descs map[descKey][]string // wrapped descriptions (picker_render.go)
+	descs    map[descKey][]string // wrapped descriptions (picker_render.go)
+	previews map[descKey][]string // wrapped previews (picker_preview.go)
+	listWs   map[widthKey]int     // list column widths beside previews
 }
 
 func newPickerState(l *Layout) *pickerState {
@@ -54,6 +64,7 @@ func newPickerState(l *Layout) *pickerState {
 		q := &l.Questions[i]
 		qs := &s.qs[i]
 		qs.cursor = q.Cursor
+		qs.pvMaxOf = -1
 		qs.toggled = make([]bool, len(q.Entries))
 		for _, t := range q.Toggled {
 			for e := range q.Entries {
@@ -90,7 +101,7 @@ func (s *pickerState) onText() bool {
 // pick is question i's pick as it stands.
 func (s *pickerState) pick(i int) askcore.Pick {
 	q, qs := &s.l.Questions[i], &s.qs[i]
-	p := askcore.Pick{Options: []int{}}
+	p := askcore.Pick{Options: []int{}, Notes: qs.notes}
 	if !q.MultiSelect {
 		if q.Custom != "" && qs.cursor == len(q.Entries) {
 			p.Text = qs.text
@@ -149,11 +160,33 @@ func (s *pickerState) picks() []askcore.Pick {
 // apply handles one key. page is how many entries a page key moves.
 func (s *pickerState) apply(k key, page int) action {
 	q, qs := s.q(), s.st()
+	if qs.editing {
+		return s.applyNotes(k)
+	}
 	n := s.entryCount()
 	text := s.onText()
 	switch k.kind {
 	case keyCtrlC:
 		return actInterrupt
+	case keyNotes:
+		qs.editing, qs.notesWas = true, qs.notes
+		qs.msg = ""
+		return actRedraw
+	case keyShiftUp, keyShiftDown, keyShiftPageUp, keyShiftPageDown:
+		if s.preview() == "" {
+			// Nothing to scroll: Shift-↑/↓ move as ↑/↓ do.
+			switch k.kind {
+			case keyShiftUp:
+				return s.moveTo(qs.cursor - 1)
+			case keyShiftDown:
+				return s.moveTo(qs.cursor + 1)
+			case keyShiftPageUp:
+				return s.moveTo(max(0, qs.cursor-max(1, page)))
+			default:
+				return s.moveTo(min(n-1, qs.cursor+max(1, page)))
+			}
+		}
+		return s.scrollPreview(k.kind)
 	case keyEsc:
 		return actDecline
 	case keyEnter:
@@ -229,7 +262,87 @@ func (s *pickerState) apply(k key, page int) action {
 	return actNone
 }
 
-// moveTo puts the cursor on entry e (clamped).
+// applyNotes handles a key while the notes line has the keys: typing
+// edits the notes, Enter keeps them, Esc restores what they were before
+// (it cancels the edit only), Ctrl-C still interrupts; other keys do
+// nothing.
+func (s *pickerState) applyNotes(k key) action {
+	qs := s.st()
+	switch k.kind {
+	case keyCtrlC:
+		return actInterrupt
+	case keyEnter:
+		qs.editing = false
+		return s.edited()
+	case keyEsc:
+		qs.editing, qs.notes = false, qs.notesWas
+		return s.edited()
+	case keyBackspace:
+		if qs.notes == "" {
+			return actNone
+		}
+		qs.notes = dropLastGrapheme(qs.notes)
+	case keyKillLine:
+		if qs.notes == "" {
+			return actNone
+		}
+		qs.notes = ""
+	case keyKillWord:
+		if qs.notes == "" {
+			return actNone
+		}
+		qs.notes = dropLastWord(qs.notes)
+	case keyPaste:
+		if k.text == "" {
+			return actNone
+		}
+		qs.notes += k.text
+	case keyRune:
+		qs.notes += string(k.r)
+	default:
+		return actNone
+	}
+	return s.edited()
+}
+
+// preview is the preview of the entry under the cursor ("" for none, and
+// on the own-answer entry).
+func (s *pickerState) preview() string {
+	q, qs := s.q(), s.st()
+	if qs.cursor >= len(q.Entries) {
+		return ""
+	}
+	return q.Entries[qs.cursor].Preview
+}
+
+// scrollPreview moves the preview of the cursor's entry by a line or a
+// page (of the last frame's box, which also says where the preview ends;
+// render clamps it again for the next size).
+func (s *pickerState) scrollPreview(k keyKind) action {
+	qs := s.st()
+	// Keys that came in one read are applied before the next frame: the
+	// box measured may be another entry's (render clamps the top then).
+	limit := len(s.preview())
+	if qs.pvMaxOf == qs.cursor {
+		limit = qs.pvMax
+	}
+	step := 1
+	if k == keyShiftPageUp || k == keyShiftPageDown {
+		step = max(s.pvPage-1, 1)
+	}
+	if k == keyShiftUp || k == keyShiftPageUp {
+		step = -step
+	}
+	top := max(min(qs.pvTop+step, limit), 0)
+	if top == qs.pvTop {
+		return actNone
+	}
+	qs.pvTop = top
+	return actRedraw
+}
+
+// moveTo puts the cursor on entry e (clamped); a preview shown for the new
+// entry starts at its top.
 func (s *pickerState) moveTo(e int) action {
 	e = max(0, min(s.entryCount()-1, e))
 	qs := s.st()
@@ -238,6 +351,7 @@ func (s *pickerState) moveTo(e int) action {
 	}
 	qs.cursor = e
 	qs.msg = ""
+	qs.pvTop = 0
 	return actRedraw
 }
 

@@ -80,7 +80,9 @@ func keysOf(t testing.TB, script string) []key {
 		"home": {kind: keyHome}, "end": {kind: keyEnd}, "pgup": {kind: keyPageUp}, "pgdn": {kind: keyPageDown},
 		"enter": {kind: keyEnter}, "tab": {kind: keyTab}, "btab": {kind: keyBackTab}, "esc": {kind: keyEsc},
 		"ctrl+c": {kind: keyCtrlC}, "bs": {kind: keyBackspace}, "ctrl+u": {kind: keyKillLine},
-		"ctrl+w": {kind: keyKillWord}, "space": {kind: keyRune, r: ' '},
+		"ctrl+w": {kind: keyKillWord}, "space": {kind: keyRune, r: ' '}, "ctrl+n": {kind: keyNotes},
+		"shift+up": {kind: keyShiftUp}, "shift+down": {kind: keyShiftDown},
+		"shift+pgup": {kind: keyShiftPageUp}, "shift+pgdn": {kind: keyShiftPageDown},
 	}
 	var ks []key
 	for _, w := range strings.Fields(script) {
@@ -202,6 +204,38 @@ func TestPickerStateKeys(t *testing.T) {
 		{"batch: changing a confirmed answer needs enter again", layoutBatch, "enter space enter btab down enter",
 			"", actConfirm, 0, 0},
 		{"batch: esc anywhere declines", layoutBatch, "enter tab esc", "", actDecline, 0, 0},
+
+		// Notes (Ctrl-N): a text of their own, kept with Enter, the edit
+		// cancelled with Esc; they go with the pick.
+		{"notes: ctrl-n, type, enter keeps, enter confirms", layoutSingle, "down ctrl+n t:keep_v15 enter enter",
+			`[{"options":[0],"text":"","notes":"keep v15"}]`, actConfirm, 1, 0},
+		{"notes: keys are letters there (j k digits space)", layoutSingle, "ctrl+n t:jk_12_ enter enter",
+			`[{"options":[1],"text":"","notes":"jk 12 "}]`, actConfirm, 0, 0},
+		{"notes: esc cancels the edit only", layoutSingle, "ctrl+n t:abc enter ctrl+n t:def esc enter",
+			`[{"options":[1],"text":"","notes":"abc"}]`, actConfirm, 0, 0},
+		{"notes: esc on a first edit leaves none", layoutSingle, "ctrl+n t:abc esc enter", `[{"options":[1],"text":""}]`, actConfirm, 0, 0},
+		{"notes: edit keys", layoutSingle, "ctrl+n t:one_two bs ctrl+w t:x p:_pasted enter enter",
+			`[{"options":[1],"text":"","notes":"one x pasted"}]`, actConfirm, 0, 0},
+		{"notes: ctrl-u clears", layoutSingle, "ctrl+n t:abc ctrl+u enter enter", `[{"options":[1],"text":""}]`, actConfirm, 0, 0},
+		{"notes: arrows and tab do nothing while editing", layoutSingle, "ctrl+n down up tab t:x enter enter",
+			`[{"options":[1],"text":"","notes":"x"}]`, actConfirm, 0, 0},
+		{"notes: ctrl-c still interrupts", layoutSingle, "ctrl+n t:x ctrl+c", "", actInterrupt, 0, 0},
+		{"notes: beside an own answer", layoutSingle, "end t:mine ctrl+n t:why enter enter",
+			`[{"options":[],"text":"mine","notes":"why"}]`, actConfirm, 3, 0},
+		{"notes: optionless question", layoutText, "t:Ada ctrl+n t:or_Bo enter t:x enter",
+			`[{"options":[],"text":"Adax","notes":"or Bo"}]`, actConfirm, 0, 0},
+		{"notes: multi-select", layoutMulti, "ctrl+n t:SSO_only enter space enter",
+			`[{"options":[0],"text":"","notes":"SSO only"}]`, actConfirm, 0, 0},
+		{"notes: space in notes does not toggle", layoutMulti, "ctrl+n space enter enter",
+			`[{"options":[0,2],"text":"","notes":" "}]`, actConfirm, 0, 0},
+		{"notes: per question in a batch", layoutBatch, "ctrl+n t:one enter enter space ctrl+n t:two enter enter t:Bo enter",
+			`[{"options":[0],"text":"","notes":"one"},{"options":[0],"text":"","notes":"two"},{"options":[],"text":"Bo"}]`, actConfirm, 0, 0},
+		{"notes: a change to a confirmed question's notes needs enter again", layoutBatch, "enter space enter btab btab ctrl+n t:late enter tab tab t:Bo enter",
+			"", actConfirm, 0, 0},
+
+		// Shift-↑/↓ scroll a preview; without one they move as ↑/↓ do.
+		{"shift arrows without a preview move", layoutSingle, "shift+down shift+down shift+up enter", `[{"options":[0],"text":""}]`, actConfirm, 1, 0},
+		{"shift pages without a preview move", layoutSingle, "shift+pgdn shift+pgup", "", actRedraw, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, last, picks, rejected := drive(t, tc.layout, tc.script)

@@ -2,6 +2,7 @@ package termui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -419,9 +420,18 @@ func TestPickerResize(t *testing.T) {
 // README's database question; "64" is the largest question the core
 // allows (64 options with descriptions).
 func BenchmarkPickerFirstPaint(b *testing.B) {
-	for _, bc := range []struct{ name, layout string }{
-		{"single", layoutSingle},
-		{"64", bigLayout(64, false)},
+	for _, bc := range []struct {
+		name, layout string
+		cols, rows   int
+	}{
+		{"single", layoutSingle, 80, 24},
+		{"64", bigLayout(64, false), 80, 24},
+		// Previews: two code layouts beside the list and below it, and the
+		// largest the core allows: 64 options, each with a preview of
+		// MaxPreviewChars (every preview is wrapped for the first frame).
+		{"preview-120x30", layoutPreview, 120, 30},
+		{"preview-60x24", layoutPreview, 60, 24},
+		{"preview-64x8000-120x40", hugePreviewLayout(), 120, 40},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			l := mustLayout(b, bc.layout)
@@ -433,7 +443,7 @@ func BenchmarkPickerFirstPaint(b *testing.B) {
 					In:      lines,
 					Out:     NewSyncWriter(io.Discard),
 					MakeRaw: func() (func() error, error) { return func() error { return nil }, nil },
-					Size:    func() (int, int, error) { return 80, 24, nil },
+					Size:    func() (int, int, error) { return bc.cols, bc.rows, nil },
 				}
 				p, err := NewPicker(t, l)
 				if err != nil {
@@ -452,4 +462,46 @@ func BenchmarkPickerFirstPaint(b *testing.B) {
 			b.ReportMetric(float64(total.Microseconds())/float64(b.N), "µs/first-paint")
 		})
 	}
+}
+
+// BenchmarkPickerPreviewScroll measures a frame after Shift-↓ on a
+// 200-line preview, and after ↓ between two of the 64 largest previews:
+// what each key costs once the previews are wrapped.
+func BenchmarkPickerPreviewScroll(b *testing.B) {
+	for _, bc := range []struct {
+		name, layout string
+		k            key
+	}{
+		{"200-lines-shift-down", previewLayout(numberedLines(200), false), key{kind: keyShiftDown}},
+		{"64x8000-down", hugePreviewLayout(), key{kind: keyDown}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			l := mustLayout(b, bc.layout)
+			s := newPickerState(&l)
+			s.render(120, 40, Style{Color: true})
+			for b.Loop() {
+				if s.apply(bc.k, 5) == actNone {
+					s.st().pvTop, s.st().cursor = 0, 0
+				}
+				s.render(120, 40, Style{Color: true})
+			}
+		})
+	}
+}
+
+// hugePreviewLayout has 64 options, each with a preview of the core's
+// largest size: 8000 characters in 100 lines of code-like text.
+func hugePreviewLayout() string {
+	line := strings.Repeat("x := compute(a, b) // 中文 ", 3)
+	var p []string
+	for len(strings.Join(p, "\n")) < 8000-80 {
+		p = append(p, line)
+	}
+	var es []map[string]any
+	for i := range 64 {
+		es = append(es, map[string]any{"index": i, "label": fmt.Sprintf("Option %d", i+1), "preview": strings.Join(p, "\n")})
+	}
+	b, _ := json.Marshal(map[string]any{"questions": []any{map[string]any{
+		"question": "Which?", "multiSelect": false, "entries": es, "cursor": 0, "help": "h"}}})
+	return withCoreTexts(string(b))
 }

@@ -70,8 +70,9 @@ func (s *ptmux) picker(name string, cols, rows int, layout, env string, flags ..
 func (s *ptmux) out(name string) string { return filepath.Join(s.Dir(), name+".json") }
 
 type pickOut struct {
-	Picks []askcore.Pick `json:"picks"`
-	Error string         `json:"error"`
+	Picks  []askcore.Pick  `json:"picks"`
+	Error  string          `json:"error"`
+	Answer json.RawMessage `json:"answer"` // -request: the core's answer
 }
 
 // finish waits for the exit status and reads the picks.
@@ -99,7 +100,7 @@ func TestPickerTerminal(t *testing.T) {
 		assert.Contains(t, scr, "[Database] Which database should the service use?")
 		assert.Contains(t, scr, "1. PostgreSQL  recommended")
 		assert.Contains(t, scr, "     Scales well; needs a server.")
-		assert.Contains(t, scr, "↑/↓ move · 1-9 jump · Enter choose · Esc decline")
+		assert.Contains(t, scr, "↑/↓ move · 1-9 jump · Enter choose · Ctrl-N notes · Esc decline")
 		colored := tm.Pane("single", true)
 		assert.Contains(t, colored, "\x1b[", "colour on a terminal without NO_COLOR")
 
@@ -307,11 +308,20 @@ func TestPickerTerminalScreen(t *testing.T) {
 			})
 			assertFits(t, scr, sz[0], sz[1])
 		}
-		scr := tm.WaitFor("small", "↑/↓ move · 1-9 jump · Enter choose · Esc decline")
-		assert.True(t, strings.HasSuffix(strings.TrimRight(scr, "\n"), "  3. MySQL\n   ✎ Type your own answer\n↑/↓ move · 1-9 jump · Enter choose · Esc decline"), scr)
+		scr := tm.WaitFor("small", "↑/↓ move · 1-9 jump · Enter choose · Ctrl-N notes · Esc decline")
+		assert.True(t, strings.HasSuffix(strings.TrimRight(scr, "\n"), "  3. MySQL\n   ✎ Type your own answer\n↑/↓ move · 1-9 jump · Enter choose · Ctrl-N notes · Esc decline"), scr)
 		tm.Keys("small", "Escape")
 		tm.finish("small", 5)
-		assert.NotContains(t, tm.Pane("small", false), "❯")
+		// The picker is gone: the declined line is where it was. Above it
+		// may stay what the terminal moved out of the picker's reach while
+		// it was smaller than the frame, and pulled back into view when it
+		// grew again (which of the old frames' rows depends on their
+		// lengths).
+		scr = tm.Pane("small", false)
+		i := strings.Index(scr, "✗ declined\n[exit 5]")
+		require.GreaterOrEqual(t, i, 0, scr)
+		assert.NotContains(t, scr[i:], "❯", scr)
+		assert.NotContains(t, scr[i:], "MySQL", scr)
 	})
 
 	t.Run("resize: a full-height list narrowed", func(t *testing.T) {

@@ -16,9 +16,12 @@
 // check each question's pick on Enter (Call.CheckPick: an INVALID_ANSWER
 // message is shown under the question), resolves the call from the picks
 // (Call.Resolve), and leaves "→ " and the core's summary in place of the
-// picker. Esc declines (ASK_DECLINED), Ctrl-C is the core's interrupted
-// situation (ASK_ABORTED), and the picker leaves the layout's declined or
-// interrupted line.
+// picker. The preview of the option under the cursor is drawn beside the
+// list (below it on a terminal narrower than 100 columns; Shift-↑/↓ scroll
+// it), and Ctrl-N adds notes to the current question, which the pick
+// carries into the answer ("notes"). Esc declines (ASK_DECLINED), Ctrl-C
+// is the core's interrupted situation (ASK_ABORTED), and the picker leaves
+// the layout's declined or interrupted line.
 //
 // In line mode (pipes, TERM=dumb, --plain, the screen-reader mode) the
 // provider asks the questions of a call one after

@@ -135,6 +135,44 @@ func TestPickerProviderAnswers(t *testing.T) {
 	}
 }
 
+// TestPickerProviderPreviewsAndNotes: previews drawn from the core's
+// layout (below the list on this 80-column terminal) and notes (Ctrl-N)
+// on a batch of a single-select, a multi-select and an optionless
+// question, on both engines: the answer is the core's answer to the picks
+// with their notes, the summary carries them.
+func TestPickerProviderPreviewsAndNotes(t *testing.T) {
+	request := `{"questions":[` + reqCodeLayouts + `,` + reqScreens + `,` + openRequest + `]}`
+	for name, c := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			h := newPickHarness(t, c)
+			ch := h.ask(context.Background(), request)
+			h.f.screen.waitFor(t, "Question 1 of 3", "╭─ Preview", "│ func handle(r *Request) error {", "│     v, err := parse(r)")
+			h.f.keys.typ("\x1b[B") // Nested
+			h.f.screen.waitFor(t, "│     if v, err := parse(r); err == nil {")
+			h.f.keys.typ("\x0ekeep v15\r") // Ctrl-N, notes, Enter keeps them
+			h.f.screen.waitFor(t, "  Notes: keep v15")
+			h.f.keys.typ("\r") // confirm
+			h.f.screen.waitFor(t, "Question 2 of 3", "|  KPIs  |  Feed  |")
+			h.f.keys.typ("\x1b[B \x0edark first\r\r") // Settings on, notes, confirm
+			h.f.screen.waitFor(t, "Question 3 of 3")
+			h.f.keys.typ("Aurora\x0etentative\x1b[A\r") // ↑ does nothing in the notes
+			h.f.screen.waitFor(t, "  Notes: tentative")
+			h.f.keys.typ("\r")
+			want, summary := resolvePicks(t, request,
+				askcore.Pick{Options: []int{1}, Notes: "keep v15"},
+				askcore.Pick{Options: []int{0, 1}, Notes: "dark first"},
+				askcore.Pick{Text: "Aurora", Notes: "tentative"})
+			got := answered(t, ch)
+			assert.Equal(t, want, got)
+			assert.Contains(t, got, `"notes":"keep v15"`)
+			assert.Contains(t, got, `"notes":"dark first"`)
+			assert.Contains(t, got, `"answer":"Aurora","notes":"tentative"`)
+			assert.Equal(t, "Layout: Nested (notes: keep v15)\nScreens: Dashboard, Settings (notes: dark first)\nWhat should the release be called?: Aurora (notes: tentative)", summary)
+			assert.True(t, strings.HasSuffix(h.f.screen.String(), "→ "+strings.ReplaceAll(summary, "\n", "\n→ ")+"\n"), "%q", h.f.screen.String())
+		})
+	}
+}
+
 // TestPickerProviderReplies: the picker's reply, returned by the provider
 // itself, is the answer the core resolved from the picks for this very
 // call (Answered: the provider showed its summary), which resolves through

@@ -42,17 +42,22 @@ func cleanText(s string) string {
 }
 
 // clusterWidth is the width of one grapheme cluster. A cluster that joins
-// several pictographs (ZWJ sequences) is counted as wide as its parts drawn
-// apart, since many terminals draw it so: cutting text a cell early is
-// harmless, a line one cell too wide wraps and breaks the frame.
+// several pictographs (ZWJ sequences, an emoji with a skin tone modifier)
+// is counted as wide as its parts drawn apart, since many terminals draw it
+// so (tmux draws 👍🏽 in 4 cells): cutting text a cell early is harmless, a
+// line one cell too wide wraps and breaks the frame.
 func clusterWidth(cluster string, w int) int {
 	if len(cluster) <= 4 || w == 0 {
 		return w
 	}
 	sum := 0
 	for _, r := range cluster {
-		if r == 0x200d || (r >= 0xfe00 && r <= 0xfe0f) || (r >= 0x1f3fb && r <= 0x1f3ff) {
-			continue // joiner, variation selector, skin tone
+		switch {
+		case r == 0x200d || (r >= 0xfe00 && r <= 0xfe0f):
+			continue // joiner, variation selector
+		case r >= 0x1f3fb && r <= 0x1f3ff:
+			sum += 2 // a skin tone modifier drawn apart (uniseg counts it 0)
+			continue
 		}
 		sum += uniseg.StringWidth(string(r))
 	}

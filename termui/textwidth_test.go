@@ -16,7 +16,7 @@ func TestTextWidth(t *testing.T) {
 		{"e\u0301", 1},       // combining acute
 		{"Ω\u0308\u0301", 1}, // two combining marks
 		{"👍", 2},
-		{"👍🏽", 2},              // skin tone
+		{"👍🏽", 4},              // skin tone: counted as drawn apart (tmux does)
 		{"🇫🇷", 4},              // flag: counted as its two letters drawn apart
 		{"👨\u200d👩\u200d👧", 6}, // ZWJ family: counted as drawn apart
 		{"한국어", 6},

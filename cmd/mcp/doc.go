@@ -14,8 +14,15 @@
 // 0 for never) is the interval of progress notifications. The server has no
 // model of its own. Stdout carries only the protocol; diagnostics go to
 // stderr (ASKCORE_LOG=info or debug for more; info logs each call's
-// outcome). The process exits 0 when the client closes stdin or stdout, or
-// on SIGINT/SIGTERM, after aborting its pending questions.
+// outcome). The process exits 0 when the client closes stdin or stdout
+// (pending questions end with ASK_ABORTED). On SIGTERM, SIGINT or SIGHUP
+// it withdraws every pending question: each call is answered with the
+// core's ASK_ABORTED for the stopped situation ("the question was withdrawn
+// because the program asking it was stopped (SIGTERM); nothing was
+// chosen") while the client still reads, each form still open is cancelled
+// with notifications/cancelled, and the process exits within 2 s with 128
+// plus the signal's number (143, 130, 129), as a shell reports a process a
+// signal ended; a second signal exits at once.
 //
 // Protocol behaviour:
 //
@@ -54,15 +61,45 @@
 //   - Calls are independent: concurrent calls on one connection each get
 //     their own form and their own answer.
 //
-// go-sdk's ServerSession.Elicit validates an accepted reply against the
-// form and fills in the form's defaults before returning it. askcore-mcp
-// records the reply as it came off the wire (sending middleware,
-// captureReplies) and gives that to the core, so the core alone judges it:
-// an accept without an answer is INVALID_ANSWER, never the default chosen
-// for the person.
+// The transport is askcore-mcp's own (sdkgap_transport.go): go-sdk's
+// stdio transport ends the session on any line it cannot decode, losing
+// every pending call. lineTransport never does. A line that is not JSON
+// gets -32700 (parse error); one that is JSON but not a valid request
+// (a bare value, no method and no id, "jsonrpc" other than "2.0", an id
+// that is not a string or an integer within ±2^53, a method that is not a
+// string, params that are not an object) gets -32600 (invalid request),
+// with the id when it is valid, else null; a request whose id is already
+// in flight gets -32600 with that id; a response to nothing, and a
+// notification with params that are not an object, are dropped with a log
+// line. JSON-RPC batches are answered as one array on sessions of
+// 2025-03-26 and older, which had them; on 2025-06-18 and later, and before
+// initialize, each request in a batch gets -32600 (notifications and
+// responses in it are still taken). Errors go-sdk would send with code 0
+// get -32600 before initialize and -32603 after; error messages are cut at
+// 1 KiB; params that do not decode (a malformed inputResponses, a name
+// that is a number) get -32602 naming what is wrong, never quoting the
+// request (go-sdk's message quotes the params whole).
 //
-// Limits: go-sdk reads one JSON-RPC message per line of at most 16 MiB
-// (mcp.DefaultMaxLineLength); a longer line ends the session. The core
-// refuses arguments longer than core.MaxArgumentsBytes (256 KiB) with
+// The client's response to elicitation/create is never decoded by go-sdk:
+// lineTransport hands it to the provider as it came off the wire. A
+// result goes to the core as the client sent it (op elicitation_result),
+// so the core alone judges it: an accept without an answer is
+// INVALID_ANSWER, never the form's default chosen for the person (go-sdk
+// would have filled it in), and an action that is a number or content that
+// is an array is the core's verdict in the core's words. A JSON-RPC error
+// is client_error quoting its message, data and code; a response that is
+// not one (an error whose code is not an integer, an error that is not an
+// object, both a result and an error, "jsonrpc" other than "2.0", a reply
+// over the line limit) is client_reply_invalid saying what is wrong; no
+// result is client_no_result. Every message the model sees is the core's.
+//
+// Limits: one message per line, of at most 4 MiB (maxLineBytes, the core's
+// input limit: nothing longer could be answered). A longer line is
+// discarded as it is read, never held whole (internal/rpcline keeps its
+// first 4 KiB and last 512 bytes to find its id), logged with the limit,
+// and answered with -32600 (with its id when that could be read, also when
+// it comes last as the TypeScript SDK writes it); an elicitation reply that
+// long fails its question with client_reply_invalid. The core refuses
+// arguments longer than core.MaxArgumentsBytes (256 KiB) with
 // INVALID_REQUEST long before that.
 package main

@@ -63,20 +63,20 @@ type harness struct {
 }
 
 // start connects a client with copts to a new server with o, in mode m.
+// The server reads and writes through lineTransport, as askcore-mcp does
+// on stdio; the client is go-sdk's, over a net.Pipe.
 func start(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions) *harness {
 	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	return startOn(t, m, o, copts, st, ct, nil)
+	return startCuttable(t, m, o, copts)
 }
 
 // startCuttable is start over a net.Pipe whose client end the test can
-// close at any moment (h.cut), as when the client process dies. (The SDK's
-// in-memory transport is the same net.Pipe with the ends hidden.)
+// close at any moment (h.cut), as when the client process dies.
 func startCuttable(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions) *harness {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	return startOn(t, m, o, copts,
-		&mcp.IOTransport{Reader: serverEnd, Writer: serverEnd},
+		&lineTransport{r: serverEnd, w: serverEnd, closeReader: serverEnd.Close},
 		&mcp.IOTransport{Reader: clientEnd, Writer: clientEnd}, clientEnd)
 }
 

@@ -12,14 +12,18 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/askcore/askcore/frontdoor"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		cancel(signalCause{<-sigs})
+		// A second signal does not wait for the first to be served.
+		os.Exit(exitStatus(signalCause{<-sigs}))
+	}()
 	// A client that dies leaves a broken stdout: writing to it must fail
 	// (and end the session like a closed stdin) rather than kill the
 	// process with SIGPIPE before it has withdrawn its questions.
@@ -27,9 +31,48 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
+// signalCause is the cancellation cause of run's ctx for a signal.
+type signalCause struct{ sig os.Signal }
+
+func (s signalCause) Error() string { return "received " + signalName(s.sig) }
+
+// signalName is a signal's conventional name ("SIGTERM").
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return sig.String()
+}
+
+// exitStatus is the status for what ended run's ctx: 128 plus the signal's
+// number for a signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP), as a shell
+// reports a process a signal ended; 0 for a plain cancellation.
+func exitStatus(cause error) int {
+	var sc signalCause
+	if errors.As(cause, &sc) {
+		if n, ok := sc.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+		return 1
+	}
+	return 0
+}
+
+// stopWithin bounds the time from a signal to the exit (documented: 2 s;
+// the budget leaves room for a loaded machine): pending calls are
+// answered, forms withdrawn and the engine released within it, or the
+// process exits anyway. A background compile of the wasm engine that is
+// still running is abandoned (the next start compiles again).
+const stopWithin = 1500 * time.Millisecond
+
 // run is the whole program: it serves MCP on stdin/stdout until the client
-// closes stdin or ctx is cancelled (SIGINT, SIGTERM), and returns the exit
-// status.
+// closes stdin or stdout, or ctx is cancelled (a signal: see stop), and
+// returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("askcore-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -77,13 +120,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(getenv)}))
 	client, closeEngine, err := settings.Open(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return exitStatus(context.Cause(ctx))
+		}
 		fmt.Fprintf(stderr, "askcore-mcp: starting the engine: %v\n", err)
 		return 1
 	}
+	engineDeadline, stopping := 5*time.Second, false
 	defer func() {
-		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		cctx, cancel := context.WithTimeout(context.Background(), engineDeadline)
 		defer cancel()
-		if err := closeEngine(cctx); err != nil {
+		if err := closeEngine(cctx); err != nil && stopping {
+			log.Info("stopping: the engine was not released in time", "err", err)
+		} else if err != nil {
 			log.Warn("closing the engine", "err", err)
 		}
 	}()
@@ -94,11 +143,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	defer srv.close()
-	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress)
+	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "max_line_bytes", maxLineBytes)
 
-	err = srv.mcp.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+	tr := &lineTransport{r: stdin, w: stdout, log: log}
+	if c, ok := stdin.(io.Closer); ok {
+		tr.closeReader = c.Close
+	}
+	ss, err := srv.mcp.Connect(context.WithoutCancel(ctx), tr, nil)
+	if err != nil {
+		log.Error("serving MCP", "err", err)
+		return 1
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case err = <-ended:
+	case <-ctx.Done():
+		start := time.Now()
+		status := exitStatus(context.Cause(ctx))
+		srv.shutdown(ctx, ss, tr.conn, start.Add(stopWithin-engineCloseBudget))
+		engineDeadline, stopping = max(time.Until(start.Add(stopWithin)), 10*time.Millisecond), true
+		return status
+	}
 	switch {
-	case err == nil, errors.Is(err, io.EOF), ctx.Err() != nil:
+	case err == nil, errors.Is(err, io.EOF):
 		return 0
 	case errors.Is(err, syscall.EPIPE), errors.Is(err, io.ErrClosedPipe):
 		// The client went away (its end of stdout closed): pending
@@ -111,9 +179,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 }
 
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
+// engineCloseBudget is the part of stopWithin kept for releasing the
+// engine after the calls were answered.
+const engineCloseBudget = 300 * time.Millisecond
 
 // logLevel is warn unless ASKCORE_LOG=debug or info.
 func logLevel(getenv func(string) string) slog.Level {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
 )
 
 func noEnv(string) string { return "" }
@@ -98,8 +100,9 @@ func TestRunServesStdio(t *testing.T) {
 	}
 }
 
-// TestRunEndsOnCancel: a cancelled ctx (SIGINT, SIGTERM) ends a serving
-// program with status 0 even while stdin stays open.
+// TestRunEndsOnCancel: a cancelled ctx ends a serving program with status
+// 0 even while stdin stays open, and a question pending then is answered
+// with the core's stopped error (no signal named: none was received).
 func TestRunEndsOnCancel(t *testing.T) {
 	stdinR, stdinW := io.Pipe()
 	defer stdinW.Close()
@@ -112,17 +115,32 @@ func TestRunEndsOnCancel(t *testing.T) {
 		_ = stdoutW.Close()
 		done <- code
 	}()
-	go func() {
-		_, _ = io.WriteString(stdinW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`+"\n")
-	}()
+	send := func(line string) {
+		go func() { _, _ = io.WriteString(stdinW, line+"\n") }()
+	}
 	lines := bufio.NewScanner(stdoutR)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"0"}}}`)
 	require.True(t, lines.Scan(), "no reply to initialize; stderr:\n%s", stderr.String())
 	assert.Contains(t, lines.Text(), `"serverInfo"`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask_user_question","arguments":{"question":"Ship it?"}}}`)
+	require.True(t, lines.Scan())
+	assert.Contains(t, lines.Text(), `"elicitation/create"`)
 	cancel()
-	go func() {
-		for lines.Scan() {
+	want := nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationStopped})
+	var answered string
+	for lines.Scan() {
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content []struct{ Text string } `json:"content"`
+			} `json:"result"`
 		}
-	}()
+		if json.Unmarshal(lines.Bytes(), &m) == nil && m.ID == 2 && len(m.Result.Content) == 1 {
+			answered = m.Result.Content[0].Text
+		}
+	}
+	assert.Equal(t, string(want.JSON()), answered)
 	select {
 	case code := <-done:
 		assert.Equal(t, 0, code)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -34,10 +35,6 @@ type call struct {
 	// 2026-07-28 and has not answered yet: the handler then returns it as
 	// an input-required result instead of the seam's verdict.
 	inputRequest *mcp.ElicitParams
-	// reply is the client's elicitation/create result as it came off the
-	// wire, captured by the sending middleware before the SDK validates it
-	// and fills in defaults.
-	reply *elicitReply
 }
 
 type callKey struct{}
@@ -49,12 +46,6 @@ func withCall(ctx context.Context, c *call) context.Context {
 func callFrom(ctx context.Context) *call {
 	c, _ := ctx.Value(callKey{}).(*call)
 	return c
-}
-
-func (c *call) setReply(r elicitReply) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.reply = &r
 }
 
 func (c *call) setInputRequest(p *mcp.ElicitParams) {
@@ -72,14 +63,6 @@ func (c *call) takeInputRequest() *mcp.ElicitParams {
 	p := c.inputRequest
 	c.inputRequest = nil
 	return p
-}
-
-func (c *call) takeReply() *elicitReply {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r := c.reply
-	c.reply = nil
-	return r
 }
 
 // errInputRequired ends the seam's Ask when the form goes back to the
@@ -168,23 +151,27 @@ func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (ask
 	if ctx.Err() != nil {
 		return askcore.Reply{}, context.Cause(ctx)
 	}
-	// The reply as the client sent it, before go-sdk validated it against
-	// the form and filled in defaults: the core judges it, so an accept
-	// without an answer is INVALID_ANSWER (never the default chosen for
-	// the person) and a choice that was not offered is INVALID_ANSWER
-	// rather than an SDK error.
-	if r := c.takeReply(); r != nil {
-		if err != nil {
-			p.log.Debug("the SDK rejected the client's reply; the core judges it", "err", err)
-		}
-		return reply(*r)
-	}
-	if err != nil {
+	// lineTransport hands the client's response over as a wireReply
+	// error (sdkgap_transport.go): the raw result, which the core judges
+	// as the client sent it (go-sdk would have validated it against the
+	// form and filled in defaults, so an accept without an answer would
+	// have chosen the default for the person), or the failure for a
+	// client error or a response that cannot be read.
+	var wr *wireReply
+	switch {
+	case errors.As(err, &wr) && wr.failure != nil:
+		return askcore.Reply{}, *wr.failure
+	case wr != nil:
+		return askcore.FormReply(wr.raw), nil
+	case errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed):
+		return askcore.Reply{}, failure(situationClientGone, "")
+	case err != nil:
 		return askcore.Reply{}, failure(situationClientError, err.Error())
-	}
-	if res == nil {
+	case res == nil:
 		return askcore.Reply{}, failure(situationClientNoResult, "")
 	}
+	// Only over a transport other than lineTransport does a result reach
+	// this point, decoded, validated and with defaults filled in by go-sdk.
 	return reply(elicitReply{Action: res.Action, Content: res.Content})
 }
 
@@ -218,30 +205,5 @@ func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest) (stop
 	return func() {
 		cancel()
 		<-done
-	}
-}
-
-// captureReplies is sending middleware: it records the client's result to
-// elicitation/create, as decoded from the wire, in the call of the ctx that
-// sent it, before ServerSession.Elicit validates it and applies defaults.
-func captureReplies(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		if method != methodElicit || err != nil {
-			return res, err
-		}
-		c := callFrom(ctx)
-		if er, ok := res.(*mcp.ElicitResult); ok && er != nil && c != nil {
-			// Copy the content now: Elicit fills defaults into this map.
-			var content map[string]any
-			if er.Content != nil {
-				content = make(map[string]any, len(er.Content))
-				for k, v := range er.Content {
-					content[k] = v
-				}
-			}
-			c.setReply(elicitReply{Action: er.Action, Content: content})
-		}
-		return res, err
 	}
 }

@@ -8,6 +8,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/askcore/askcore"
@@ -102,7 +104,43 @@ const (
 	situationClientNoResult = askcore.SituationClientNoResult
 	// The provider was reached outside an MCP tool call (a bug).
 	situationProviderFailed = askcore.SituationProviderFailed
+	// The connection ended while the client was asked.
+	situationClientGone = askcore.SituationClientGone
+	// The client's reply to elicitation/create is not a JSON-RPC response
+	// one can read (the detail says what is wrong with it).
+	situationClientReplyInvalid = askcore.SituationClientReplyInvalid
+	// The server was stopped by a signal (the detail names it).
+	situationStopped = askcore.SituationStopped
 )
+
+// maxDetailBytes bounds the host text of a failure before it goes to the
+// core, which reads no more than its first askcore's MaxFailTextChars
+// (4096) characters anyway: a client's error can be megabytes long.
+const maxDetailBytes = 4096
+
+// clientErrorFailure is the failure for a JSON-RPC error the client
+// answered elicitation/create with: its message, its data when there is
+// any, and its code, quoted by the core (client_error).
+func clientErrorFailure(code int64, message string, data json.RawMessage) *askcore.Failure {
+	detail := strings.TrimSpace(message)
+	if d := string(data); len(data) > 0 && d != "null" && d != "{}" && d != `""` {
+		detail += " " + cut(d, maxDetailBytes)
+	}
+	detail = strings.TrimSpace(cut(detail, maxDetailBytes) + fmt.Sprintf(" (JSON-RPC error %d)", code))
+	return &askcore.Failure{Situation: situationClientError, Detail: detail}
+}
+
+// replyInvalid is the reply of a client whose response to elicitation/create
+// cannot be read; detail says what is wrong with it (client_reply_invalid).
+func replyInvalid(detail string) *wireReply {
+	return &wireReply{failure: &askcore.Failure{Situation: situationClientReplyInvalid, Detail: detail}}
+}
+
+// stopped is the error of a question withdrawn because the server was
+// stopped by signal (e.g. "SIGTERM"; "" when it was stopped otherwise).
+func (s *seam) stopped(ctx context.Context, signal string) error {
+	return s.core.Fail(context.WithoutCancel(ctx), askcore.Failure{Situation: situationStopped, Detail: signal})
+}
 
 // failure ends a question for a situation; the seam has the core word it,
 // sanitizing and cutting detail (text from the client or the SDK).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,7 +43,17 @@ type server struct {
 	timeout time.Duration
 	log     *slog.Logger
 	dispose func()
+
+	// life ends when the server is stopped (stop): every call in progress
+	// and every later one ends with the core's stopped situation.
+	life     context.Context
+	stopLife context.CancelCauseFunc
+	mu       sync.Mutex
+	signal   string // what stopped the server ("SIGTERM"), once stopped
 }
+
+// errStopped is the cause of the calls ended by stop.
+var errStopped = errors.New("askcore-mcp was stopped")
 
 // newServer reads the tool from the core, registers the MCP provider on the
 // seam and builds the MCP server. close releases the provider (pending
@@ -68,13 +79,13 @@ func newServer(ctx context.Context, c *askcore.Core, o options) (*server, error)
 		return nil, err
 	}
 	s := &server{seam: sm, timeout: o.timeout, log: o.log, dispose: dispose}
+	s.life, s.stopLife = context.WithCancelCause(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askcore-mcp", Title: "askcore", Version: frontdoor.Version()}, &mcp.ServerOptions{
 		Logger: o.log,
 		// Tools only: no logging capability (diagnostics go to stderr).
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		SupportedProtocolVersions: o.protocolVersions,
 	})
-	s.mcp.AddSendingMiddleware(captureReplies)
 	// Registered raw: the input schema is the core's bytes, and the
 	// arguments reach the core as they came, so a bad request is the
 	// core's INVALID_REQUEST (mcp.AddTool[In, Out] would validate them
@@ -86,16 +97,43 @@ func newServer(ctx context.Context, c *askcore.Core, o options) (*server, error)
 // close withdraws pending questions (ASK_ABORTED).
 func (s *server) close() { s.dispose() }
 
+// stop ends every question in progress, and answers every later call at
+// once, with the core's stopped situation naming signal (e.g. "SIGTERM";
+// may be empty). The calls' results still go out while the connection
+// lasts.
+func (s *server) stop(signal string) {
+	s.mu.Lock()
+	if s.life.Err() == nil {
+		s.signal = signal
+	}
+	s.mu.Unlock()
+	s.stopLife(errStopped)
+}
+
+// stoppedBy is what stopped the server, and whether it was stopped.
+func (s *server) stoppedBy() (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.signal, s.life.Err() != nil
+}
+
 // handle is the tools/call handler of ask_user_question. The SDK runs each
 // call in its own goroutine and cancels ctx on notifications/cancelled or a
-// lost connection.
+// lost connection; stop cancels it too.
 func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(s.life, func() { cancel(errStopped) })()
 	c := &call{req: req}
 	answer, err := s.seam.ask(withCall(ctx, c), req.Params.Arguments, s.timeout)
+	if signal, stopped := s.stoppedBy(); stopped && err != nil && askcore.AsError(err).Code == askcore.CodeAskAborted {
+		err = s.seam.stopped(ctx, signal)
+	}
 	if ir := c.takeInputRequest(); ir != nil && ctx.Err() == nil {
 		// 2026-07-28: the form goes to the client inside the result; it
 		// retries the call with the reply.
 		s.log.Debug("ask_user_question: form returned as an input request")
+		// (go-sdk writes "content": null beside it; lineTransport drops it.)
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{inputKey: ir}}, nil
 	}
 	if err != nil {
@@ -123,5 +161,40 @@ func bytesResult(obj json.RawMessage, isError bool) *mcp.CallToolResult {
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(obj)}},
 		StructuredContent: obj,
 		IsError:           isError,
+	}
+}
+
+// shutdown is the end of a session on a signal (ctx's cause): every
+// question in progress is withdrawn with the core's stopped situation and
+// its call answered, every form the client still shows is cancelled
+// (notifications/cancelled), and the session is closed, all before
+// deadline at the latest.
+func (s *server) shutdown(ctx context.Context, ss *mcp.ServerSession, conn *lineConn, deadline time.Time) {
+	signal := ""
+	var sc signalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		signal = signalName(sc.sig)
+	}
+	s.log.Info("askcore-mcp stopping: withdrawing the pending questions", "signal", signal)
+	s.stop(signal)
+	wait, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	if !conn.waitAnswered(wait) {
+		s.log.Warn("stopping: some calls were not answered in time")
+	}
+	reason := "askcore-mcp was stopped"
+	if signal != "" {
+		reason += " (" + signal + ")"
+	}
+	conn.withdraw(reason)
+	closed := make(chan struct{})
+	go func() {
+		_ = ss.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-wait.Done():
+		s.log.Warn("stopping: the session did not close in time")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,7 +27,7 @@ func startWire(t *testing.T) *wire {
 	require.NoError(t, err)
 	toServer, clientW := io.Pipe()
 	clientR, fromServer := io.Pipe()
-	ss, err := srv.mcp.Connect(ctx, &mcp.IOTransport{Reader: toServer, Writer: fromServer}, nil)
+	ss, err := srv.mcp.Connect(ctx, &lineTransport{r: toServer, w: fromServer, closeReader: toServer.Close}, nil)
 	require.NoError(t, err)
 	w := &wire{t: t, w: clientW, lines: make(chan []byte, 16)}
 	readerDone := make(chan struct{})

@@ -310,17 +310,20 @@ func TestTurnsAndScriptEnd(t *testing.T) {
 // program asked by itself; on a terminal it starts on its own, see
 // TestTerminalDemo): then a batch of two questions (Enter: the recommended
 // language; then two features and one of the person's own), then a
-// free-form follow-up.
+// choice between two layouts shown as previews, answered with notes
+// (ANSWER // NOTES), which the reply quotes.
 func TestDemoRunsWithoutKeys(t *testing.T) {
 	for _, eng := range []string{"native", "wasm"} {
 		t.Run(eng, func(t *testing.T) {
-			stdout, stderr, code := runWith(t, baseEnv(), "hello\n\n1, database, Tracing\nledger-service\n", "--engine", eng)
+			stdout, stderr, code := runWith(t, baseEnv(), "hello\n\n1, database, Tracing\n2 // keep shared code apart\n", "--engine", eng)
 			require.Equal(t, exitOK, code, stderr)
 			assert.Contains(t, stdout, "demo")
 			assert.Regexp(t, `(?s)\n\? ─+\nQuestion 1 of 2\n\[Language\] .*\n  1\. Go \(recommended\)\n.*\n\? \n→ Go\n`+
 				`\n\? ─+\nQuestion 2 of 2\n\[Features\] .*Enter picks 1, 2 \(HTTP API, Metrics\)\.\n\? \n→ HTTP API, Database, Tracing\n`+
-				`The tool result I received says: go; http, database, Tracing\. .*\n\n\? ─+\n\[Name\] What should the service be called\?\n.*\? \n→ ledger-service\n`+
-				`Noted: ledger-service\. That is the whole demo\.`, stdout)
+				`The tool result I received says: go; http, database, Tracing\. .*after // .*\n\n\? ─+\n\[Layout\] How should the code be organised\?\n`+
+				`\n  1\. By feature \(recommended\)\n.*\n     Preview:\n         `+"```"+`text\n         service/\n           orders/\n(?:.*\n)*?     \(end of preview\)\n  2\. By layer\n`+
+				`.*\? \n→ By layer \(notes: keep shared code apart\)\n`+
+				`Noted: by-layer\. Your notes, if you added any: "keep shared code apart"\. That is the whole demo\.`, stdout)
 			assert.NotContains(t, stdout, "→ hello", "the first line is a prompt, not an answer")
 			assert.NotContains(t, stdout, "ASK_ABORTED")
 			assert.Empty(t, stderr)

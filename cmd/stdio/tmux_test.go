@@ -180,7 +180,9 @@ func TestTerminalAsk(t *testing.T) {
 
 // TestTerminalDemo: on a terminal the built-in demo starts the first turn
 // itself (nothing typed): it greets after the banner and asks its batch
-// at once, in the line mode and with the keyboard picker, on both engines.
+// at once, in the line mode and with the keyboard picker, on both engines;
+// in the line mode the layouts' previews are shown and notes typed after
+// // reach the reply.
 func TestTerminalDemo(t *testing.T) {
 	server := newTmux(t)
 	for _, eng := range []string{"native", "wasm"} {
@@ -195,9 +197,10 @@ func TestTerminalDemo(t *testing.T) {
 			tm.WaitFor(name, "→ Go", "Question 2 of 2")
 			tm.Line(name, "1, database, Tracing")
 			tm.WaitFor(name, "→ HTTP API, Database, Tracing", "The tool result I received says: go; http, database, Tracing.",
-				"What should the service be called?")
-			tm.Line(name, "ledger-service")
-			tm.WaitFor(name, "→ ledger-service", "Noted: ledger-service.", "\n>")
+				"How should the code be organised?", "     Preview:", "     (end of preview)")
+			tm.Line(name, "2 // keep shared code apart")
+			tm.WaitFor(name, "→ By layer (notes: keep shared code apart)",
+				`Noted: by-layer. Your notes, if you added any: "keep shared code apart".`, "\n>")
 			tm.Keys(name, "C-d")
 			scr = tm.WaitFor(name, "[exit 0]")
 			assert.NotContains(t, scr, "ASK_ABORTED")
@@ -212,7 +215,7 @@ func TestTerminalDemo(t *testing.T) {
 			assert.NotContains(t, scr, "> ", "the first turn started with nothing typed")
 			tm.Keys(name, "Escape")
 			tm.WaitFor(name, "The tool result I received says: ASK_DECLINED.")
-			tm.WaitCursor(name, "✎ ") // the open question
+			tm.WaitCursor(name, "1. By feature") // the layouts
 			tm.Keys(name, "Escape")
 			tm.WaitFor(name, "Noted: ASK_DECLINED.", "\n>")
 			tm.Keys(name, "C-d")

@@ -6,7 +6,7 @@
 // JSON text of answers (RAW) and errors (`raw`).
 
 import { createWasi } from './wasi.js';
-import { HarnessError, HostFaultError, errorFromCore } from './errors.js';
+import { HarnessError, HostFaultError, errorFromCore, rememberCore } from './errors.js';
 
 export const ABI_VERSION = 1;
 
@@ -64,8 +64,19 @@ export function compileSource(source, loadDefault) {
     return Promise.resolve(source).then((s) => compileSource(s, loadDefault));
   }
   return Promise.reject(
-    new TypeError('load(source): expected nothing, bytes (ArrayBuffer/Uint8Array), a WebAssembly.Module or a fetch Response'),
+    new TypeError(
+      'load(source): expected nothing, bytes (ArrayBuffer/Uint8Array), a WebAssembly.Module or a fetch Response (or a promise of one), got ' +
+        describeSource(source) +
+        (typeof source === 'string' || source instanceof URL ? ': for a URL pass load(fetch(url)); for a file, load(await readFile(path))' : ''),
+    ),
   );
+}
+
+/** @param {unknown} v */
+function describeSource(v) {
+  if (v === null || typeof v !== 'object') return typeof v;
+  const name = /** @type {any} */ (v).constructor?.name;
+  return typeof name === 'string' && name !== '' ? 'a ' + name : 'an object';
 }
 
 /**
@@ -122,6 +133,7 @@ export class Core {
   /** @type {Uint8Array} */ #u8;
   /** @type {number} */ #maxInput;
   /** @type {number} */ #maxMemory;
+  /** @type {(string | undefined)[]} the tool's JSON text, plain and strict (op "schema" writes the same bytes every time) */ #schemas = [];
 
   /**
    * @param {WebAssembly.Module} module
@@ -133,6 +145,7 @@ export class Core {
     this.#options = options;
     this.#maxMemory = options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
     this.#attach(ex);
+    rememberCore(this);
   }
 
   /** @param {Exports} ex */
@@ -328,8 +341,24 @@ export class Core {
     return callFromResult(this.#exec('{"op":"normalize",' + callField(call) + '}'));
   }
 
-  schema() {
-    return this.#exec('{"op":"schema"}').value;
+  /**
+   * The model-facing tool (op "schema"): {name, description, parameters}.
+   * With {strict: true}, its variant for OpenAI's strict function calling
+   * (every object closed, every property required, null for a field left
+   * out, which the core reads as absent; the questions always in
+   * questions, so the answer is always {answers: [...]}).
+   * @param {{strict?: boolean}} [options]
+   */
+  schema(options) {
+    const strict = options?.strict;
+    if (strict === undefined || strict === null || typeof strict === 'boolean') {
+      // The tool is the same for every call of one module: the core writes
+      // it once per variant, each call parses a fresh copy.
+      const key = strict === true ? 1 : 0;
+      this.#schemas[key] ??= this.#exec(key ? '{"op":"schema","strict":true}' : '{"op":"schema"}').raw;
+      return JSON.parse(this.#schemas[key]);
+    }
+    return this.#exec('{"op":"schema","strict":' + valueJSON(strict) + '}').value;
   }
 
   /**

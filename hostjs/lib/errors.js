@@ -88,13 +88,64 @@ export function isUserInteractionError(err, code) {
 }
 
 /**
- * The JSON text to hand a model for an error: the core's own bytes when
- * known (`err.raw`), else {name, code, message} through JSON.stringify (a
- * HarnessError a provider built itself).
- * @param {HarnessError} err
+ * The core errorText asks for the words of an error the core did not write:
+ * the last one loaded in this realm, held weakly (a Core dropped by its
+ * owner is not kept alive for this).
+ * @type {{deref(): ({fail(f: {situation: string, detail?: string}): HarnessError} | undefined)} | null}
+ */
+let lastCore = null;
+
+/**
+ * Records the core errorText falls back on. Internal to the package (every
+ * Core registers itself when loaded).
+ * @param {{fail(f: {situation: string, detail?: string}): HarnessError}} core
+ */
+export function rememberCore(core) {
+  lastCore = typeof WeakRef === 'function' ? new WeakRef(core) : { deref: () => core };
+}
+
+/** What errorText gives when no core can be reached at all (none loaded, or it failed). */
+const NO_CORE_TEXT = '{"name":"ToolError","code":"TOOL_FAILED","message":"a tool failed"}';
+
+/**
+ * The JSON text to hand a model for anything a tool call threw (a catch
+ * hands it over as unknown); it never throws. A HarnessError the core
+ * wrote (`raw` set): its own bytes. Anything else is the core's
+ * "tool_failed" (TOOL_FAILED, as Go's askcore.ErrorJSON writes for an error
+ * that never went through the seam), quoting it: `CODE: message` for a
+ * HarnessError built in JS, the message for an Error, String(value)
+ * otherwise; a HostFaultError is the core's "engine_fault" (whose words
+ * leave the host's details out). The words come from `core` when given,
+ * else from the last core loaded; with no core at all,
+ * {"name":"ToolError","code":"TOOL_FAILED","message":"a tool failed"}.
+ * @param {unknown} err
+ * @param {{fail(f: {situation: string, detail?: string}): HarnessError}} [core]
  * @returns {string}
  */
-export function errorText(err) {
-  if (!(err instanceof HarnessError)) throw new TypeError('errorText(err): err is not a HarnessError');
-  return typeof err.raw === 'string' ? err.raw : JSON.stringify(err);
+export function errorText(err, core) {
+  try {
+    if (err instanceof HarnessError && typeof err.raw === 'string') return err.raw;
+    const c = core && typeof core.fail === 'function' ? core : lastCore?.deref();
+    if (!c) return NO_CORE_TEXT;
+    const f = err instanceof HostFaultError ? { situation: 'engine_fault' } : { situation: 'tool_failed', detail: describe(err) };
+    const e = c.fail(f);
+    return typeof e?.raw === 'string' ? e.raw : NO_CORE_TEXT;
+  } catch {
+    return NO_CORE_TEXT;
+  }
+}
+
+/**
+ * What errorText quotes of a thrown value (never throws: a getter or a
+ * toString that throws gives nothing to quote).
+ * @param {unknown} err
+ */
+function describe(err) {
+  try {
+    if (err instanceof HarnessError) return `${err.code}: ${err.message}`;
+    if (err instanceof Error) return String(err.message);
+    return String(err);
+  } catch {
+    return '';
+  }
 }

@@ -198,7 +198,7 @@ test('draws the core\'s layout inline, raw only while it runs; Enter answers and
   assert.ok(!output.raw.includes('\x1b[?1049h'), 'no alternate screen');
   assert.ok(!/\x1b\[[0-9;]*m/.test(output.raw), 'no colour unless the core says so');
   for (const [k, want] of [['\x1b[B', '2. Staging'], ['k', '1. Production'], ['j', '2. Staging'], ['\x1b[A', '1. Production'],
-    ['2', '2. Staging'], ['\x1b[F', '✎'], ['\x1b[H', '1. Production'], ['\x0e', '2. Staging'], ['\x10', '1. Production'], ['9', '1. Production'], ['2', '2. Staging']]) {
+    ['2', '2. Staging'], ['\x1b[F', '✎'], ['\x1b[H', '1. Production'], ['j', '2. Staging'], ['\x10', '1. Production'], ['9', '1. Production'], ['2', '2. Staging']]) {
     keys(k);
     await until(() => cursorLine(output.screen).startsWith(want));
   }

@@ -27,6 +27,16 @@ import (
 // red.
 const Patience = 2 * time.Minute
 
+// waitLimit is how long the waits last: Patience, or TMUXTEST_PATIENCE (a
+// duration, e.g. 10s) to fail sooner while writing a test, where every
+// failure would otherwise wait Patience out.
+var waitLimit = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("TMUXTEST_PATIENCE")); err == nil && d > 0 {
+		return d
+	}
+	return Patience
+}()
+
 // poll is how often a wait reads the screen again: a polling interval,
 // not a synchronisation.
 const poll = 20 * time.Millisecond
@@ -181,7 +191,7 @@ func (s *Server) All(name string, escapes bool) string {
 // names the wait in the failure.
 func (s *Server) WaitScreen(name, what string, cond func(screen string) bool) string {
 	s.t.Helper()
-	deadline := time.Now().Add(Patience)
+	deadline := time.Now().Add(waitLimit)
 	for {
 		scr := s.Screen(name, false)
 		if cond(scr) {

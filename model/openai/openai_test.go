@@ -207,6 +207,62 @@ func TestPlainReply(t *testing.T) {
 	assert.Nil(t, params.AnyOf)
 }
 
+// TestToolsParameterCarriesPreview: the tools parameter the server
+// receives offers an option's preview (vocabulary v3) in both places an
+// option is described, a single question's options and each batch
+// question's options, as the core's schema says it: a string, bounded,
+// described for options compared by looking.
+func TestToolsParameterCarriesPreview(t *testing.T) {
+	s := newServer(t, reply(200, plainReply))
+	m := newModel(t, s)
+	_, err := m.Complete(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, []askcore.Tool{askSpec})
+	require.NoError(t, err)
+	require.Equal(t, 1, s.requests())
+
+	wire, err := json.Marshal(s.bodies[0]["tools"])
+	require.NoError(t, err)
+	type property struct {
+		Type        string `json:"type"`
+		Description string `json:"description"`
+		MaxLength   int    `json:"maxLength"`
+	}
+	type options struct {
+		Items struct {
+			Properties           map[string]property `json:"properties"`
+			AdditionalProperties *bool               `json:"additionalProperties"`
+		} `json:"items"`
+	}
+	var tools []struct {
+		Function struct {
+			Parameters struct {
+				Properties struct {
+					Options   options `json:"options"`
+					Questions struct {
+						Items struct {
+							Properties struct {
+								Options options `json:"options"`
+							} `json:"properties"`
+						} `json:"items"`
+					} `json:"questions"`
+				} `json:"properties"`
+			} `json:"parameters"`
+		} `json:"function"`
+	}
+	require.NoError(t, json.Unmarshal(wire, &tools))
+	require.Len(t, tools, 1)
+	params := tools[0].Function.Parameters.Properties
+	for where, o := range map[string]options{"options": params.Options, "questions[].options": params.Questions.Items.Properties.Options} {
+		p, ok := o.Items.Properties["preview"]
+		require.True(t, ok, "%s: the option properties carry preview: %s", where, wire)
+		assert.Equal(t, "string", p.Type, where)
+		assert.Equal(t, 8000, p.MaxLength, where)
+		assert.Contains(t, p.Description, "compared by looking", where)
+		assert.Contains(t, o.Items.Properties, "description", where)
+		require.NotNil(t, o.Items.AdditionalProperties, where)
+		assert.False(t, *o.Items.AdditionalProperties, "%s: a closed object, so preview is declared, not tolerated", where)
+	}
+}
+
 func TestToolCallRoundTrip(t *testing.T) {
 	s := newServer(t, reply(200, toolCallReply), reply(200, plainReply))
 	m := newModel(t, s)

@@ -25,6 +25,19 @@
 // or that result's error code when it failed (e.g. ASK_DECLINED). With no
 // such result yet the placeholder stays as is.
 //
+// {{notes}} becomes the notes the person added to that same result (the
+// answer's "notes", docs/SPEC.md "Answers"), as text:
+//
+//	{"answer":"pg",...,"notes":"keep v15"}   keep v15
+//	{"answer":"pg",...}                      (empty: no notes given)
+//	{"answers":[{"question":..,"answer":"pg","notes":"keep v15"},
+//	            {"question":..,"answer":"Aurora"},
+//	            {"question":..,"answers":["auth"],"notes":"OAuth only"}]}
+//	                                         keep v15; OAuth only  (a batch: the notes of the questions that have them, joined by "; ")
+//
+// and the empty string when that result failed. With no such result yet it
+// stays as is, as {{answer}} does.
+//
 // Arguments reach the tool as text, unchanged, as a real model's do: a JSON
 // string is the arguments text itself (as OpenAI sends it), passed on
 // verbatim even when it is not valid JSON, so a script can exercise the
@@ -53,6 +66,10 @@ import (
 // Placeholder is replaced in content by the latest answer (or error code).
 const Placeholder = "{{answer}}"
 
+// NotesPlaceholder is replaced in content by the notes of the latest answer
+// (empty when it has none).
+const NotesPlaceholder = "{{notes}}"
+
 // Finished is the reply past the last line of a script.
 const Finished = "(script finished)"
 
@@ -66,9 +83,12 @@ var _ agent.Model = (*Model)(nil)
 //go:embed demo.jsonl
 var demo []byte
 
-// Demo returns the built-in demo script: it greets, asks a question with
-// options through ask_user_question, uses the answer, asks a free-form
-// follow-up and wraps up. It works offline.
+// Demo returns the built-in demo script: it greets, asks a batch of two
+// questions through ask_user_question (a choice and a multi-select one),
+// uses the answer, asks a choice between two code layouts shown as
+// previews (free text allowed; it tells how to add notes, in line mode
+// after //) and wraps up with the answer and the notes ({{notes}}). It
+// works offline.
 func Demo() *Model {
 	m, err := Parse(bytes.NewReader(demo))
 	if err != nil {
@@ -177,7 +197,7 @@ func parseLine(text []byte, n int) (agent.Reply, error) {
 func (m *Model) Len() int { return len(m.replies) }
 
 // Complete plays the line after the conversation's assistant messages, with
-// {{answer}} substituted.
+// {{answer}} and {{notes}} substituted.
 func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []askcore.Tool) (agent.Reply, error) {
 	if err := ctx.Err(); err != nil {
 		return agent.Reply{}, err
@@ -193,9 +213,12 @@ func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []askc
 	}
 	src := m.replies[played]
 	reply := agent.Reply{Content: src.Content}
-	if strings.Contains(reply.Content, Placeholder) {
+	if strings.Contains(reply.Content, Placeholder) || strings.Contains(reply.Content, NotesPlaceholder) {
 		if answer, ok := LatestAnswer(messages); ok {
-			reply.Content = strings.ReplaceAll(reply.Content, Placeholder, answer)
+			notes, _ := LatestNotes(messages)
+			// One pass, so that an answer holding "{{notes}}" stays as
+			// the person typed it.
+			reply.Content = strings.NewReplacer(Placeholder, answer, NotesPlaceholder, notes).Replace(reply.Content)
 		}
 	}
 	// Copy, so callers may keep or change the history without touching
@@ -212,33 +235,78 @@ func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []askc
 // multi-select and batch answers), or its error "code" when it failed. ok
 // is false when there is no such result.
 func LatestAnswer(messages []agent.Message) (string, bool) {
-	for i := len(messages) - 1; i >= 0; i-- {
-		msg := messages[i]
-		if msg.Role != agent.RoleTool || msg.ToolName != askcore.ToolName {
-			continue
-		}
-		if msg.IsError {
-			var obj struct {
-				Code string `json:"code"`
-			}
-			if json.Unmarshal([]byte(msg.Content), &obj) != nil || obj.Code == "" {
-				return "ERROR", true
-			}
-			return obj.Code, true
-		}
-		var a answer
-		_ = json.Unmarshal([]byte(msg.Content), &a)
-		return a.text(), true
+	msg, ok := latestResult(messages)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	if msg.IsError {
+		var obj struct {
+			Code string `json:"code"`
+		}
+		if json.Unmarshal([]byte(msg.Content), &obj) != nil || obj.Code == "" {
+			return "ERROR", true
+		}
+		return obj.Code, true
+	}
+	var a answer
+	_ = json.Unmarshal([]byte(msg.Content), &a)
+	return a.text(), true
 }
 
-// answer is the part of the core's answer object {{answer}} reads: one
-// question's {"answer"} or {"answers":[...]} (multi-select), or a batch's
-// {"answers":[{...},...]}.
+// LatestNotes is what {{notes}} stands for in messages: the notes of the
+// latest ask_user_question result (see the package doc for batches), empty
+// when it has none or failed. ok is false when there is no such result.
+func LatestNotes(messages []agent.Message) (string, bool) {
+	msg, ok := latestResult(messages)
+	if !ok {
+		return "", false
+	}
+	if msg.IsError {
+		return "", true
+	}
+	var a answer
+	_ = json.Unmarshal([]byte(msg.Content), &a)
+	return a.notes(), true
+}
+
+// latestResult is the latest ask_user_question result in messages.
+func latestResult(messages []agent.Message) (agent.Message, bool) {
+	for i := len(messages) - 1; i >= 0; i-- {
+		msg := messages[i]
+		if msg.Role == agent.RoleTool && msg.ToolName == askcore.ToolName {
+			return msg, true
+		}
+	}
+	return agent.Message{}, false
+}
+
+// answer is the part of the core's answer object {{answer}} and {{notes}}
+// read: one question's {"answer"} or {"answers":[...]} (multi-select) and
+// its "notes", or a batch's {"answers":[{...},...]}.
 type answer struct {
 	Answer  *string           `json:"answer"`
 	Answers []json.RawMessage `json:"answers"`
+	Notes   string            `json:"notes"`
+}
+
+// batch reports whether a is a batch's answer.
+func (a answer) batch() bool {
+	return a.Answer == nil && len(a.Answers) > 0 && bytes.HasPrefix(a.Answers[0], []byte("{"))
+}
+
+func (a answer) notes() string {
+	if !a.batch() {
+		return a.Notes
+	}
+	var parts []string
+	for _, raw := range a.Answers { // a batch: the questions with notes
+		var q answer
+		_ = json.Unmarshal(raw, &q)
+		if q.Notes != "" {
+			parts = append(parts, q.Notes)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (a answer) text() string {
@@ -246,7 +314,7 @@ func (a answer) text() string {
 		return *a.Answer
 	}
 	parts := make([]string, len(a.Answers))
-	if len(a.Answers) > 0 && bytes.HasPrefix(a.Answers[0], []byte("{")) {
+	if a.batch() {
 		for i, raw := range a.Answers { // a batch: each question's answer
 			var q answer
 			_ = json.Unmarshal(raw, &q)

@@ -254,8 +254,8 @@ func TestDemoRunsOfflineEndToEnd(t *testing.T) {
 	svc := askcore.NewService(native)
 	reg := askRegistry(t, svc)
 	// Enter: the recommended language; then two features and one of mine;
-	// then the name.
-	typed := []string{"", "1, database, Tracing", "billing-api"}
+	// then the second layout, with notes.
+	typed := []string{"", "1, database, Tracing", "2 // keep shared code apart"}
 	var shown []string
 	dispose, err := svc.Register(askcore.ProviderFunc(func(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 		lines := make([]string, len(call.Questions))
@@ -283,7 +283,8 @@ func TestDemoRunsOfflineEndToEnd(t *testing.T) {
 	assert.Contains(t, shown[1], "HTTP API")
 	require.Len(t, texts, 3)
 	assert.Contains(t, texts[1], "says: go; http, database, Tracing.", "{{answer}} of a batch with a multi-select question")
-	assert.Contains(t, texts[2], "billing-api")
+	assert.Contains(t, shown[2], "By layer")
+	assert.Contains(t, texts[2], `Noted: by-layer. Your notes, if you added any: "keep shared code apart".`, "{{answer}} and {{notes}}")
 
 	// What the model received for the batch: the core's answer, whole.
 	var results []string
@@ -298,7 +299,7 @@ func TestDemoRunsOfflineEndToEnd(t *testing.T) {
 		`"selected":{"index":0,"label":"Go","value":"go"}},{"question":"Which features should the first version have?",`+
 		`"answers":["http","database","Tracing"],"selected":[{"index":0,"label":"HTTP API","value":"http"},`+
 		`{"index":2,"label":"Database","value":"database"}]}]}`, results[0])
-	assert.Equal(t, `{"answer":"billing-api"}`, results[1])
+	assert.Equal(t, `{"answer":"by-layer","selected":{"index":1,"label":"By layer","value":"by-layer"},"notes":"keep shared code apart"}`, results[1])
 
 	require.NoError(t, a.Run(ctx, "more?"))
 	assert.Equal(t, script.Finished, texts[len(texts)-1])

@@ -431,7 +431,19 @@ class ChildTransport {
   async start() {
     this.child.stdout.on("data", (chunk) => {
       this.buf.append(chunk);
-      for (let m; (m = this.buf.readMessage()) !== null;) this.onmessage?.(m);
+      // As the SDK's StdioClientTransport: a message it cannot read goes
+      // to onerror, the connection goes on.
+      for (;;) {
+        let m;
+        try {
+          m = this.buf.readMessage();
+        } catch (err) {
+          this.onerror?.(err);
+          continue;
+        }
+        if (m === null) break;
+        this.onmessage?.(m);
+      }
     });
     this.child.on("exit", () => this.onclose?.());
   }
@@ -443,6 +455,95 @@ class ChildTransport {
     this.child.stdin.end();
   }
 }
+
+// spawnServer starts askcore-mcp as a child the test holds (stdin, the
+// process), connected to a client with form elicitation whose forms are
+// answered by respond.
+async function spawnServer(respond) {
+  const child = spawn(bin, [...engineArgs], { stdio: ["pipe", "pipe", "pipe"], env: serverEnv() });
+  const log = logOf(child.stderr);
+  const exited = new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("exit", (code, signal) => resolve({ code, signal, at: Date.now() }));
+  });
+  const client = new Client({ name: "askcore-interop", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  const clientErrors = [];
+  client.onerror = (err) => clientErrors.push(String(err));
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) => respond(request.params, extra));
+  await withTimeout(client.connect(new ChildTransport(child)), TIMEOUT, "connect", log);
+  return { child, log, exited, client, clientErrors };
+}
+
+// A form that stays open until the server withdraws it.
+function openForm() {
+  let entered, withdrawn;
+  const asked = new Promise((resolve) => (entered = resolve));
+  const gone = new Promise((resolve) => (withdrawn = resolve));
+  const respond = (params, extra) =>
+    new Promise((_, reject) => {
+      entered();
+      extra.signal.addEventListener("abort", () => {
+        withdrawn();
+        reject(new Error("withdrawn"));
+      });
+    });
+  return { asked, gone, respond };
+}
+
+test("hostile lines mid-question: the server answers them and the call still gets its answer", async () => {
+  let answer;
+  const answered = new Promise((resolve) => (answer = resolve));
+  let entered;
+  const asked = new Promise((resolve) => (entered = resolve));
+  const s = await spawnServer(() => {
+    entered();
+    return answered;
+  });
+  const args = { question: "Still there?" };
+  const pending = call(args, {}, { client: s.client, log: s.log });
+  await withTimeout(asked, TIMEOUT, "the form", s.log);
+  // Written straight to the server's stdin, one byte at a time: what
+  // go-sdk's own transport ended the session on. (Ids the client never
+  // uses, so that no error resolves a request of its own.)
+  const lines = [
+    "not json",
+    "42",
+    '"a string"',
+    '{"jsonrpc":"2.0"}',
+    '{"jsonrpc":"1.0","id":"x-1","method":"ping"}',
+    '{"jsonrpc":"2.0","id":{"an":"object"},"method":"ping"}',
+    '[{"jsonrpc":"2.0","id":"x-2","method":"ping"}]',
+    '{"jsonrpc":"2.0","id":"x-3","error":{"code":"x","message":"boom"}}',
+  ];
+  for (const line of lines) for (const b of Buffer.from(line + "\n")) s.child.stdin.write(Buffer.from([b]));
+  await s.log.waitFor(/dropped a response to no pending request/, "the stray response dropped");
+  answer({ action: "accept", content: { answer: "yes" } });
+  assertAnswered(await pending, args, { action: "accept", content: { answer: "yes" } });
+  // The errors reached the client as JSON-RPC error responses it reports
+  // to onerror (their ids are not its requests'), and nothing else broke.
+  assert.ok(s.clientErrors.length >= 1, "the client saw the error responses");
+  s.child.stdin.end();
+  const { code } = await withTimeout(s.exited, TIMEOUT, "askcore-mcp to exit", s.log);
+  assert.equal(code, 0, s.log.text());
+  assert.doesNotMatch(s.log.text(), /panic|goroutine \d+ \[/);
+});
+
+test("SIGTERM mid-question: the call is answered ASK_ABORTED (stopped), the form withdrawn, exit 143 within 2 s", async () => {
+  const form = openForm();
+  const s = await spawnServer(form.respond);
+  const pending = call(dbArgs, {}, { client: s.client, log: s.log });
+  await withTimeout(form.asked, TIMEOUT, "the form", s.log);
+  const signalled = Date.now();
+  s.child.kill("SIGTERM");
+  const want = coreOut({ op: "fail", situation: "stopped", detail: "SIGTERM" });
+  assert.ok(want.ok, want.text);
+  assertResult(await pending, want.text, true);
+  await withTimeout(form.gone, TIMEOUT, "the form's abort signal (notifications/cancelled)", s.log);
+  const { code, signal, at } = await withTimeout(s.exited, TIMEOUT, "askcore-mcp to exit", s.log);
+  assert.equal(signal, null, s.log.text());
+  assert.equal(code, 143, s.log.text());
+  assert.ok(at - signalled < 2000, `exited ${at - signalled} ms after SIGTERM`);
+});
 
 test("multi-select [core v2]: one array field, the chosen values in request order", async () => {
   const args = {

@@ -11,6 +11,13 @@
 // the -reject message. After the picker it leaves "→ " and the chosen labels
 // as the summary line (the core's summary op does this for real).
 //
+// With -request instead of -layout, the core does the work a front door's
+// provider does: it normalizes the request (the model's arguments), writes
+// the layout (op picker), checks each Enter (Call.CheckPick: its
+// INVALID_ANSWER message is shown), resolves the picks to the answer the
+// model would receive (written to -out as "answer") and writes the summary
+// left after the picker.
+//
 // Exit status: 0 answered, 5 declined (Esc), 6 interrupted (Ctrl-C), 1 any
 // other error.
 package main
@@ -33,6 +40,7 @@ func main() { os.Exit(run()) }
 
 func run() int {
 	layoutFile := flag.String("layout", "", "the picker layout `JSON file`")
+	requestFile := flag.String("request", "", "a request (the tool's arguments) `JSON file`: the core writes the layout, checks, resolves and summarizes")
 	outFile := flag.String("out", "", "write the picks here (`file`) as JSON")
 	reject := flag.String("reject", "Choose an option or type an answer.", "the message shown for a pick that is rejected")
 	onStdout := flag.Bool("stdout", false, "draw on stdout instead of stderr")
@@ -41,7 +49,23 @@ func run() int {
 	thenLine := flag.Bool("then-line", false, "after the picker, read one line from stdin and write it to -out.line")
 	flag.Parse()
 
-	b, err := os.ReadFile(*layoutFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var call *askcore.Call
+	var b []byte
+	var err error
+	if *requestFile != "" {
+		args, rerr := os.ReadFile(*requestFile)
+		if rerr != nil {
+			fmt.Fprintln(os.Stderr, rerr)
+			return 1
+		}
+		if call, err = askcore.NewCore(nil).Normalize(ctx, string(args)); err == nil {
+			b, err = call.Picker(ctx)
+		}
+	} else {
+		b, err = os.ReadFile(*layoutFile)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -77,8 +101,6 @@ func run() int {
 		return 1
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	if *noise > 0 {
 		go func() {
 			for i := 1; i <= *noise; i++ {
@@ -98,12 +120,26 @@ func run() int {
 		}
 		return nil
 	}
+	if call != nil {
+		check = func(ctx context.Context, q int, pk askcore.Pick) error {
+			_, err := call.CheckPick(ctx, q, pk)
+			return err
+		}
+	}
 	picks, err := p.Run(ctx, check)
+	var answer json.RawMessage
+	sum := ""
+	if err == nil {
+		sum = summary(layout, picks)
+		if call != nil {
+			sum, answer, err = resolve(ctx, call, picks)
+		}
+	}
 	cancel()
 	code := 0
 	switch {
 	case err == nil:
-		p.Done(summary(layout, picks))
+		p.Done(sum)
 	case errors.Is(err, termui.ErrDeclined):
 		p.Done(layout.Declined)
 		code = 5
@@ -117,6 +153,9 @@ func run() int {
 	}
 	if *outFile != "" {
 		res := map[string]any{"picks": picks, "firstPaintMicros": p.FirstPaint().Microseconds()}
+		if answer != nil {
+			res["answer"] = answer
+		}
 		if err != nil {
 			res["error"] = err.Error()
 		}
@@ -141,7 +180,23 @@ func run() int {
 	return code
 }
 
-// summary is "→ " and what was chosen, one line per question.
+// resolve has the core answer call from the picks and summarize the
+// answer, as a front door's provider does: the summary line is "→ " and
+// the core's summary, one line per question.
+func resolve(ctx context.Context, call *askcore.Call, picks []askcore.Pick) (string, json.RawMessage, error) {
+	a, err := call.Resolve(ctx, askcore.Picks(picks...))
+	if err != nil {
+		return "", nil, err
+	}
+	sum, err := call.Summary(ctx, a)
+	if err != nil {
+		return "", nil, err
+	}
+	return "→ " + strings.ReplaceAll(sum, "\n", "\n→ "), a.JSON(), nil
+}
+
+// summary is "→ " and what was chosen, one line per question (and the
+// notes, as the core's summary writes them).
 func summary(l termui.Layout, picks []askcore.Pick) string {
 	var out []string
 	for i, p := range picks {
@@ -156,7 +211,11 @@ func summary(l termui.Layout, picks []askcore.Pick) string {
 		if p.Text != "" {
 			parts = append(parts, p.Text)
 		}
-		out = append(out, "→ "+strings.Join(parts, ", "))
+		line := "→ " + strings.Join(parts, ", ")
+		if p.Notes != "" {
+			line += " (notes: " + p.Notes + ")"
+		}
+		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
 }

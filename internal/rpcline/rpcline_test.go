@@ -1,0 +1,207 @@
+package rpcline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lines reads every line of in (read one byte at a time when slow), with
+// limit, as strings; a too-long line is "TOO LONG <size>".
+func lines(t *testing.T, in string, limit int, slow bool) []string {
+	t.Helper()
+	var r io.Reader = strings.NewReader(in)
+	if slow {
+		r = iotest.OneByteReader(r)
+	}
+	lr := NewReader(r, limit)
+	var out []string
+	for {
+		line, err := lr.Next()
+		var tl *TooLong
+		switch {
+		case err == io.EOF:
+			return out
+		case errors.As(err, &tl):
+			require.Equal(t, limit, tl.Limit)
+			out = append(out, "TOO LONG "+itoa(tl.Size))
+		case err != nil:
+			t.Fatal(err)
+		default:
+			out = append(out, string(line))
+		}
+	}
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestLines(t *testing.T) {
+	cases := []struct {
+		name, in string
+		limit    int
+		want     []string
+	}{
+		{"plain", "a\nbb\n", 10, []string{"a", "bb"}},
+		{"crlf", "a\r\nbb\r\n", 10, []string{"a", "bb"}},
+		{"last line without newline", "a\nbb", 10, []string{"a", "bb"}},
+		{"empty lines", "\n\r\n\n", 10, []string{"", "", ""}},
+		{"nothing", "", 10, nil},
+		{"exactly the limit", "12345\n12345\r\n", 5, []string{"12345", "12345"}},
+		{"one over the limit", "123456\nok\n", 5, []string{"TOO LONG 6", "ok"}},
+		{"one over, crlf", "123456\r\nok\n", 5, []string{"TOO LONG 6", "ok"}},
+		{"one over, at the end", "ok\n123456", 5, []string{"ok", "TOO LONG 6"}},
+		{"far over", strings.Repeat("x", 200000) + "\r\nok\n", 1000, []string{"TOO LONG 200000", "ok"}},
+		{"far over, at the end", "ok\n" + strings.Repeat("x", 200000), 1000, []string{"ok", "TOO LONG 200000"}},
+		{"a lone CR is content", "a\rb\n", 10, []string{"a\rb"}},
+	}
+	for _, tc := range cases {
+		for _, slow := range []bool{false, true} {
+			name := tc.name
+			if slow {
+				name += "/byte by byte"
+			}
+			t.Run(name, func(t *testing.T) {
+				assert.Equal(t, tc.want, lines(t, tc.in, tc.limit, slow))
+			})
+		}
+	}
+}
+
+// Every line is a slice of its own: the next Next does not overwrite it.
+func TestLinesAreTheirOwn(t *testing.T) {
+	lr := NewReader(strings.NewReader("first\nsecond\n"), 100)
+	a, err := lr.Next()
+	require.NoError(t, err)
+	_, err = lr.Next()
+	require.NoError(t, err)
+	assert.Equal(t, "first", string(a))
+}
+
+func TestTooLongKeepsHeadAndTail(t *testing.T) {
+	body := `{"method":"tools/call","params":{"arguments":"` + strings.Repeat("é", 300000) + `"},"jsonrpc":"2.0","id":7}`
+	for _, slow := range []bool{false, true} {
+		var r io.Reader = strings.NewReader(body + "\r\nnext\n")
+		if slow {
+			r = iotest.OneByteReader(r)
+		}
+		lr := NewReader(r, 64<<10)
+		_, err := lr.Next()
+		var tl *TooLong
+		require.ErrorAs(t, err, &tl)
+		assert.Equal(t, int64(len(body)), tl.Size)
+		assert.Equal(t, body[:HeadBytes], string(tl.Head))
+		assert.Equal(t, body[len(body)-TailBytes:], string(tl.Tail))
+		assert.Equal(t, "a line of "+itoa(int64(len(body)))+" bytes is over the limit of 65536 bytes; it was discarded", tl.Error())
+		line, err := lr.Next()
+		require.NoError(t, err)
+		assert.Equal(t, "next", string(line))
+	}
+}
+
+// endless is a line of n bytes of 'x' and a newline, generated as it is
+// read: nothing holds it whole but the reader under test.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n < 0 {
+		return 0, io.EOF
+	}
+	if e.n == 0 {
+		p[0] = '\n'
+		e.n = -1
+		return 1, nil
+	}
+	k := min(int64(len(p)), e.n)
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	e.n -= k
+	return int(k), nil
+}
+
+// A 256 MiB line is discarded with a bounded amount of memory: what the
+// reader allocates is the limit and its buffers, not the line.
+func TestTooLongIsNotBuffered(t *testing.T) {
+	const size = 256 << 20
+	const limit = 1 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	lr := NewReader(&endless{n: size}, limit)
+	_, err := lr.Next()
+	runtime.ReadMemStats(&after)
+	var tl *TooLong
+	require.ErrorAs(t, err, &tl)
+	assert.Equal(t, int64(size), tl.Size)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	assert.Less(t, allocated, uint64(8*limit), "allocated %d bytes for a %d-byte line", allocated, size)
+	_, err = lr.Next()
+	assert.Equal(t, io.EOF, err)
+}
+
+func TestReadErrorsPassThrough(t *testing.T) {
+	boom := errors.New("boom")
+	lr := NewReader(io.MultiReader(strings.NewReader("ok\npart"), iotest.ErrReader(boom)), 100)
+	line, err := lr.Next()
+	require.NoError(t, err)
+	assert.Equal(t, "ok", string(line))
+	_, err = lr.Next()
+	assert.ErrorIs(t, err, boom)
+}
+
+func TestNewReaderRefusesNoLimit(t *testing.T) {
+	assert.Panics(t, func() { NewReader(strings.NewReader(""), 0) })
+}
+
+func TestSniff(t *testing.T) {
+	big := strings.Repeat("z", 10000)
+	cases := []struct {
+		name, line string
+		want       Envelope
+	}{
+		// The TypeScript SDKs write method first, jsonrpc and id last.
+		{"typescript request", `{"method":"tools/call","params":{"name":"ask_user_question","arguments":{"question":"` + big + `"}},"jsonrpc":"2.0","id":12}`,
+			Envelope{ID: json.RawMessage(`12`), Method: "tools/call", Request: true}},
+		{"typescript response", `{"result":{"action":"accept","content":{"answer":"` + big + `"}},"jsonrpc":"2.0","id":3}`,
+			Envelope{ID: json.RawMessage(`3`), Response: true}},
+		// go-sdk writes jsonrpc and id first.
+		{"go request", `{"jsonrpc":"2.0","id":"abc","method":"tools/call","params":{"x":"` + big + `"}}`,
+			Envelope{ID: json.RawMessage(`"abc"`), Method: "tools/call", Request: true}},
+		{"go response", `{"jsonrpc":"2.0","id":-4,"result":{"x":"` + big + `"}}`,
+			Envelope{ID: json.RawMessage(`-4`), Response: true}},
+		{"string id at the end, with escapes", `{"method":"x","params":"` + big + `","id":"a\"}b"}`,
+			Envelope{ID: json.RawMessage(`"a\"}b"`), Method: "x", Request: true}},
+		{"id inside params is not the id", `{"method":"x","params":{"id":5,"y":"` + big + `"}}`,
+			Envelope{Method: "x", Request: true}},
+		{"id in a nested object at the end is not the id", `{"method":"x","params":{"y":"` + big + `","id":5}}  `,
+			Envelope{Method: "x", Request: true}},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"x","params":"` + big + `"}`,
+			Envelope{Method: "x", Request: true}},
+		{"not json", `garbage` + big, Envelope{}},
+		{"an array", `[{"id":1}` + big, Envelope{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			line := []byte(tc.line)
+			head := line[:min(HeadBytes, len(line))]
+			tail := line[max(0, len(line)-TailBytes):]
+			assert.Equal(t, tc.want, Sniff(head, tail))
+		})
+	}
+}
+
+func TestSniffShortLines(t *testing.T) {
+	// A line that is all head: the keys after the large value are read too.
+	line := []byte(`{"params":{"a":[1,2,{"b":null}]},"id":9,"method":"m"}`)
+	assert.Equal(t, Envelope{ID: json.RawMessage(`9`), Method: "m", Request: true}, Sniff(line, line))
+	assert.Equal(t, Envelope{}, Sniff(nil, nil))
+	assert.Equal(t, Envelope{}, Sniff(bytes.Repeat([]byte("{"), 10), nil))
+}
