@@ -24,8 +24,9 @@ export interface PickerProviderOptions {
 /**
  * The keyboard picker (docs/SPEC.md, "Keyboard picker"): draws the core's
  * picker layout for a whole call and reads keys in raw mode (Up/Down, k/j
- * outside the text entry, 1-9, Home/End, PgUp/PgDn, Space toggles, Shift-↑/↓ scroll
- * an option's preview (drawn beside or below the list), typing on
+ * outside the text entry, Ctrl-P, 1-9, Home/End, PgUp/PgDn, Space toggles, Shift-↑/↓ scroll
+ * an option's preview (drawn beside or below the list), Ctrl-N edits the
+ * question's notes (the pick carries them), typing on
  * the own-answer entry, Enter confirms, in a batch on to the next question,
  * Tab/Shift-Tab switch questions, Esc declines, Ctrl-C aborts). Inline, drawn
  * again on resize; after an answer one line stays: "→ " and the core's
@@ -91,10 +92,13 @@ export declare const ENV_PLAIN: 'ASKCORE_PLAIN';
  * message for the person (shown under the question; they stay on it); a
  * throw ends run with that error.
  */
-export type PickerCheck = (question: number, pick: { options: number[]; text: string }) => string | null | undefined | void | PromiseLike<string | null | undefined | void>;
+export type PickerCheck = (question: number, pick: PickerPick) => string | null | undefined | void | PromiseLike<string | null | undefined | void>;
 
-/** The core's picker layout with the words a host passes to done() and the picker draws around the list. */
-export type PickerLayoutTexts = PickerLayout & { more: string; declined: string; interrupted: string };
+/** The core's picker layout (its words: those a host passes to done() and those drawn around the list). */
+export type PickerLayoutTexts = PickerLayout;
+
+/** One question's pick as the picker hands it over: `notes` only when the person wrote some (Ctrl-N). */
+export type PickerPick = { options: number[]; text: string; notes?: string };
 
 export interface PickerTerminal {
   input: TerminalInput;
@@ -112,7 +116,7 @@ export declare class Picker {
    * (Ctrl-C), PickerInputEnded (the input's end or failure), the signal's
    * reason, what check threw. The picker stays on screen until done().
    */
-  run(options?: { check?: PickerCheck; signal?: AbortSignal }): Promise<Array<{ options: number[]; text: string }>>;
+  run(options?: { check?: PickerCheck; signal?: AbortSignal }): Promise<PickerPick[]>;
   /** Erases the picker and leaves `line` in its place ("" leaves nothing). */
   done(line: string): void;
   /** Milliseconds from run's start to the first frame written. */

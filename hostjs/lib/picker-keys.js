@@ -2,9 +2,9 @@
 // (what a raw terminal sends), one key out. Sequences understood: CSI and
 // SS3 cursor keys, Home, End, PgUp, PgDn, Delete, Shift-Tab (CSI Z),
 // bracketed paste; modifiers are ignored except Shift on ↑, ↓, PgUp and
-// PgDn (CSI 1;2A, CSI 5;2~, rxvt's CSI a / CSI b), which scroll a preview
-// (as the Go picker's coming previews do); C0 keys: Enter (CR, LF, CR LF), Tab,
-// Backspace (DEL, BS), Ctrl-C, Ctrl-U, Ctrl-W, Ctrl-P/Ctrl-N (up/down). ESC
+// PgDn (CSI 1;2A, CSI 5;2~, rxvt's CSI a / CSI b), which scroll a preview;
+// C0 keys: Enter (CR, LF, CR LF), Tab, Backspace (DEL, BS), Ctrl-C, Ctrl-U,
+// Ctrl-W, Ctrl-P (up), Ctrl-N (notes). ESC
 // followed by anything but "[" or "O" is the Esc key (no Alt bindings); a
 // lone ESC is the Esc key once no more bytes came in time (final).
 
@@ -40,7 +40,7 @@ export function decodeKey(b, final) {
   if (c === 0x15) return [k('ctrl+u'), 1];
   if (c === 0x17) return [k('ctrl+w'), 1];
   if (c === 0x10) return [k('up'), 1];
-  if (c === 0x0e) return [k('ctrl+n'), 1]; // down; notes in a v3 layout (see PickerState.apply)
+  if (c === 0x0e) return [k('ctrl+n'), 1]; // the question's notes
   if (c < 0x20) return [NONE, 1];
   if (c < 0x80) return [{ kind: 'rune', r: String.fromCharCode(c) }, 1];
   if (!fullRune(b)) return final ? [NONE, b.length] : [NONE, 0];

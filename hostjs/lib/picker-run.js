@@ -389,10 +389,9 @@ export class Picker {
     const d = this.#drawn;
     if (d.length === 0) return '';
     let s = '';
-    for (let i = 0; i < d.length; i++) {
-      s += (i > 0 ? '\r\n' : '\r') + d[i];
-      if (i < d.length - 1) s += '\x1b[K';
-    }
+    // Each line is cleared whole before it is drawn (CSI 2K): tmux keeps the
+    // soft-wrap mark a reflow left on a row until the row is cleared whole.
+    for (let i = 0; i < d.length; i++) s += (i > 0 ? '\r\n' : '\r') + '\x1b[2K' + d[i];
     s += '\x1b[J';
     if (d.length > 1) s += `\x1b[${d.length - 1}A`;
     return s + '\r';

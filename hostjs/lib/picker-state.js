@@ -11,8 +11,10 @@ import { cleanText, truncate, tail, textWidth, wrap, wrapLine, dropLastGrapheme,
  * @typedef {{position?: string, header?: string, question: string, multiSelect: boolean, entries: LayoutEntry[],
  *   custom?: string, cursor: number, toggled?: number[], help: string}} LayoutQuestion
  * @typedef {{questions: LayoutQuestion[], recommended: string, on: string, off: string, more: string,
- *   declined: string, interrupted: string, previewTitle?: string, previewHelp?: string}} Layout
- * @typedef {{options: number[], text: string}} Pick
+ *   declined: string, interrupted: string, notes: string, notesHelp: string, previewTitle: string,
+ *   previewHelp: string}} Layout
+ * @typedef {{options: number[], text: string, notes?: string}} Pick
+ *   notes: only when the person wrote some (Go's askcore.Pick omits empty notes)
  * @typedef {'none'|'redraw'|'confirm'|'decline'|'interrupt'} Action
  */
 
@@ -26,7 +28,7 @@ export function validateLayout(l) {
   if (!l || typeof l !== 'object' || !Array.isArray(l.questions) || l.questions.length === 0) {
     throw new TypeError('picker: the picker layout has no questions');
   }
-  for (const name of ['recommended', 'on', 'off', 'more', 'declined', 'interrupted']) {
+  for (const name of ['recommended', 'on', 'off', 'more', 'declined', 'interrupted', 'notes', 'notesHelp', 'previewTitle', 'previewHelp']) {
     if (typeof l[name] !== 'string' || l[name] === '') throw new TypeError(`picker: the picker layout has no "${name}" text`);
   }
   l.questions.forEach((/** @type {any} */ q, /** @type {number} */ i) => {
@@ -89,9 +91,9 @@ const GLYPH_UP = '↑ ';
 const GLYPH_DOWN = '↓ ';
 const MAX_DESC_LINES = 3;
 
-/** @param {Pick} p @param {Pick} o */
+/** Whether p and o chose the same, with the same notes. @param {Pick} p @param {Pick} o */
 function samePick(p, o) {
-  return p.text === o.text && p.options.length === o.options.length && p.options.every((v, i) => v === o.options[i]);
+  return p.text === o.text && (p.notes ?? '') === (o.notes ?? '') && p.options.length === o.options.length && p.options.every((v, i) => v === o.options[i]);
 }
 
 /** @param {LayoutQuestion} q */
@@ -101,7 +103,9 @@ function entryCount(q) {
 
 /**
  * @typedef {{cursor: number, toggled: boolean[], text: string, checked: Pick | null, msg: string, top: number,
- *   pvTop: number, pvMax: number, pvMaxOf: number}} QState
+ *   notes: string, editing: boolean, notesWas: string, pvTop: number, pvMax: number, pvMaxOf: number}} QState
+ *   notes: typed so far (sent with the pick); editing: the notes line has
+ *   the keys (Ctrl-N); notesWas: the notes before this edit, restored by Esc;
  *   pvTop: the first preview line shown; pvMax: the largest pvTop of entry
  *   pvMaxOf's box in the last frame (-1: none)
  */
@@ -115,7 +119,7 @@ export class PickerState {
     /** @type {QState[]} */
     this.qs = l.questions.map((q) => {
       const toggled = q.entries.map((e) => (q.toggled ?? []).includes(e.index));
-      return { cursor: q.cursor ?? 0, toggled, text: '', checked: null, msg: '', top: 0, pvTop: 0, pvMax: 0, pvMaxOf: -1 };
+      return { cursor: q.cursor ?? 0, toggled, text: '', checked: null, msg: '', top: 0, notes: '', editing: false, notesWas: '', pvTop: 0, pvMax: 0, pvMaxOf: -1 };
     });
     /** Preview lines the last frame's box showed at once. */
     this.pvPage = 0;
@@ -147,6 +151,7 @@ export class PickerState {
     const qs = this.qs[i];
     /** @type {Pick} */
     const p = { options: [], text: '' };
+    if (qs.notes !== '') p.notes = qs.notes;
     if (!q.multiSelect) {
       if (q.custom && qs.cursor === q.entries.length) p.text = qs.text;
       else p.options.push(q.entries[qs.cursor].index);
@@ -200,11 +205,17 @@ export class PickerState {
   apply(k, page) {
     const q = this.q();
     const qs = this.st();
+    if (qs.editing) return this.applyNotes(k);
     const n = this.entryCount();
     const text = this.onText();
     switch (k.kind) {
       case 'ctrl+c':
         return 'interrupt';
+      case 'ctrl+n':
+        qs.editing = true;
+        qs.notesWas = qs.notes;
+        qs.msg = '';
+        return 'redraw';
       case 'shift+up':
       case 'shift+down':
       case 'shift+pgup':
@@ -228,12 +239,6 @@ export class PickerState {
       case 'up':
         return this.moveTo(qs.cursor - 1);
       case 'down':
-        return this.moveTo(qs.cursor + 1);
-      case 'ctrl+n':
-        // Down, as in the Go picker; a core whose layout has the words of
-        // notes (v3) gives Ctrl-N to notes, which this picker does not
-        // edit yet: the key does nothing rather than move the cursor.
-        if (typeof (/** @type {any} */ (this.l).notes) === 'string') return 'none';
         return this.moveTo(qs.cursor + 1);
       case 'pgup':
         return this.moveTo(Math.max(0, qs.cursor - Math.max(1, page)));
@@ -282,6 +287,50 @@ export class PickerState {
       }
     }
     return 'none';
+  }
+
+  /**
+   * A key while the notes line has the keys: typing edits the notes, Enter
+   * keeps them, Esc restores what they were before (it cancels the edit
+   * only), Ctrl-C still interrupts; other keys do nothing.
+   * @param {import('./picker-keys.js').Key} k
+   * @returns {Action}
+   */
+  applyNotes(k) {
+    const qs = this.st();
+    switch (k.kind) {
+      case 'ctrl+c':
+        return 'interrupt';
+      case 'enter':
+        qs.editing = false;
+        return this.edited();
+      case 'esc':
+        qs.editing = false;
+        qs.notes = qs.notesWas;
+        return this.edited();
+      case 'backspace':
+        if (qs.notes === '') return 'none';
+        qs.notes = dropLastGrapheme(qs.notes);
+        break;
+      case 'ctrl+u':
+        if (qs.notes === '') return 'none';
+        qs.notes = '';
+        break;
+      case 'ctrl+w':
+        if (qs.notes === '') return 'none';
+        qs.notes = dropLastWord(qs.notes);
+        break;
+      case 'paste':
+        if (!k.text) return 'none';
+        qs.notes += k.text;
+        break;
+      case 'rune':
+        qs.notes += /** @type {string} */ (k.r);
+        break;
+      default:
+        return 'none';
+    }
+    return this.edited();
   }
 
   /** The preview of the entry under the cursor ("" for none, and on the own-answer entry). */
@@ -360,21 +409,19 @@ export class PickerState {
     let qtext = q.question;
     if (q.header) qtext = '[' + q.header + '] ' + qtext;
     let question = wrap(qtext, width, 0);
+    const notes = this.notesLine(width, st);
     let blank = 1;
 
     /** @type {string[]} */
     let msg = [];
     if (qs.msg !== '') msg = wrap(qs.msg, width, 2);
-    // The key help: one line cut to the width; with a core whose layout has
-    // the words of notes and previews (vocabulary v3, the coming Go picker),
-    // wrapped at its " · " separators to at most 2 lines, as that picker does.
-    const wraps = typeof (/** @type {any} */ (this.l).notesHelp) === 'string';
-    const helpText = q.help ?? '';
-    let help = helpLines(helpText, width, wraps ? 2 : 1).map((l) => st.dim(l));
+    // The key help (the notes' own while they are edited), wrapped at its
+    // " · " separators to at most 2 lines.
+    const helpText = qs.editing ? this.l.notesHelp : q.help ?? '';
+    let help = helpLines(helpText, width, 2).map((l) => st.dim(l));
 
-    // Previews (the coming Go picker's design): the box of the entry under
-    // the cursor beside the list on a terminal at least SIDE_BY_SIDE_COLS
-    // wide, below it otherwise.
+    // Previews: the box of the entry under the cursor beside the list on a
+    // terminal at least SIDE_BY_SIDE_COLS wide, below it otherwise.
     const previews = hasPreviews(q);
     const side = previews && cols >= SIDE_BY_SIDE_COLS;
     let listW = width;
@@ -395,7 +442,7 @@ export class PickerState {
     const entries = this.entryBlocks(listW, ownW, st);
     let full = 0;
     for (const e of entries) full += e.length;
-    const fixed = () => tabs.length + title.length + question.length + blank + msg.length + help.length;
+    const fixed = () => tabs.length + title.length + question.length + notes.length + blank + msg.length + help.length;
     let reserve = 0;
     if (previews && !side) {
       const avail = budget - fixed();
@@ -436,9 +483,11 @@ export class PickerState {
           return false;
         },
         () => {
-          const b = help.length > 0;
+          // While notes are edited their key help stays: it says how to
+          // leave the edit.
+          if (help.length === 0 || qs.editing) return false;
           help = [];
-          return b;
+          return true;
         },
         () => {
           if (question.length > 1) {
@@ -462,7 +511,7 @@ export class PickerState {
     msg = msg.map((l) => st.warn(l));
 
     /** @type {string[]} */
-    let lines = [...tabs, ...title, ...question];
+    let lines = [...tabs, ...title, ...question, ...notes];
     if (blank > 0) lines.push('');
     const avail = budget - fixed() - reserve;
     const [shown, page] = this.window(entries, Math.max(avail, 1), listW, st);
@@ -751,8 +800,8 @@ export class PickerState {
     if (qs.pvTop > 0) upLabel = GLYPH_UP + String(qs.pvTop) + ' ' + more;
     const below = lines.length - qs.pvTop - rows;
     if (below > 0) downLabel = GLYPH_DOWN + String(below) + ' ' + more;
-    if (maxTop > 0) helpLabel = cleanText(this.l.previewHelp ?? '');
-    const out = [st.dim(boxBorder('╭', '╮', cleanText(this.l.previewTitle ?? ''), upLabel, w))];
+    if (maxTop > 0) helpLabel = cleanText(this.l.previewHelp);
+    const out = [st.dim(boxBorder('╭', '╮', cleanText(this.l.previewTitle), upLabel, w))];
     for (let i = 0; i < rows; i++) {
       const j = qs.pvTop + i;
       const l = j < lines.length ? lines[j] : '';
@@ -760,6 +809,36 @@ export class PickerState {
     }
     out.push(st.dim(boxBorder('╰', '╯', downLabel, helpLabel, w)));
     return out;
+  }
+
+  /**
+   * termui: notesLine: the line under the question showing its notes: the
+   * layout's label, a colon and the text, with a cursor while they are
+   * edited (the end of a long text shown, after "…"); nothing while there
+   * are none and they are not edited.
+   * @param {number} width
+   * @param {Style} st
+   * @returns {string[]}
+   */
+  notesLine(width, st) {
+    const qs = this.st();
+    if (!qs.editing && qs.notes === '') return [];
+    const indent = '  ';
+    const room = width - indent.length;
+    const label = cleanText(this.l.notes);
+    const notes = cleanText(qs.notes);
+    if (!qs.editing) return [indent + st.dim(truncate(label + ': ' + notes, room)[0])];
+    let cursor = '_';
+    let cursorStyled = '_';
+    if (st.color) {
+      cursor = ' ';
+      cursorStyled = SGR_REVERSE + ' ' + SGR_RESET;
+    }
+    let [lab, lw] = truncate(label, Math.max(Math.trunc(room / 2) - 2, 1));
+    lab += ': ';
+    lw += 2;
+    const [text] = tail(notes, Math.max(room - lw - textWidth(cursor), 0));
+    return [indent + st.wrap(SGR_BOLD, lab) + text + cursorStyled];
   }
 
   /** @param {number} e @param {number} width */

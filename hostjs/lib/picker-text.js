@@ -291,15 +291,20 @@ export function cleanText(s) {
 }
 
 /**
- * termui: clusterWidth: a cluster joining several pictographs counts as
- * wide as its parts drawn apart.
+ * termui: clusterWidth: a cluster joining several pictographs (ZWJ
+ * sequences, an emoji with a skin tone modifier) counts as wide as its parts
+ * drawn apart (tmux draws 👍🏽 in 4 cells).
  * @param {{text: string, width: number, bytes: number}} c
  */
 function clusterWidth(c) {
   if (c.bytes <= 4 || c.width === 0) return c.width;
   let sum = 0;
   for (const r of codePoints(c.text)) {
-    if (r === 0x200d || (r >= 0xfe00 && r <= 0xfe0f) || (r >= 0x1f3fb && r <= 0x1f3ff)) continue;
+    if (r === 0x200d || (r >= 0xfe00 && r <= 0xfe0f)) continue; // joiner, variation selector
+    if (r >= 0x1f3fb && r <= 0x1f3ff) {
+      sum += 2; // a skin tone modifier drawn apart (uniseg counts it 0)
+      continue;
+    }
     sum += runeWidth(r, propertyGraphemes(r));
   }
   return Math.max(c.width, sum);
