@@ -416,9 +416,9 @@ export class PickerState {
     let msg = [];
     if (qs.msg !== '') msg = wrap(qs.msg, width, 2);
     // The key help (the notes' own while they are edited), wrapped at its
-    // " · " separators to at most 2 lines.
+    // " · " separators to at most 2 lines; not dim (termui draws it plain).
     const helpText = qs.editing ? this.l.notesHelp : q.help ?? '';
-    let help = helpLines(helpText, width, 2).map((l) => st.dim(l));
+    let help = helpLines(helpText, width, 2);
 
     // Previews: the box of the entry under the cursor beside the list on a
     // terminal at least SIDE_BY_SIDE_COLS wide, below it otherwise.
@@ -477,7 +477,7 @@ export class PickerState {
         },
         () => {
           if (help.length > 1) {
-            help = helpLines(helpText, width, 1).map((l) => st.dim(l));
+            help = helpLines(helpText, width, 1);
             return true;
           }
           return false;
