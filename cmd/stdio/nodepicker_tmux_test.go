@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -47,6 +46,11 @@ type nodeCase struct {
 	steps      []nodeStep
 	exit       int
 	answer     string // the answer both print; "" when it is an error
+	once       string // drawn once after a resize (default: askRequest's question)
+	// reflow: a resize narrower than the frame's lines, which the terminal
+	// reflows, pushing old rows into the scrollback (termui/PICKER.md,
+	// "Rendering", Resize): both histories are still the same.
+	reflow bool
 }
 
 // nodeAsk is the Node twin's command line, or "" (the test skips) without
@@ -246,6 +250,91 @@ func TestNodePicker(t *testing.T) {
 			exit: 5,
 		},
 		{
+			// Notes (Ctrl-N): the notes line under the question, the notes'
+			// key help, letters and digits written there, the edit keys,
+			// Esc cancelling the edit only, Enter keeping them; the pick
+			// carries them into the answer and the summary.
+			name: "notes single", args: askRequest, cols: 100, rows: 30, first: "1. Production",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Staging"},
+				{keys: []string{"C-n"}, want: "Enter keep notes · Esc cancel"},
+				{typed: "keep it, j k 1", want: "  Notes: keep it, j k 1"},
+				{keys: []string{"BSpace"}, want: "  Notes: keep it, j k\n"},
+				{keys: []string{"C-w", "C-w"}, want: "  Notes: keep it,\n"},
+				{paste: "a\nb", want: "  Notes: keep it, a b"},
+				{keys: []string{"Enter"}, cursor: "2. Staging", want: "Ctrl-N notes · Esc decline"},
+				{keys: []string{"C-n"}, want: "Enter keep notes"},
+				{typed: " and more", want: "keep it, a b and more"},
+				{keys: []string{"Escape"}, want: "Ctrl-N notes · Esc decline"},
+				{keys: []string{"Up", "Down"}, cursor: "2. Staging", want: "  Notes: keep it, a b"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(askRequest, askcore.Pick{Options: []int{0}, Notes: "keep it, a b"}), // a paste's line break folds to a space
+		},
+		{
+			name: "notes too long", args: askRequest, cols: 100, rows: 30, first: "1. Production",
+			steps: []nodeStep{
+				{keys: []string{"C-n"}, want: "Enter keep notes"},
+				{paste: strings.Repeat("n", 2001), want: "  Notes: …n"},
+				{keys: []string{"Enter"}, want: "Ctrl-N notes"},
+				{keys: []string{"Enter"}, want: pickRejection(t, askRequest, 0, askcore.Pick{Options: []int{1}, Notes: strings.Repeat("n", 2001)})[:30]},
+				{keys: []string{"C-n", "C-u"}, want: "Enter keep notes"},
+				{typed: "short", want: "  Notes: short"},
+				{keys: []string{"Enter"}, want: "Ctrl-N notes"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(askRequest, askcore.Pick{Options: []int{1}, Notes: "short"}),
+		},
+		{
+			name: "notes multi-select and own text", args: featuresArgs, cols: 90, rows: 24, first: "[x] 1. Auth",
+			steps: []nodeStep{
+				{keys: []string{"End"}, cursor: "[ ]  ✎ "},
+				{typed: "mine", ends: ": mine"},
+				{keys: []string{"C-n"}, want: "Enter keep notes"},
+				{typed: "jk 12 👍🏽", want: "  Notes: jk 12 👍🏽"},
+				{keys: []string{"BSpace"}, want: "  Notes: jk 12\n"},
+				{keys: []string{"Enter"}, ends: ": mine", want: "Ctrl-N notes"},
+				{keys: []string{"Up", "Space"}, cursor: "[x] 3. Search"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(featuresArgs, askcore.Pick{Options: []int{0, 2}, Text: "mine", Notes: "jk 12"}),
+		},
+		{
+			// Each question of a batch has its own notes; a change to
+			// the notes of a confirmed question un-confirms it.
+			name: "notes batch", args: batchArgs, cols: 120, rows: 40, first: "1. Blue",
+			steps: []nodeStep{
+				{keys: []string{"C-n"}, want: "Enter keep notes"},
+				{typed: "one", want: "  Notes: one"},
+				{keys: []string{"Enter"}, want: "Ctrl-N notes"},
+				{keys: []string{"Enter"}, want: "Question 2 of 3"},
+				{keys: []string{"Space"}, cursor: "[x] 1. Lint"},
+				{keys: []string{"Enter"}, want: "Question 3 of 3"},
+				{typed: "Aurora", ends: ": Aurora"},
+				{keys: []string{"C-n"}, want: "Enter keep notes"},
+				{typed: "tentative", want: "  Notes: tentative"},
+				{keys: []string{"Enter"}, want: "Ctrl-N notes"},
+				{keys: []string{"BTab", "BTab"}, want: "  Notes: one"},
+				{keys: []string{"C-n"}, want: "Enter keep notes"},
+				{typed: "!", want: "  Notes: one!"},
+				{keys: []string{"Enter"}, want: "[Colour]"},
+				{keys: []string{"Enter"}, want: "Question 3 of 3"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(batchArgs, askcore.Pick{Options: []int{1}, Notes: "one!"}, askcore.Pick{Options: []int{0}}, askcore.Pick{Text: "Aurora", Notes: "tentative"}),
+		},
+		{
+			name: "notes in a small terminal", args: manyArgs, cols: 40, rows: 8, first: "1. Option 1",
+			steps: []nodeStep{
+				{keys: []string{"C-n"}, want: "Enter keep notes"},
+				{typed: "a long note that is wider than the terminal", want: "  Notes: …"},
+				{keys: []string{"Enter"}, want: "  Notes: a long"},
+				{keys: []string{"Down"}, cursor: "2. Option 2"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(manyArgs, askcore.Pick{Options: []int{1}, Notes: "a long note that is wider than the terminal"}),
+		},
+		{
 			name: "hostile text", args: mustJSON(t, hostile), cols: 120, rows: 40, first: "1. Blue",
 			steps: []nodeStep{
 				{keys: []string{"Down"}, cursor: "2. Red"},
@@ -255,9 +344,8 @@ func TestNodePicker(t *testing.T) {
 		},
 	}
 
-	// Option previews: the Go picker draws them once its core's layout has
-	// their words (vocabulary v3, "previewTitle"); until then it ignores
-	// them, and these cases wait for it.
+	// Option previews (the core's layout has their words): beside the
+	// list from 100 columns, below it under, scrolled with the Shift keys.
 	previewArgs := mustJSON(t, map[string]any{"header": "Layout", "question": "Which layout for the settings page?",
 		"options": []map[string]any{
 			{"label": "Sidebar", "description": "Nav on the left.", "recommended": true,
@@ -267,23 +355,84 @@ func TestNodePicker(t *testing.T) {
 			{"label": "Code", "preview": strings.TrimSuffix(strings.Repeat("func step() {\n\treturn 1 // a line\n}\n", 30), "\n")},
 			{"label": "Plain"},
 		}, "allowCustom": true})
-	if layoutHas(t, previewArgs, `"previewTitle"`) {
-		for _, size := range [][2]int{{120, 40}, {80, 40}, {60, 16}} {
-			cases = append(cases, nodeCase{
-				name: fmt.Sprintf("previews %dx%d", size[0], size[1]), args: previewArgs, cols: size[0], rows: size[1], first: "1. Sidebar",
-				steps: []nodeStep{
-					{keys: []string{"Down"}, cursor: "2. Tabs", want: "[ A ]"},
-					{keys: []string{"Down"}, cursor: "3. Code", want: "func step"},
-					{keys: []string{"S-Down", "S-Down", "S-Down"}, want: "↑ 3"},
-					{keys: []string{"S-NPage"}, want: "more"},
-					{keys: []string{"Down"}, cursor: "4. Plain"},
-					{keys: []string{"Up"}, cursor: "3. Code"},
-					{keys: []string{"Enter"}, want: "[exit 0]"},
-				},
-				answer: pickAnswer(previewArgs, askcore.Pick{Options: []int{2}}),
-			})
-		}
+	for _, size := range [][2]int{{120, 40}, {100, 30}, {99, 30}, {80, 40}, {60, 16}} {
+		cases = append(cases, nodeCase{
+			name: fmt.Sprintf("previews %dx%d", size[0], size[1]), args: previewArgs, cols: size[0], rows: size[1], first: "1. Sidebar",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Tabs", want: "[ A ]"},
+				{keys: []string{"Down"}, cursor: "3. Code", want: "func step"},
+				{keys: []string{"S-Down", "S-Down", "S-Down"}, want: "↑ 3"},
+				{keys: []string{"S-NPage"}, want: "more"},
+				{keys: []string{"S-Up"}, want: "more"},
+				{keys: []string{"S-PPage"}, want: "more"},
+				{keys: []string{"Down"}, cursor: "4. Plain"},
+				{keys: []string{"S-Down"}, cursor: "✎"},
+				{keys: []string{"S-Up", "Up"}, cursor: "3. Code"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(previewArgs, askcore.Pick{Options: []int{2}}),
+		})
 	}
+	// Notes beside a preview (120 columns) and above one below the list
+	// (60), the own answer typed beside the previews.
+	for _, size := range [][2]int{{120, 40}, {60, 24}} {
+		cases = append(cases, nodeCase{
+			name: fmt.Sprintf("previews and notes %dx%d", size[0], size[1]), args: previewArgs, cols: size[0], rows: size[1], first: "1. Sidebar",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Tabs", want: "[ A ]"},
+				{keys: []string{"C-n"}, want: "Enter keep notes"},
+				{typed: "keep v15", want: "  Notes: keep v15"},
+				{keys: []string{"Enter"}, cursor: "2. Tabs", want: "Ctrl-N notes"},
+				{keys: []string{"End"}, cursor: "✎"},
+				{typed: "table driven", ends: ": table driven"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(previewArgs, askcore.Pick{Options: []int{}, Text: "table driven", Notes: "keep v15"}),
+		})
+	}
+	// Wide text in a preview: CJK, combining marks, an emoji with a skin
+	// tone (4 cells, as tmux draws it), wrapped indented lines.
+	wideText := mustJSON(t, map[string]any{"question": "Which greeting?", "options": []map[string]any{
+		{"label": "日本語", "preview": "こんにちは、世界！\n  Cafe\u0301 cre\u0300me 👍🏽 ok\n    " + strings.Repeat("長い行は折り返されます。", 8)},
+		{"label": "Emoji", "preview": "👍🏽👍🏽👍🏽 | three\n👨\u200d👩\u200d👧 | family\n🇫🇷 | flag"},
+	}})
+	for _, size := range [][2]int{{120, 30}, {60, 24}} {
+		cases = append(cases, nodeCase{
+			name: fmt.Sprintf("preview wide text %dx%d", size[0], size[1]), args: wideText, cols: size[0], rows: size[1], first: "1. 日本語",
+			steps: []nodeStep{
+				{keys: []string{"Down"}, cursor: "2. Emoji", want: "family"},
+				{keys: []string{"Enter"}, want: "[exit 0]"},
+			},
+			answer: pickAnswer(wideText, askcore.Pick{Options: []int{1}}),
+		})
+	}
+	// Resizes with a preview shown (the scroll position kept): growing,
+	// below the list then beside it, nothing left anywhere; shrinking,
+	// beside then below, the live frame the same at each size.
+	cases = append(cases, nodeCase{
+		name: "previews resize wider", args: previewArgs, cols: 60, rows: 24, first: "1. Sidebar", once: "Which layout",
+		steps: []nodeStep{
+			{keys: []string{"Down", "Down"}, cursor: "3. Code", want: "func step"},
+			{keys: []string{"S-Down"}, want: "↑ 1"},
+			{resize: [2]int{100, 30}, cursor: "3. Code", want: "↑ 1"},
+			{resize: [2]int{120, 40}, cursor: "3. Code", want: "↑ 1"},
+			{resize: [2]int{130, 40}, cursor: "3. Code", want: "↑ 1"},
+			{keys: []string{"Enter"}, want: "[exit 0]"},
+		},
+		answer: pickAnswer(previewArgs, askcore.Pick{Options: []int{2}}),
+	}, nodeCase{
+		name: "previews resize narrower", args: previewArgs, cols: 130, rows: 40, first: "1. Sidebar", once: "Which layout", reflow: true,
+		steps: []nodeStep{
+			{keys: []string{"Down", "Down"}, cursor: "3. Code", want: "func step"},
+			{keys: []string{"S-Down", "S-Down"}, want: "↑ 2"},
+			{resize: [2]int{100, 30}, cursor: "3. Code", want: "↑ 2"},
+			{resize: [2]int{120, 40}, cursor: "3. Code", want: "↑ 2"},
+			{resize: [2]int{70, 30}, cursor: "3. Code", want: "↑ 2"},
+			{resize: [2]int{60, 24}, cursor: "3. Code", want: "↑ 2"},
+			{keys: []string{"Enter"}, want: "[exit 0]"},
+		},
+		answer: pickAnswer(previewArgs, askcore.Pick{Options: []int{2}}),
+	})
 
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -316,7 +465,11 @@ func TestNodePicker(t *testing.T) {
 					if s.ends != "" && !strings.HasSuffix(cur, s.ends) {
 						return false
 					}
-					if s.resize != [2]int{} && (!fits(scr, s.resize[0], s.resize[1]) || strings.Count(scr, "❯") != 1 || strings.Count(scr, "Deploy to") != 1) {
+					once := c.once
+					if once == "" {
+						once = "Deploy to"
+					}
+					if s.resize != [2]int{} && (!fits(scr, s.resize[0], s.resize[1]) || strings.Count(scr, "❯") != 1 || strings.Count(scr, once) != 1) {
 						return false // not drawn for the new size yet
 					}
 					return s.want == "" || strings.Contains(scr, s.want)
@@ -351,7 +504,9 @@ func TestNodePicker(t *testing.T) {
 			goAll, jsAll := tm.All(goS, true), tm.All(jsS, true)
 			assert.Equal(t, goAll, jsAll, "the same history (scrollback and screen) once both ended")
 			assert.True(t, strings.HasPrefix(tm.All(jsS, false), "before\n"), "nothing of the picker above the command's line")
-			assert.NotContains(t, tm.All(jsS, false), "❯", "no picker left in the scrollback")
+			if !c.reflow {
+				assert.NotContains(t, tm.All(jsS, false), "❯", "no picker left in the scrollback")
+			}
 			goOut, err := os.ReadFile(outs["go"])
 			require.NoError(t, err)
 			jsOut, err := os.ReadFile(outs["js"])
@@ -362,17 +517,6 @@ func TestNodePicker(t *testing.T) {
 			}
 		})
 	}
-}
-
-// layoutHas reports whether the core's picker layout for arguments holds
-// text.
-func layoutHas(t *testing.T, arguments, text string) bool {
-	t.Helper()
-	call, err := native.Normalize(context.Background(), arguments)
-	require.NoError(t, err)
-	raw, err := call.Picker(context.Background())
-	require.NoError(t, err)
-	return strings.Contains(string(raw), text)
 }
 
 // samePanes waits until both panes are the same, colours included (the
