@@ -335,6 +335,16 @@ func TestNodePicker(t *testing.T) {
 			answer: pickAnswer(manyArgs, askcore.Pick{Options: []int{1}, Notes: "a long note that is wider than the terminal"}),
 		},
 		{
+			name: "notes NO_COLOR", args: featuresArgs, cols: 100, rows: 30, env: "NO_COLOR=1", first: "[x] 1. Auth",
+			steps: []nodeStep{
+				{keys: []string{"C-n"}, want: "  Notes: _\n"},
+				{typed: "plain", want: "  Notes: plain_\n"},
+				{keys: []string{"Enter"}, want: "  Notes: plain\n"},
+				{keys: []string{"Escape"}, want: "[exit 5]"},
+			},
+			exit: 5,
+		},
+		{
 			name: "hostile text", args: mustJSON(t, hostile), cols: 120, rows: 40, first: "1. Blue",
 			steps: []nodeStep{
 				{keys: []string{"Down"}, cursor: "2. Red"},

@@ -10,6 +10,7 @@ import {
   validateLayout,
   terminalFacts,
   type PickerCheck,
+  type PickerPick,
 } from '@askcore/askcore/picker';
 import { ReadlineProvider } from '@askcore/askcore/readline';
 
@@ -35,11 +36,14 @@ export async function example(): Promise<void> {
 
   const layout = validateLayout(core.picker('{"question":"Which?","options":["A","B"]}'));
   const more: string = layout.more;
-  void more;
+  const words: string = layout.notes + layout.notesHelp + layout.previewTitle + layout.previewHelp;
+  void more, words;
   const check: PickerCheck = (i, pick) => (i === 0 && pick.options.length === 0 ? 'choose one' : undefined);
   const picker = new Picker({ input: process.stdin, output: process.stderr, color: false }, layout);
   try {
     const picks = await picker.run({ check, signal: AbortSignal.timeout(1000) });
+    const notes: Array<string | undefined> = picks.map((p: PickerPick) => p.notes);
+    void notes;
     picker.done('→ ' + picks.map((p) => p.options.join(',') + p.text).join(' '));
   } catch (err) {
     if (err instanceof PickerDeclined) picker.done(layout.declined);

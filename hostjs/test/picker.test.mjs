@@ -542,6 +542,78 @@ test('previews: the box of the entry under the cursor, beside the list from 100 
   }
 });
 
+test('notes: Ctrl-N edits the question\'s notes under it (its own key help), Enter keeps them, Esc cancels the edit only; the pick carries them', async () => {
+  const { output, interaction, keys } = setup({ cols: 100 });
+  const asked = interaction.ask(DEPLOY);
+  await until(() => cursorLine(output.screen).startsWith('1. Production'));
+  const layout = core.picker(core.normalizeRaw(DEPLOY));
+  const q = layout.questions[0];
+  assert.ok(q.help.includes('Ctrl-N'), q.help);
+  keys('\x1b[B\x0e');
+  await until(() => output.screen.includes(layout.notesHelp));
+  let lines = output.screen.split('\n');
+  assert.equal(lines[1], `  ${layout.notes}: _`, 'the notes line under the question, a drawn cursor');
+  assert.equal(lines[lines.length - 1], layout.notesHelp, 'the notes\' key help replaces the question\'s');
+  keys('jk 12 x');
+  await until(() => output.screen.includes(`${layout.notes}: jk 12 x_`));
+  assert.ok(cursorLine(output.screen).startsWith('2. Staging'), 'j, k and digits are written, not keys');
+  keys('\x7f\x17'); // Backspace, Ctrl-W
+  await until(() => output.screen.includes(`${layout.notes}: jk _`));
+  keys('\x1b[200~a\nb\x1b[201~\r');
+  await until(() => output.screen.includes(q.help));
+  lines = output.screen.split('\n');
+  assert.equal(lines[1], `  ${layout.notes}: jk a b`, 'kept: the line stays, without the cursor');
+  keys('\x0e more');
+  await until(() => output.screen.includes(`jk a b more_`));
+  keys('\x1b');
+  await until(() => output.screen.includes(q.help));
+  assert.equal(output.screen.split('\n')[1], `  ${layout.notes}: jk a b`, 'Esc restores the notes as they were');
+  assert.ok(output.raw.includes('\r\x1b[2K'), 'each frame line is cleared whole before it is drawn');
+  keys('\r');
+  const answer = await asked;
+  const want = expected(DEPLOY, [{ options: [0], notes: 'jk a b' }]);
+  assert.equal(answerText(answer), want.text);
+  assert.ok(want.text.includes('"notes":"jk a b"'), want.text);
+  assert.equal(output.screen, want.summary);
+});
+
+test('notes in a batch: each question has its own; the low-level Picker hands them over; a layout without the notes words is refused', async () => {
+  const input = new FakeInput();
+  const output = new FakeOutput();
+  const layout = core.picker(core.normalizeRaw(BATCH));
+  const p = new Picker({ input, output, color: false }, layout);
+  const run = p.run();
+  await until(() => cursorLine(output.screen) !== '');
+  input.write('\x0eone\r');
+  await until(() => output.screen.includes(`  ${layout.notes}: one`));
+  input.write('\t');
+  await until(() => output.screen.includes(layout.questions[1].position ?? ''));
+  assert.ok(!output.screen.includes(`${layout.notes}:`), 'question 2 has no notes yet');
+  input.write('\t\x0ename note\r');
+  await until(() => output.screen.includes(`  ${layout.notes}: name note`));
+  input.write('Aurora\r\r\r');
+  const picks = await run;
+  assert.deepEqual(picks, [{ options: [1], text: '', notes: 'one' }, { options: [], text: '' }, { options: [], text: 'Aurora', notes: 'name note' }]);
+  p.done('');
+  for (const word of ['notes', 'notesHelp', 'previewTitle', 'previewHelp']) {
+    assert.throws(() => new Picker({ input, output, color: false }, { ...layout, [word]: undefined }), new RegExp(`"${word}"`));
+  }
+});
+
+test('the key help wraps between its parts to at most two lines, the second cut with …', async () => {
+  const { output, interaction, keys } = setup({ cols: 40, rows: 24 });
+  const asked = interaction.ask(FEATURES);
+  await until(() => cursorLine(output.screen) !== '');
+  const help = core.picker(core.normalizeRaw(FEATURES)).questions[0].help;
+  const lines = output.screen.split('\n');
+  const [a, b] = lines.slice(-2);
+  assert.ok(help.startsWith(a + ' · '), `${a} | ${help}`);
+  assert.ok(b.endsWith('…') || help.endsWith(b), b);
+  for (const l of lines) assert.ok([...l].length <= 39, l);
+  keys('\x1b');
+  await assert.rejects(asked, (err) => errorText(err) === errorText(core.fail({ situation: 'declined' })));
+});
+
 test('keys: the decoder reads what terminals send', async () => {
   const { decodeKey } = await import('../lib/picker-keys.js');
   const enc = new TextEncoder();
