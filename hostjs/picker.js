@@ -1,9 +1,13 @@
 // @askcore/askcore/picker: the keyboard picker for Node (docs/SPEC.md,
 // "Keyboard picker"), the JS twin of termui's (termui/PICKER.md). A provider
 // that draws the core's `picker` op layout for a whole call on a terminal and
-// reads keys in raw mode: Up/Down (k/j outside the text entry, Ctrl-P/N)
-// move, 1-9 jump, Home/End, PgUp/PgDn, Space toggles (multi-select), typing
-// on the own-answer entry writes the text, Enter confirms (the core checks
+// reads keys in raw mode: Up/Down (k/j outside the text entry, Ctrl-P for
+// Up) move, 1-9 jump, Home/End, PgUp/PgDn, Space toggles (multi-select),
+// Shift-Up/Down and Shift-PgUp/PgDn scroll the preview of the option under
+// the cursor (drawn beside the list from 100 columns, below it otherwise),
+// Ctrl-N edits the question's notes (Enter keeps them, Esc cancels the edit;
+// the pick carries them), typing on the own-answer entry writes the text,
+// Enter confirms (the core checks
 // the pick: its INVALID_ANSWER message is shown under the question; in a
 // batch, on to the next question not confirmed yet, the last one submits),
 // Tab/Shift-Tab switch questions, Esc declines ({decline: true}:
