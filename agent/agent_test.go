@@ -13,13 +13,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/internal/leaktest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 
 // native is the core the tests run on unless they say otherwise.
 var native = askcore.NewCore(nil)

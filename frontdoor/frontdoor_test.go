@@ -14,17 +14,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/leaktest"
 	"github.com/askcore/askcore/model/openai"
 	"github.com/askcore/askcore/model/script"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 
 func env(kv map[string]string) func(string) string {
 	return func(k string) string { return kv[k] }

@@ -10,7 +10,9 @@
 #        expected bytes come from the core through hostjs (the same
 #        askcore.wasm)
 #
-# Each suite is interop.test.mjs, then v3.test.mjs (previews and notes).
+# Each suite is interop.test.mjs, then v3.test.mjs (previews and notes),
+# then web.test.mjs where there is one (the answer page in headless
+# Chromium, for a client without form elicitation).
 #
 # npm dependencies (pinned in each interop/package-lock.json) are installed
 # with npm ci when missing or older than the lock file. ASKCORE_ACP_BIN and
@@ -36,7 +38,9 @@ run() { # run PROTOCOL: one interop suite
     npm ci --no-audit --no-fund
   fi
   echo "test-interop: node --test (TypeScript $upper client -> $bin)"
-  node --test --test-reporter=spec interop.test.mjs v3.test.mjs
+  local files=(interop.test.mjs v3.test.mjs)
+  if [ -f web.test.mjs ]; then files+=(web.test.mjs); fi
+  node --test --test-reporter=spec "${files[@]}"
 }
 
 (($#)) || set -- acp mcp

@@ -5,7 +5,9 @@
 # the replies a provider hands back, the README's examples, load and fault
 # tests, the schema truth test, and test/tsproject: the packed tarball in a
 # strict TypeScript project without the DOM lib, compiling and running the
-# README's examples) and the headless-Chromium test (both corpora in a real browser).
+# README's examples) and the headless-Chromium tests (both corpora in a real
+# browser; the DOM provider, test/dom.test.mjs; the answer page of the real
+# askcore-stdio binary, test/page.test.mjs, which builds it with go).
 # npm dependencies are installed from hostjs/package-lock.json when missing;
 # no browser is ever downloaded (the Chromium test uses /usr/bin/chromium and
 # skips with a message when it is absent).
@@ -21,6 +23,7 @@ fi
 echo "test-js: tsc --noEmit"
 ./node_modules/.bin/tsc --noEmit -p tsconfig.json     # the declarations, exercised by test/types.ts
 ./node_modules/.bin/tsc --noEmit -p tsconfig.js.json  # the JS sources against their JSDoc
+./node_modules/.bin/tsc --noEmit -p tsconfig.dom.json # the DOM provider, its JSDoc and dom.d.ts (test/dom-types.ts)
 
 [ -d ../testdata/seam ] || { echo "test-js: testdata/seam is missing" >&2; exit 1; }
 

@@ -72,10 +72,16 @@ func (a *app) runtime(ctx context.Context) (*frontdoor.Runtime, error) {
 }
 
 // close stops an unfinished build, withdraws pending questions and releases
-// the engine.
+// the engine. It returns when ctx is done even if the build has not ended
+// yet (a compile that does not stop at once): a signal's exit must not
+// wait for it.
 func (a *app) close(ctx context.Context) error {
 	a.cancel()
-	<-a.done
+	select {
+	case <-a.done:
+	case <-ctx.Done():
+		return fmt.Errorf("the engine was still starting: %w", context.Cause(ctx))
+	}
 	if a.rt == nil {
 		return nil
 	}

@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -24,7 +27,18 @@ import (
 func TestMain(m *testing.M) {
 	// The ACP SDK logs through slog.Default (SetLogger races in v0.13.0).
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	leaktest.VerifyTestMain(m)
+	dir, err := os.MkdirTemp("", "askcore-acp-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir // the binary tests build askcore-acp here
+	// ... with the user's build cache: leaktest points XDG_CACHE_HOME,
+	// where the go command's default cache lives, at an empty directory.
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		goCache = strings.TrimSpace(string(out))
+	}
+	leaktest.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(dir) }))
 }
 
 // patience is how long a test waits for something that must happen (a
@@ -247,9 +261,12 @@ type harness struct {
 	conn   *acp.ClientSideConnection
 	tap    *tap
 
-	toAgent *io.PipeWriter
-	served  chan struct{}
-	closed  bool
+	toAgent  *io.PipeWriter
+	served   chan struct{}
+	closed   bool
+	sigs     chan os.Signal // a signal for serve
+	returned chan struct{}  // closed once serve returned ...
+	stopped  os.Signal      // ... this
 }
 
 type harnessOptions struct {
@@ -298,12 +315,18 @@ func connect(t *testing.T, a *app, elicit elicitFunc) *harness {
 	agentOutR, agentOutW := io.Pipe()
 	clientInR, clientInW := io.Pipe()
 
-	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{})}
+	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{}), sigs: make(chan os.Signal, 2), returned: make(chan struct{})}
 	h.client = &testClient{elicit: elicit, updates: make(map[acp.SessionId][]acp.SessionUpdate)}
 	go h.tap.run(agentOutR, clientInW)
 	go func() {
 		defer close(h.served)
-		serve(a, clientToAgentR, agentOutW)
+		h.stopped = serve(a, clientToAgentR, agentOutW, h.sigs)
+		close(h.returned)
+		if h.stopped != nil {
+			// A process would exit now; the test's client reads on
+			// until the test closes the connection.
+			_, _ = io.Copy(io.Discard, clientToAgentR)
+		}
 		agentOutW.Close()
 		clientToAgentR.Close()
 	}()

@@ -20,7 +20,7 @@ func TestRunServesStdio(t *testing.T) {
 	var stderr bytes.Buffer
 	exit := make(chan int, 1)
 	go func() {
-		exit <- run([]string{"--script", writeScript(t, testScript), "--engine", "native"}, inR, outW, &stderr, noEnv)
+		exit <- run([]string{"--script", writeScript(t, testScript), "--engine", "native"}, inR, outW, &stderr, noEnv, nil)
 		outW.Close()
 	}()
 	_, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"elicitation":{"form":{}}}}}`+"\n")
@@ -51,10 +51,10 @@ func TestRunServesStdio(t *testing.T) {
 
 func TestRunBadSettings(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 1, run([]string{"--script", "/nonexistent/script.jsonl"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
+	assert.Equal(t, 1, run([]string{"--script", "/nonexistent/script.jsonl"}, bytes.NewReader(nil), &stdout, &stderr, noEnv, nil))
 	assert.Empty(t, stdout.String())
 	assert.Contains(t, stderr.String(), "askcore-acp")
-	assert.Equal(t, 2, run([]string{"--bogus"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
-	assert.Equal(t, 2, run([]string{"extra"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
+	assert.Equal(t, 2, run([]string{"--bogus"}, bytes.NewReader(nil), &stdout, &stderr, noEnv, nil))
+	assert.Equal(t, 2, run([]string{"extra"}, bytes.NewReader(nil), &stdout, &stderr, noEnv, nil))
 	assert.Empty(t, stdout.String())
 }

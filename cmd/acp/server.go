@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -21,18 +23,61 @@ import (
 const askTitle = "Question for you"
 
 // serve runs one ACP connection (the agent reads r and writes w) until the
-// peer goes away, then waits for its prompts to end.
-func serve(a *app, r io.Reader, w io.Writer) {
+// peer goes away, then waits for its prompts to end; or until a signal
+// arrives on sigs: then it withdraws every pending question, waits (at
+// most stopGrace) for every request of the client to have its response,
+// and returns the signal. A nil sigs never fires.
+func serve(a *app, r io.Reader, w io.Writer, sigs <-chan os.Signal) os.Signal {
 	s := newServer(a)
-	r = newResponseRepair(r)
+	out := newOutput(w)
 	// No conn.SetLogger: in v0.13.0 it races with the connection's own
 	// goroutines; the SDK logs through slog.Default (main sets it).
-	// w as it is: the core escapes <, > and & as encoding/json does, so the
-	// SDK's HTML escaping keeps the core's bytes.
-	conn := acp.NewAgentSideConnection(s, w, r)
+	// The core escapes <, > and & as encoding/json does, so the SDK's HTML
+	// escaping keeps the core's bytes.
+	s.guard = newLineGuard(r, out, a.log)
+	conn := acp.NewAgentSideConnection(s, out, s.guard)
 	s.attach(conn)
-	<-conn.Done()
-	s.shutdown()
+	select {
+	case <-conn.Done():
+		s.shutdown()
+		return nil
+	case sig := <-sigs:
+		s.stopOnSignal(sig, out, sigs)
+		return sig
+	}
+}
+
+// stopGrace bounds how long a signal waits for the prompts it ended to
+// have their final updates and responses written; with closeGrace (the
+// engine's release) it keeps the exit within 2 s of the signal.
+const stopGrace = 1500 * time.Millisecond
+
+// stopOnSignal ends every prompt in flight with sig as the cause (a
+// pending question becomes ASK_ABORTED "the agent received SIGTERM", its
+// tool_call_update goes out, the prompt ends with stopReason cancelled),
+// refuses new ones, and waits for the client's requests to be answered:
+// until stopGrace has passed, the client has gone, or a second signal came.
+func (s *server) stopOnSignal(sig os.Signal, out *output, sigs <-chan os.Signal) {
+	deadline := time.Now().Add(stopGrace)
+	cause := errors.New("the agent received " + signalName(sig))
+	s.app.log.Warn("stopping: withdrawing pending questions", "signal", signalName(sig), "prompts", s.stopPrompts(cause))
+	answered := make(chan bool, 1)
+	go func() { answered <- out.waitAnswered(deadline, s.conn.Done()) }()
+	select {
+	case ok := <-answered:
+		if !ok {
+			s.app.log.Warn("exiting with requests unanswered", "requests", out.unanswered())
+		}
+	case sig := <-sigs:
+		s.app.log.Warn("second signal: exiting now", "signal", signalName(sig))
+	}
+	s.mu.Lock()
+	s.closed = true
+	for id := range s.sessions {
+		s.app.closeSession(id)
+		delete(s.sessions, id)
+	}
+	s.mu.Unlock()
 }
 
 // server is the acp.Agent of one connection.
@@ -40,6 +85,7 @@ type server struct {
 	app   *app
 	ready chan struct{} // closed once conn is set
 	conn  *acp.AgentSideConnection
+	guard *lineGuard // the client's lines (nil in some tests)
 
 	form atomic.Bool // the client advertised elicitation.form
 
@@ -47,6 +93,9 @@ type server struct {
 	sessions map[string]*session
 	closed   bool
 	prompts  sync.WaitGroup
+	running  map[int]context.CancelCauseFunc // the prompts in flight
+	lastRun  int
+	stopped  error // set by a signal: the cause every prompt ends with
 }
 
 // session is one ACP session: one agent, its history kept across prompts
@@ -59,7 +108,7 @@ type session struct {
 }
 
 func newServer(a *app) *server {
-	return &server{app: a, ready: make(chan struct{}), sessions: make(map[string]*session)}
+	return &server{app: a, ready: make(chan struct{}), sessions: make(map[string]*session), running: make(map[int]context.CancelCauseFunc)}
 }
 
 func (s *server) attach(conn *acp.AgentSideConnection) {
@@ -163,28 +212,54 @@ func (s *server) session(id acp.SessionId) (*session, error) {
 	return sess, nil
 }
 
-// beginPrompt finds the session and counts the prompt in flight (shutdown
-// waits for it).
-func (s *server) beginPrompt(id acp.SessionId) (*session, error) {
+// beginPrompt finds the session, counts the prompt in flight (shutdown
+// waits for it) and gives it a ctx a signal can end (stopPrompts); end
+// uncounts it.
+func (s *server) beginPrompt(ctx context.Context, id acp.SessionId) (_ *session, _ context.Context, end func(), _ error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess, ok := s.sessions[string(id)]
 	if !ok {
-		return nil, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown session %q", id)})
+		return nil, nil, nil, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown session %q", id)})
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	if s.stopped != nil {
+		cancel(s.stopped)
+	}
+	s.lastRun++
+	n := s.lastRun
+	s.running[n] = cancel
 	s.prompts.Add(1)
-	return sess, nil
+	return sess, ctx, func() {
+		s.mu.Lock()
+		delete(s.running, n)
+		s.mu.Unlock()
+		cancel(nil)
+		s.prompts.Done()
+	}, nil
+}
+
+// stopPrompts ends every prompt in flight, and every later one, with
+// cause; it returns how many were in flight.
+func (s *server) stopPrompts(cause error) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = cause
+	for _, cancel := range s.running {
+		cancel(cause)
+	}
+	return len(s.running)
 }
 
 // Prompt runs the agent loop for one user turn. It ends with end_turn, or
-// with cancelled after session/cancel (the SDK cancels ctx) or once the
-// connection closed.
+// with cancelled after session/cancel (the SDK cancels ctx), once the
+// connection closed, or after a signal (stopPrompts).
 func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
-	sess, err := s.beginPrompt(p.SessionId)
+	sess, ctx, end, err := s.beginPrompt(ctx, p.SessionId)
 	if err != nil {
 		return acp.PromptResponse{}, err
 	}
-	defer s.prompts.Done()
+	defer end()
 	sess.turn.Lock()
 	defer sess.turn.Unlock()
 	if ctx.Err() != nil {
@@ -199,6 +274,17 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 		return acp.PromptResponse{}, acp.NewInternalError(map[string]any{"error": runErr.Error()})
 	}
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+}
+
+// HandleExtensionMethod implements acp.ExtensionMethodHandler: the line
+// guard's flow barriers come back here (sdkgap_lines.go); any other
+// extension method is unknown.
+func (s *server) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+	if method == flowMethod && s.guard != nil {
+		s.guard.flowPassed(params)
+		return nil, nil
+	}
+	return nil, acp.NewMethodNotFound(method)
 }
 
 // Cancel needs nothing more: the SDK has cancelled the prompt's ctx, which
@@ -251,25 +337,28 @@ func (s *server) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp
 // its summary op, the card of a failure is the core's message.
 func (s *server) hooks(sess *session) agent.Hooks {
 	return agent.Hooks{
-		OnText: func(text string) {
-			text, err := sess.core.Sanitize(context.Background(), text)
-			if err != nil { // never show model text the core did not clean
-				s.app.log.Warn("agent text not sent: the core could not sanitize it", "session", sess.id, "err", err)
-				return
-			}
-			if text != "" {
-				s.update(sess.id, acp.UpdateAgentMessageText(text))
-			}
-		},
+		OnText: func(text string) { s.sendText(sess, text) },
 		OnToolCall: func(call agent.ToolCall) {
-			s.update(sess.id, acp.StartToolCall(acp.ToolCallId(call.ID), s.toolTitle(sess, call.Name),
-				acp.WithStartKind(acp.ToolKindOther),
-				acp.WithStartStatus(acp.ToolCallStatusInProgress),
-				acp.WithStartRawInput(rawInput(call.Arguments))))
+			opts := []acp.ToolCallStartOpt{acp.WithStartKind(acp.ToolKindOther), acp.WithStartStatus(acp.ToolCallStatusInProgress)}
+			if len(call.Arguments) <= maxRawInputBytes {
+				opts = append(opts, acp.WithStartRawInput(rawInput(call.Arguments)))
+			}
+			s.update(sess.id, acp.StartToolCall(acp.ToolCallId(call.ID), s.toolTitle(sess, call.Name), opts...))
 		},
 		OnToolResult: func(call agent.ToolCall, result json.RawMessage, err error) {
 			s.update(sess.id, s.toolResultUpdate(sess, call, result, err))
 		},
+	}
+}
+
+// sendText sends a reply of the model as agent_message_chunk updates, made
+// safe by the core, whatever its length (text.go).
+func (s *server) sendText(sess *session, text string) {
+	err := cleanChunks(context.Background(), sess.core, text, sanitizePieceBytes, messageChunkBytes, func(chunk string) {
+		s.update(sess.id, acp.UpdateAgentMessageText(chunk))
+	})
+	if err != nil { // never show model text the core did not clean
+		s.app.log.Warn("agent text not sent (or not all of it): the core could not sanitize it", "session", sess.id, "err", err)
 	}
 }
 
@@ -285,6 +374,13 @@ func (s *server) toolTitle(sess *session, name string) string {
 	}
 	return title
 }
+
+// maxRawInputBytes bounds the arguments a tool card shows as rawInput:
+// longer ones (the core refuses ask_user_question arguments over
+// core.MaxArgumentsBytes, 256 KiB, anyway) leave the card without
+// rawInput, so that no tool_call line comes near an ACP peer's line limit
+// (a model's 16 MiB of arguments would end an acp-go-sdk client).
+const maxRawInputBytes = 1 << 20
 
 // rawInput is the model's arguments as JSON when they are JSON, else the
 // text as it came.

@@ -1,18 +1,28 @@
 // Command askcore-mcp is an MCP server on stdio with one tool,
 // ask_user_question: any MCP client (Claude Code, Codex, VS Code, Cursor,
 // ...) can let its model ask the person a question, and the question
-// reaches the person as an MCP form elicitation shown by the client.
+// reaches the person as an MCP form elicitation shown by the client, or,
+// where the client shows no forms, on a local answer page (package
+// answerpage) in the person's browser.
 //
 // Usage:
 //
 //	askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION]
+//	            [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
 //
 // --engine chooses where the askcore core runs (default wasm, under
 // wazero; native runs it as Go code); both give the same bytes. --timeout
 // ends a question that nobody answered with ASK_TIMEOUT; it is off by
 // default (nothing is ever chosen for the person). --progress (default 5s,
-// 0 for never) is the interval of progress notifications. The server has no
-// model of its own. Stdout carries only the protocol; diagnostics go to
+// 0 for never) is the interval of progress notifications. --web (default
+// auto) says when a question goes to the answer page: auto where the client
+// did not advertise form elicitation, always for every question, never
+// (such a client then gets ASK_FAILED at once). --no-browser (or
+// ASKCORE_BROWSER=none) never opens a browser; --web-addr is where the page
+// listens (default 127.0.0.1 and a free port; a fixed port to forward over
+// SSH: ssh -L 8765:127.0.0.1:8765 host askcore-mcp --web-addr
+// 127.0.0.1:8765, then open the URL printed). The server has no model of
+// its own. Stdout carries only the protocol; diagnostics go to
 // stderr (ASKCORE_LOG=info or debug for more; info logs each call's
 // outcome). The process exits 0 when the client closes stdin or stdout
 // (pending questions end with ASK_ABORTED). On SIGTERM, SIGINT or SIGHUP
@@ -41,8 +51,24 @@
 //     and whose one text content block is the same bytes. Failure: isError
 //     true with the error object {name, code, message} in both places.
 //   - A client that did not advertise form elicitation (capabilities
-//     elicitation.form, or an empty elicitation {} meaning form) gets
-//     ASK_FAILED at once, never a hang.
+//     elicitation.form, or an empty elicitation {} meaning form) is asked on
+//     the answer page (web.go; with --web=always, every client is). The
+//     page listens on 127.0.0.1 behind a token in its URL and writes
+//     "askcore: answer at URL" to stderr when it starts. A client that
+//     advertises elicitation.url (on 2025-11-25 and older) gets that URL as
+//     a URL-mode elicitation/create (mode "url", a fresh elicitationId): its
+//     accept is the person's consent to open it, the answer comes from the
+//     page, and notifications/elicitation/complete follows before the tool
+//     result; a decline or cancel there is the core's verdict and takes the
+//     question off the page. Otherwise the page is opened in the default
+//     browser on a desktop session (DISPLAY or WAYLAND_DISPLAY; macOS,
+//     Windows) unless --no-browser or ASKCORE_BROWSER=none. Either way,
+//     each progress notification of the call (the first at once) carries
+//     "askcore: answer at URL" as its message. What the person gives there
+//     (picks, or a decline) goes to the seam, which has the core resolve
+//     it; notifications/cancelled, --timeout and a signal withdraw the
+//     question from the page, which says why. With --web=never such a
+//     client gets ASK_FAILED (no_form_support) at once, never a hang.
 //   - Protocol 2025-11-25 and older: the form is an elicitation/create
 //     request (mode "form") sent while the call stays open. When the call
 //     carries a progress token, notifications/progress go out every 5 s

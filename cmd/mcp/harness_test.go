@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -89,6 +90,9 @@ func startOn(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions, 
 	logs := newOutcomeLog()
 	o.log = slog.New(logs)
 	o.protocolVersions = m.serverVersions
+	if o.page.getenv == nil {
+		o.page.getenv = noEnv // no browser is opened
+	}
 	srv, err := newServer(ctx, nativeCore, o)
 	require.NoError(t, err)
 	ss, err := srv.mcp.Connect(ctx, st, nil)
@@ -268,14 +272,44 @@ func replyWith(action string, content map[string]any) func(context.Context, *mcp
 // syncBuffer is a bytes.Buffer safe for a writer and a reader in different
 // goroutines.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // closed (and replaced) on each write
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 	return s.b.Write(p)
+}
+
+// waitMatch waits until the text written matches re, and returns the
+// first match's submatches; it fails after waitLong.
+func (s *syncBuffer) waitMatch(t *testing.T, re *regexp.Regexp) []string {
+	t.Helper()
+	deadline := time.After(waitLong)
+	for {
+		s.mu.Lock()
+		if m := re.FindStringSubmatch(s.b.String()); m != nil {
+			s.mu.Unlock()
+			return m
+		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("nothing matching %s within %s in:\n%s", re, waitLong, s.String())
+			return nil
+		}
+	}
 }
 
 func (s *syncBuffer) String() string {

@@ -12,8 +12,29 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
 )
+
+const usageLine = "usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]"
+
+const usageText = `An MCP server on stdio with one tool, ask_user_question; register it in your
+MCP client (see cmd/mcp/README.md).
+
+Where the question is shown: as the client's own form (MCP form
+elicitation) where the client advertises it; else on a local answer page
+(--web=auto, the default): the client's URL-mode elicitation carries the
+page's URL where the client advertises elicitation.url, and otherwise the
+line "askcore: answer at URL" on stderr, the progress notifications'
+message and the default browser (on a desktop session, unless --no-browser
+or ASKCORE_BROWSER=none) name it. --web=always uses the page even where
+forms are available; --web=never answers ASK_FAILED where they are not.
+The page listens on 127.0.0.1, a free port, behind a secret token in the
+URL. Over SSH, fix the port and forward it, then open the URL printed:
+  ssh -L 8765:127.0.0.1:8765 host askcore-mcp --web-addr 127.0.0.1:8765
+
+Flags:
+`
 
 func main() {
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -77,8 +98,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs := flag.NewFlagSet("askcore-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION]")
-		fmt.Fprintln(stderr, "An MCP server on stdio with one tool, ask_user_question; register it in your MCP client (see the README).")
+		fmt.Fprintln(stderr, usageLine)
+		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
 	}
 	var settings frontdoor.Settings
@@ -87,6 +108,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"give up on a question after `DURATION` with ASK_TIMEOUT (e.g. 10m; default: never, nothing is chosen for the person)")
 	progress := fs.Duration("progress", defaultProgressEvery,
 		"while a person answers a call that carries a progress token, send notifications/progress every `DURATION` (0: never)")
+	var web webMode
+	fs.Var(&web, "web", "`MODE` of the local answer page: auto (the default; where the client shows no form), always, or never (a client without forms gets ASK_FAILED)")
+	noBrowser := fs.Bool("no-browser", false, "never open a browser for the answer page, only print its URL (also ASKCORE_BROWSER=none)")
+	webAddr := fs.String("web-addr", answerpage.DefaultAddr, "the answer page's `HOST:PORT` (a fixed port to forward over SSH; an address other than loopback is warned about)")
 	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -137,13 +162,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}()
 
-	srv, err := newServer(ctx, client, options{timeout: *timeout, progressEvery: every, log: log})
+	srv, err := newServer(ctx, client, options{timeout: *timeout, progressEvery: every, log: log, web: web,
+		page: pageOptions{noBrowser: *noBrowser, addr: *webAddr, log: stderr, getenv: getenv}})
 	if err != nil {
 		fmt.Fprintf(stderr, "askcore-mcp: %v\n", err)
 		return 1
 	}
 	defer srv.close()
-	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "max_line_bytes", maxLineBytes)
+	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "web", web, "max_line_bytes", maxLineBytes)
 
 	tr := &lineTransport{r: stdin, w: stdout, log: log}
 	if c, ok := stdin.(io.Closer); ok {

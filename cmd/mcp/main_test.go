@@ -30,6 +30,10 @@ func TestFlags(t *testing.T) {
 		{[]string{"--timeout", "-1s"}, 2, "--timeout must not be negative"},
 		{[]string{"--progress", "-1s"}, 2, "--progress must not be negative"},
 		{[]string{"--engine", "quantum"}, 1, "unknown engine"},
+		{[]string{"--web", "sometimes"}, 2, `invalid value "sometimes" for flag -web: want auto, always or never`},
+		{[]string{"--help"}, 0, "--web auto|always|never"},
+		{[]string{"--help"}, 0, "ssh -L 8765:127.0.0.1:8765 host askcore-mcp --web-addr 127.0.0.1:8765"},
+		{[]string{"-h"}, 0, "-no-browser"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -43,8 +47,8 @@ func TestFlags(t *testing.T) {
 }
 
 // TestRunServesStdio runs the whole program on both engines over pipes:
-// initialize, tools/list, a call from a client without elicitation, then
-// end of input: exit status 0.
+// initialize, tools/list, a call from a client without elicitation
+// (--web=never: ASK_FAILED at once), then end of input: exit status 0.
 func TestRunServesStdio(t *testing.T) {
 	for _, engineName := range []string{"native", "wasm"} {
 		t.Run(engineName, func(t *testing.T) {
@@ -53,7 +57,7 @@ func TestRunServesStdio(t *testing.T) {
 			var stderr syncBuffer
 			done := make(chan int, 1)
 			go func() {
-				code := run(context.Background(), []string{"--engine", engineName}, stdinR, stdoutW, &stderr, func(k string) string {
+				code := run(context.Background(), []string{"--engine", engineName, "--web=never"}, stdinR, stdoutW, &stderr, func(k string) string {
 					if k == "ASKCORE_LOG" {
 						return "info"
 					}

@@ -126,6 +126,8 @@ func TestInvalidArgumentsAreTheCoresInvalidRequest(t *testing.T) {
 	}
 }
 
+// TestClientWithoutFormElicitationFailsAtOnce: with --web=never, a client
+// that shows no form gets ASK_FAILED (no_form_support) at once.
 func TestClientWithoutFormElicitationFailsAtOnce(t *testing.T) {
 	cases := map[string]*mcp.ClientOptions{
 		"no elicitation capability": {},
@@ -137,7 +139,7 @@ func TestClientWithoutFormElicitationFailsAtOnce(t *testing.T) {
 	for _, m := range modes {
 		for name, copts := range cases {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				h := start(t, m, options{}, copts)
+				h := start(t, m, options{web: webNever}, copts)
 				res := h.mustCall(json.RawMessage(choiceArgs))
 				want := nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationNoFormSupport})
 				assertBytes(t, res, want.JSON(), true)

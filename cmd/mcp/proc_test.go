@@ -59,13 +59,21 @@ type proc struct {
 	status int
 }
 
-// startProc starts askcore-mcp with args (ASKCORE_LOG=info).
+// startProc starts askcore-mcp with args (ASKCORE_LOG=info, and
+// ASKCORE_BROWSER=none: no test opens a browser on the desktop it runs on).
 func startProc(t *testing.T, args ...string) *proc {
+	t.Helper()
+	return startProcEnv(t, []string{"ASKCORE_BROWSER=none"}, args...)
+}
+
+// startProcEnv starts askcore-mcp with args and env added to the test's
+// environment (ASKCORE_LOG=info).
+func startProcEnv(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
 	bin, err := askcoreMCP()
 	require.NoError(t, err, "building askcore-mcp")
 	p := &proc{t: t, cmd: exec.Command(bin, args...), lines: make(chan []byte, 64), stderr: &syncBuffer{}, exited: make(chan struct{})}
-	p.cmd.Env = append(os.Environ(), "ASKCORE_LOG=info")
+	p.cmd.Env = append(append(os.Environ(), "ASKCORE_LOG=info"), env...)
 	p.cmd.Stderr = p.stderr
 	p.stdin, err = p.cmd.StdinPipe()
 	require.NoError(t, err)

@@ -76,8 +76,11 @@ type provider struct {
 	seam *seam
 	log  *slog.Logger
 	// progressEvery is the interval of progress notifications while a
-	// person answers a legacy elicitation (0: none).
+	// person answers a legacy elicitation or on the answer page (0: none).
 	progressEvery time.Duration
+	// web is when the answer page is used; pages is the page.
+	web   webMode
+	pages *pages
 }
 
 // Ask implements interaction.Provider. The core builds the form and judges
@@ -88,7 +91,11 @@ func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, err
 	if c == nil {
 		return askcore.Reply{}, failure(situationProviderFailed, "a question reached the MCP provider outside a tool call")
 	}
-	if !formElicitation(c.req.ClientCapabilities()) {
+	form := formElicitation(c.req.ClientCapabilities())
+	switch {
+	case p.web == webAlways, p.web == webAuto && !form:
+		return p.askPage(ctx, c, q)
+	case !form:
 		return askcore.Reply{}, failure(situationNoFormSupport, "")
 	}
 	if inputRequests(c.req) {
@@ -145,7 +152,7 @@ func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (ask
 	if err != nil {
 		return askcore.Reply{}, err
 	}
-	stop := p.progress(ctx, c.req)
+	stop := p.progress(ctx, c.req, "")
 	res, err := c.req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema})
 	stop()
 	if ctx.Err() != nil {
@@ -178,8 +185,10 @@ func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (ask
 // progress sends notifications/progress every progressEvery while the
 // person answers, when the call carries a progress token, so that clients
 // which reset their request timeout on progress never give up on a person
-// who is thinking. stop ends it and waits.
-func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest) (stop func()) {
+// who is thinking. With a message (the answer page's URL), each
+// notification carries it, and the first goes out at once. stop ends it and
+// waits.
+func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, message string) (stop func()) {
 	token := req.Params.GetProgressToken()
 	if token == nil || p.progressEvery <= 0 {
 		return func() {}
@@ -191,12 +200,14 @@ func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest) (stop
 		t := time.NewTicker(p.progressEvery)
 		defer t.Stop()
 		for n := 1; ; n++ {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
+			if n > 1 || message == "" {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
 			}
-			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n)})
+			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: message})
 			if err != nil && ctx.Err() == nil {
 				p.log.Debug("progress notification not sent", "err", err)
 			}

@@ -32,6 +32,10 @@ type options struct {
 	// (tests use it to force the legacy path on a Go client).
 	protocolVersions []string
 	log              *slog.Logger
+	// web is when the answer page is used (webAuto: where the client shows
+	// no form); page configures the page (web.go).
+	web  webMode
+	page pageOptions
 }
 
 // server is askcore-mcp: an MCP server with one tool, ask_user_question,
@@ -43,6 +47,8 @@ type server struct {
 	timeout time.Duration
 	log     *slog.Logger
 	dispose func()
+	// pages is the answer page, started on the first question asked there.
+	pages *pages
 
 	// life ends when the server is stopped (stop): every call in progress
 	// and every later one ends with the core's stopped situation.
@@ -52,8 +58,23 @@ type server struct {
 	signal   string // what stopped the server ("SIGTERM"), once stopped
 }
 
-// errStopped is the cause of the calls ended by stop.
+// errStopped is the cause of the calls ended by stop (stopCause wraps it
+// with the signal).
 var errStopped = errors.New("askcore-mcp was stopped")
+
+// stopCause is the cause of the calls ended by stop: errStopped, naming the
+// signal when there was one ("askcore-mcp was stopped (SIGTERM)"), which is
+// what the answer page shows for a question withdrawn that way.
+type stopCause struct{ signal string }
+
+func (c stopCause) Error() string {
+	if c.signal == "" {
+		return errStopped.Error()
+	}
+	return errStopped.Error() + " (" + c.signal + ")"
+}
+
+func (c stopCause) Unwrap() error { return errStopped }
 
 // newServer reads the tool from the core, registers the MCP provider on the
 // seam and builds the MCP server. close releases the provider (pending
@@ -74,11 +95,12 @@ func newServer(ctx context.Context, c *askcore.Core, o options) (*server, error)
 	if err != nil {
 		return nil, err
 	}
-	dispose, err := sm.svc.Register(&provider{seam: sm, log: o.log, progressEvery: every})
+	pages := newPages(c, o.page)
+	dispose, err := sm.svc.Register(&provider{seam: sm, log: o.log, progressEvery: every, web: o.web, pages: pages})
 	if err != nil {
 		return nil, err
 	}
-	s := &server{seam: sm, timeout: o.timeout, log: o.log, dispose: dispose}
+	s := &server{seam: sm, timeout: o.timeout, log: o.log, dispose: dispose, pages: pages}
 	s.life, s.stopLife = context.WithCancelCause(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "askcore-mcp", Title: "askcore", Version: frontdoor.Version()}, &mcp.ServerOptions{
 		Logger: o.log,
@@ -94,8 +116,12 @@ func newServer(ctx context.Context, c *askcore.Core, o options) (*server, error)
 	return s, nil
 }
 
-// close withdraws pending questions (ASK_ABORTED).
-func (s *server) close() { s.dispose() }
+// close withdraws pending questions (ASK_ABORTED), on the answer page too,
+// and stops the page.
+func (s *server) close() {
+	s.dispose()
+	s.pages.close()
+}
 
 // stop ends every question in progress, and answers every later call at
 // once, with the core's stopped situation naming signal (e.g. "SIGTERM";
@@ -107,7 +133,7 @@ func (s *server) stop(signal string) {
 		s.signal = signal
 	}
 	s.mu.Unlock()
-	s.stopLife(errStopped)
+	s.stopLife(stopCause{signal})
 }
 
 // stoppedBy is what stopped the server, and whether it was stopped.
@@ -123,7 +149,7 @@ func (s *server) stoppedBy() (string, bool) {
 func (s *server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	defer context.AfterFunc(s.life, func() { cancel(errStopped) })()
+	defer context.AfterFunc(s.life, func() { cancel(context.Cause(s.life)) })()
 	c := &call{req: req}
 	answer, err := s.seam.ask(withCall(ctx, c), req.Params.Arguments, s.timeout)
 	if signal, stopped := s.stoppedBy(); stopped && err != nil && askcore.AsError(err).Code == askcore.CodeAskAborted {
@@ -167,8 +193,8 @@ func bytesResult(obj json.RawMessage, isError bool) *mcp.CallToolResult {
 // shutdown is the end of a session on a signal (ctx's cause): every
 // question in progress is withdrawn with the core's stopped situation and
 // its call answered, every form the client still shows is cancelled
-// (notifications/cancelled), and the session is closed, all before
-// deadline at the latest.
+// (notifications/cancelled), the answer page is stopped, and the session
+// is closed, all before deadline at the latest.
 func (s *server) shutdown(ctx context.Context, ss *mcp.ServerSession, conn *lineConn, deadline time.Time) {
 	signal := ""
 	var sc signalCause
@@ -189,6 +215,9 @@ func (s *server) shutdown(ctx context.Context, ss *mcp.ServerSession, conn *line
 	conn.withdraw(reason)
 	closed := make(chan struct{})
 	go func() {
+		// The answer page says goodbye to its open pages (the questions
+		// on it were withdrawn with their calls) and stops listening.
+		s.pages.close()
 		_ = ss.Close()
 		close(closed)
 	}()

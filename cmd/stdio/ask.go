@@ -28,6 +28,7 @@ const (
 const maxRequestBytes = 4 << 20
 
 const askUsage = `usage: askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D] [--plain]
+                         [--web [--no-browser] [--web-addr HOST:PORT]]
 
 Asks a person a question (or a batch of questions) and prints the answer
 as JSON.
@@ -47,6 +48,17 @@ Where the answer comes from:
                       from the controlling terminal (/dev/tty), where the
                       prompt is shown too; with no terminal the ask fails
                       with ASK_FAILED (use --request and pipe the answer).
+
+In a browser (--web): the question is asked on a local web page instead
+of the terminal; the request is still taken from --request or stdin. The
+line "askcore: answer at URL" on stderr names the page (127.0.0.1, a free
+port, a secret token); it is opened in the default browser when a desktop
+session is detected, unless --no-browser or ASKCORE_BROWSER=none.
+Over SSH, pick the port and forward it to the same port on your machine,
+then open the URL printed:
+  ssh -L 8765:127.0.0.1:8765 host askcore-stdio ask --web --web-addr 127.0.0.1:8765 ...
+The page takes the same keys as the picker below and the mouse; Decline
+(or Esc) declines.
 
 Keyboard picker (the answer's input and the prompt on a terminal): Up/Down
 (j/k) move, 1-9 jump, Space toggles (multi-select), Enter confirms (in a
@@ -88,6 +100,8 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	settings.AddEngineFlag(fs)
 	timeout := fs.Duration("timeout", 0, "give up after this `duration` (e.g. 2m) with ASK_TIMEOUT; 0: wait for ever")
 	plain := fs.Bool("plain", false, plainUsage)
+	var web webFlags
+	web.add(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), askUsage)
 		fs.PrintDefaults()
@@ -102,6 +116,9 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	}
 	if fs.NArg() > 0 {
 		return askUsageFail(s, fmt.Sprintf("unexpected argument %q: pass the request with --request JSON or on stdin", fs.Arg(0)))
+	}
+	if bad := web.check(fs); bad != "" {
+		return askUsageFail(s, bad)
 	}
 	requestSet := false
 	fs.Visit(func(f *flag.Flag) { requestSet = requestSet || f.Name == "request" })
@@ -157,6 +174,10 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	// have been asked.
 	if _, err := client.Normalize(ctx, arguments); err != nil {
 		return askFail(ctx, s, client, err)
+	}
+
+	if web.on {
+		return askWeb(ctx, s, client, arguments, web, *timeout)
 	}
 
 	// Where the answer comes from and where the prompt goes.

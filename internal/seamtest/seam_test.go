@@ -19,17 +19,17 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/leaktest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/seam/*.case.json and *.out from the table")
 
 const corpusDir = "../../testdata/seam"
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 
 // seamCase is one NAME.case.json (see testdata/seam/README.md).
 type seamCase struct {

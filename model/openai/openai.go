@@ -7,7 +7,10 @@
 // Requests are retried a bounded number of times on connection errors, 408,
 // 409, 429 and 5xx (honouring Retry-After), each attempt has its own
 // timeout, and ctx bounds the whole call. API errors come back as *APIError
-// with the HTTP status and the server's error code and message.
+// with the HTTP status and the server's error code and message. A response
+// body is read up to Config.MaxResponseBytes (default 16 MiB) and no
+// further: a longer one (or one whose Content-Length says so) fails the
+// call with *ResponseTooLargeError naming the limit, never retried.
 package openai
 
 import (
@@ -15,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -41,6 +45,10 @@ const (
 
 	DefaultMaxRetries     = 2
 	DefaultRequestTimeout = 120 * time.Second
+	// DefaultMaxResponseBytes bounds one response body: far above any
+	// chat completion (a reply of 100,000 tokens is under 1 MiB of JSON),
+	// far below what would hurt the process.
+	DefaultMaxResponseBytes = 16 << 20
 )
 
 // Config selects the server and model.
@@ -57,6 +65,9 @@ type Config struct {
 	RequestTimeout time.Duration
 	// MaxRetryDelay, when positive, caps the wait between attempts.
 	MaxRetryDelay time.Duration
+	// MaxResponseBytes bounds the body of each response, error replies
+	// included (0 or negative: DefaultMaxResponseBytes).
+	MaxResponseBytes int64
 	// HTTPClient, when set, sends the requests.
 	HTTPClient *http.Client
 }
@@ -102,6 +113,11 @@ func New(cfg Config) (*Model, error) {
 	if cfg.MaxRetryDelay > 0 {
 		opts = append(opts, option.WithMaxRetryDelay(cfg.MaxRetryDelay))
 	}
+	limit := cfg.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	opts = append(opts, option.WithMiddleware(limitBody(limit)))
 	// The service alone, not oai.NewClient: NewClient would also read
 	// OPENAI_* variables from the process environment behind our back.
 	return &Model{cfg: cfg, chat: oai.NewChatCompletionService(opts...)}, nil
@@ -137,6 +153,60 @@ func (e *APIError) Error() string {
 }
 
 func (e *APIError) Unwrap() error { return e.Err }
+
+// ResponseTooLargeError is a response body over Config.MaxResponseBytes:
+// the client stopped reading it at the limit.
+type ResponseTooLargeError struct {
+	StatusCode int
+	Limit      int64
+}
+
+func (e *ResponseTooLargeError) Error() string {
+	return fmt.Sprintf("the response (HTTP %d) is over %d bytes, the limit on a model API response (openai.Config.MaxResponseBytes); it was not read further",
+		e.StatusCode, e.Limit)
+}
+
+// limitBody makes every response body fail once more than limit bytes
+// were read (at once when Content-Length is over it).
+func limitBody(limit int64) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		res, err := next(req)
+		if err == nil && res != nil && res.Body != nil {
+			b := &limitedBody{rc: res.Body, left: limit, tooLarge: &ResponseTooLargeError{StatusCode: res.StatusCode, Limit: limit}}
+			if res.ContentLength > limit {
+				b.err = b.tooLarge
+			}
+			res.Body = b
+		}
+		return res, err
+	}
+}
+
+// limitedBody is a response body that fails past its limit.
+type limitedBody struct {
+	rc       io.ReadCloser
+	left     int64 // bytes still allowed
+	err      error // set once over the limit
+	tooLarge error
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1] // one byte past the limit tells it was over
+	}
+	n, err := b.rc.Read(p)
+	if int64(n) > b.left {
+		b.err = b.tooLarge
+		return 0, b.err
+	}
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
 
 // Complete sends the conversation and the tools and returns the first
 // choice as a reply. A tool call's arguments are the text the API sent,

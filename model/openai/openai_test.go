@@ -14,14 +14,14 @@ import (
 	oai "github.com/openai/openai-go/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/internal/leaktest"
 	"github.com/askcore/askcore/model/openai"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 
 // Response bodies in the shape OpenAI's (and DeepSeek's) chat completions
 // endpoint sends them.

@@ -10,14 +10,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
+	"github.com/askcore/askcore/internal/leaktest"
 	"github.com/askcore/askcore/model/script"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 
 var ctx = context.Background()
 

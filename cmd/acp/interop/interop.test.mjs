@@ -427,3 +427,110 @@ test("every elicitation/create carried mode, sessionId and toolCallId", () => {
     assert.match(p.toolCallId, /^call_/);
   }
 });
+
+// waitLine resolves with the first line the agent wrote (from `from` on)
+// that match accepts.
+async function waitLine(agent, from, match, what) {
+  const deadline = Date.now() + TIMEOUT;
+  for (;;) {
+    const line = agent.lines.slice(from).find(match);
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`no ${what}; stderr:\n${agent.stderr}`);
+    await new Promise((resolve) => agent.child.stdout.once("data", resolve));
+  }
+}
+
+// writeRaw writes to the agent's stdin beside the client and waits for the
+// write to drain: Node's Writable.toWeb drops the next chunk the client
+// writes while the stream needs a drain.
+async function writeRaw(agent, text) {
+  if (!agent.child.stdin.write(text)) await new Promise((resolve) => agent.child.stdin.once("drain", resolve));
+}
+
+test("hostile lines mid-question are answered, the question survives", async () => {
+  const agent = await startAgent("hostile", singleScript);
+  try {
+    const answers = [];
+    const session = await newSession(agent, async () => {
+      // The client is idle while it holds the question: raw lines written
+      // to the agent's stdin now cannot cut one of the SDK's.
+      const raw = [
+        ["this is not JSON {{{", '"id":null,"error":{"code":-32700,"message":"Parse error"}'],
+        ["42", '"id":null,"error":{"code":-32600,"message":"Invalid request: a message must be a JSON object"}'],
+        ['[{"jsonrpc":"2.0","id":90,"method":"session/list","params":{}}]', '"id":null,"error":{"code":-32600,"message":"Invalid request: JSON-RPC batches are not supported"}'],
+        [
+          `{"jsonrpc":"2.0","id":"big","method":"session/prompt","params":{"sessionId":"x","prompt":[{"type":"text","text":"${"y".repeat(11 << 20)}"}]}}`,
+          '"id":"big","error":{"code":-32600,"message":"Invalid request: the line is ',
+        ],
+      ];
+      for (const [line, reply] of raw) {
+        const from = agent.lines.length;
+        await writeRaw(agent, line + "\n");
+        answers.push(await waitLine(agent, from, (l) => l.includes(reply), `answer to ${line.slice(0, 40)}`));
+      }
+      // A notification over the limit is dropped with a log line.
+      await writeRaw(agent, `{"jsonrpc":"2.0","method":"session/cancel","params":{"x":"${"z".repeat(12 << 20)}"}}\n`);
+      return { action: "accept", content: { choice: "sqlite" } };
+    });
+    const r = await turn(session, "go");
+    assert.equal(r.stopReason, "end_turn");
+    const result = toolResult(r.updates, "call_db", dbArgs);
+    assert.equal(result.status, "completed", JSON.stringify(result.rawOutput));
+    assert.deepEqual(result.rawOutput, { answer: "sqlite", selected: { index: 1, label: "SQLite", value: "sqlite" } });
+    assert.match(answers[3], /at most 10485760 bytes/);
+    // ... and the next turn works.
+    agent.responders.set(session.sessionId, async () => ({ action: "accept", content: { answer: "atlas" } }));
+    const next = await turn(session, "a name?");
+    assert.equal(next.stopReason, "end_turn");
+    assert.deepEqual(texts(next.updates), ["Project: atlas."]);
+    assert.match(agent.stderr, /discarded a line longer than the line limit \(no id to answer\).*limit=10485760/);
+  } finally {
+    await stopAgent(agent);
+  }
+});
+
+test("a 5 MiB reply reaches the client whole, in chunks of at most 64 KiB", async () => {
+  const lines = [];
+  for (let i = 0, n = 0; n < 5 << 20; i++) {
+    lines.push(`line ${i}: the quick brown fox jumps over the lazy dog`);
+    n += lines[i].length + 1;
+  }
+  const text = lines.join("\n");
+  const agent = await startAgent("long", [{ content: text }]);
+  try {
+    const session = await newSession(agent, async () => ({ action: "decline" }));
+    const r = await turn(session, "talk");
+    assert.equal(r.stopReason, "end_turn");
+    const chunks = texts(r.updates);
+    assert.ok(chunks.length >= text.length / (64 << 10), `${chunks.length} chunks`);
+    for (const c of chunks) assert.ok(Buffer.byteLength(c) <= 64 << 10, `a chunk of ${Buffer.byteLength(c)} bytes`);
+    assert.ok(chunks.join("") === text, `${chunks.join("").length} characters, want ${text.length}`);
+  } finally {
+    await stopAgent(agent);
+  }
+});
+
+for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+  test(`${sig} mid-question: ASK_ABORTED naming it, stopReason cancelled, exit 128+n within 2 s`, async () => {
+    const agent = await startAgent(`signal-${sig}`, singleScript);
+    let sent;
+    const session = await newSession(agent, () => {
+      sent = Date.now();
+      agent.child.kill(sig);
+      // Never answered: the agent withdraws the form and exits, and an
+      // answer written then would find the pipe closed (EPIPE).
+      return new Promise(() => {});
+    });
+    const r = await turn(session, "go");
+    assert.equal(r.stopReason, "cancelled");
+    const result = toolResult(r.updates, "call_db", dbArgs);
+    assertError(result, "ASK_ABORTED");
+    assert.match(result.rawOutput.message, new RegExp(`the agent received ${sig}`));
+    const { code } = await withTimeout(agent.exited, TIMEOUT, `askcore-acp did not exit after ${sig}`, agent);
+    const took = Date.now() - sent;
+    const n = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[sig];
+    assert.equal(code, 128 + n, agent.stderr);
+    assert.ok(took < 2000, `exited ${took} ms after ${sig}`);
+    agent.conn?.close();
+  });
+}

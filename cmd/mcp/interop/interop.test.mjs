@@ -304,9 +304,9 @@ test("invalid arguments: the core's INVALID_REQUEST, nobody is asked", async () 
   assert.equal(forms.length, before);
 });
 
-test("a client without form elicitation gets ASK_FAILED at once", async () => {
+test("--web=never: a client without form elicitation gets ASK_FAILED at once", async () => {
   for (const capabilities of [{}, { elicitation: { url: {} } }]) {
-    const other = await connect(capabilities);
+    const other = await connect(capabilities, ["--web=never"]);
     try {
       const result = await call(dbArgs, {}, other);
       assertCode(result, "ASK_FAILED");

@@ -1,0 +1,61 @@
+package answerpage
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// opener returns the command that opens url in a browser here, or nil
+// when none should be started: ASKCORE_BROWSER=none, or no desktop
+// session (on Linux and the BSDs, neither DISPLAY nor WAYLAND_DISPLAY is
+// set: a remote shell, a container, a CI job).
+func opener(goos string, getenv func(string) string, url string) []string {
+	switch b := strings.TrimSpace(getenv(EnvBrowser)); {
+	case strings.EqualFold(b, "none"):
+		return nil
+	case b != "":
+		return append(strings.Fields(b), url)
+	}
+	switch goos {
+	case "darwin":
+		return []string{"open", url}
+	case "windows":
+		return []string{"rundll32", "url.dll,FileProtocolHandler", url}
+	case "android", "ios", "js", "wasip1", "plan9":
+		return nil
+	}
+	if getenv("DISPLAY") == "" && getenv("WAYLAND_DISPLAY") == "" {
+		return nil
+	}
+	return []string{"xdg-open", url}
+}
+
+// openBrowser opens url, in the background, where opener says a browser
+// should be opened; a failure is a line in the log (the URL is there
+// already).
+func (s *Server) openBrowser(url string) {
+	argv := opener(runtime.GOOS, s.cfg.getenv, url)
+	if argv == nil {
+		return
+	}
+	if s.cfg.open != nil {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := s.cfg.open(ctx, url); err != nil {
+				fmt.Fprintf(s.cfg.log, "askcore: could not open a browser: %v\n", err)
+			}
+		}()
+		return
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(s.cfg.log, "askcore: could not open a browser (%s): %v\n", argv[0], err)
+		return
+	}
+	go cmd.Wait()
+}

@@ -1,0 +1,321 @@
+// Interop test, the answer page: the official TypeScript MCP client
+// (@modelcontextprotocol/sdk), configured WITHOUT form elicitation, spawns
+// the real askcore-mcp binary, and each question is answered on the local
+// answer page in real headless Chromium (Debian's chromium driven by
+// playwright-core; never a downloaded browser): the URL the server prints
+// on stderr ("askcore: answer at URL"), or, for a client that advertises
+// URL-mode elicitation, the URL it was sent (the client "consents" and
+// opens it, as a client's dialog would). Run by scripts/test-interop.sh
+// mcp, after interop.test.mjs and v3.test.mjs.
+//
+// The MCP Inspector CLI (@modelcontextprotocol/inspector-cli, which
+// advertises no elicitation and pipes the server's stderr away) gets its
+// tools/call answered the same way, the page opened by "the browser":
+// ASKCORE_BROWSER names opener.mjs, which hands the URL to the test.
+//
+// What it checks: the page answers with the mouse and with the keyboard,
+// a decline (ASK_DECLINED), two concurrent calls on one page, the progress
+// messages naming the page, notifications/cancelled withdrawing the
+// question from the open page, and URL mode with
+// notifications/elicitation/complete. Expected bytes come from the core
+// through hostjs (the same askcore.wasm the binary and the page run).
+//
+// ASKCORE_MCP_BIN overrides the binary (default: ../../../bin/askcore-mcp);
+// ASKCORE_ENGINE, when set, is passed as --engine; ASKCORE_CHROMIUM
+// overrides /usr/bin/chromium (the tests skip, saying so, without one).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CallToolResultSchema, ElicitRequestSchema, ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { load } from "../../../hostjs/node.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
+const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];
+const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? "/usr/bin/chromium";
+const skip = !existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
+if (skip) console.log(`# ${skip}`);
+const TIMEOUT = 30_000;
+const TOOL = "ask_user_question";
+const ANSWER_AT = /askcore: answer at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)\n/;
+
+const dbArgs = {
+  header: "Database",
+  question: "Which database should I use?",
+  options: [
+    { label: "PostgreSQL", value: "postgres", description: "a server" },
+    { label: "SQLite", value: "sqlite", recommended: true },
+  ],
+  allowCustom: true,
+};
+const openArgs = { question: "What should the project be called?" };
+
+let core;
+let browser;
+let cacheHome;
+const serverEnv = () => ({ ...process.env, ASKCORE_LOG: "info", ASKCORE_BROWSER: "none", XDG_CACHE_HOME: cacheHome });
+
+before(async () => {
+  cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-web-"));
+  core = await load();
+  if (skip) return;
+  const { chromium } = await import("playwright-core");
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: TIMEOUT,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    if (cacheHome) rmSync(cacheHome, { recursive: true, force: true, maxRetries: 10 });
+  }
+});
+
+// connect spawns askcore-mcp through the SDK's stdio transport and
+// connects a client with the given capabilities (no form elicitation).
+// close() ends stdin; the server exits by itself.
+async function connect(t, capabilities, extraArgs = []) {
+  const transport = new StdioClientTransport({ command: bin, args: [...engineArgs, "--no-browser", ...extraArgs], env: serverEnv(), stderr: "pipe" });
+  const log = logOf(transport.stderr);
+  const client = new Client({ name: "askcore-web-interop", version: "0.0.0" }, { capabilities });
+  await withTimeout(client.connect(transport), TIMEOUT, "connect", log);
+  t.after(async () => {
+    await client.close();
+    assert.doesNotMatch(log.text(), /panic|goroutine \d+ \[/);
+  });
+  return { client, log };
+}
+
+// logOf collects a stderr stream; match resolves with the first match of re.
+function logOf(stream) {
+  let text = "";
+  const waiters = [];
+  stream?.on("data", (d) => {
+    text += d;
+    for (const w of [...waiters]) {
+      const m = w.re.exec(text);
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
+  });
+  return {
+    text: () => text,
+    match(re, what) {
+      const m = re.exec(text);
+      if (m) return Promise.resolve(m);
+      return withTimeout(new Promise((resolve) => waiters.push({ re, resolve })), TIMEOUT, what, { text: () => text });
+    },
+  };
+}
+
+function withTimeout(promise, ms, what, log) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms; server stderr:\n${log?.text?.() ?? ""}`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function call(on, args, options = {}) {
+  return on.client.callTool({ name: TOOL, arguments: args }, CallToolResultSchema, { timeout: TIMEOUT, ...options });
+}
+
+// coreOut runs one envelope through the core and returns the result's or
+// the error's JSON text exactly as the core wrote it.
+function coreOut(envelope) {
+  const out = core.handle(JSON.stringify(envelope));
+  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
+    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
+  }
+  throw new Error(`unexpected core output: ${out}`);
+}
+
+// picked is the core's answer to args for the picks (one per question).
+const picked = (args, picks) => coreOut({ op: "resolve", arguments: JSON.stringify(args), inputs: picks.map((p) => ({ text: "", ...p })) }).text;
+
+// assertResult: one text block holding exactly `text`, structuredContent the
+// same object, isError as given.
+function assertResult(result, text, isError) {
+  assert.equal(result.content.length, 1, JSON.stringify(result));
+  assert.equal(result.content[0].type, "text");
+  assert.equal(result.content[0].text, text, "the text content is the core's bytes");
+  assert.deepEqual(result.structuredContent, JSON.parse(text), "structuredContent is the core's object");
+  assert.equal(result.isError ?? false, isError, JSON.stringify(result));
+}
+
+// openPage opens url in a fresh browser context; the test fails on any page
+// error or console error (a Content-Security-Policy violation is one).
+async function openPage(t, url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  t.after(async () => {
+    await context.close();
+    assert.deepEqual(errors, [], "page errors");
+  });
+  await page.goto(url, { timeout: TIMEOUT });
+  return page;
+}
+
+const opts = { skip, timeout: 4 * TIMEOUT };
+
+test("no form elicitation: answered on the page with the mouse; the progress messages name the page", opts, async (t) => {
+  const on = await connect(t, {}, ["--progress", "1s"]);
+  const progress = [];
+  const pending = call(on, dbArgs, { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true });
+  const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
+  const page = await openPage(t, url);
+  await page.getByRole("radio", { name: "PostgreSQL" }).click();
+  await page.getByRole("button", { name: "Submit" }).click();
+  const result = await withTimeout(pending, TIMEOUT, "tools/call", on.log);
+  assertResult(result, picked(dbArgs, [{ options: [0] }]), false);
+  // The form says what was chosen: the server's summary.
+  const form = page.locator("form.askcore-call");
+  await form.locator(".askcore-status").filter({ hasText: "PostgreSQL" }).waitFor({ timeout: TIMEOUT });
+  assert.ok(progress.length >= 1, "at least the first progress notification, sent at once");
+  for (const p of progress) assert.equal(p.message, `askcore: answer at ${url}`);
+});
+
+test("no form elicitation: the keyboard alone, own text typed and Enter", opts, async (t) => {
+  const on = await connect(t, {});
+  const pending = call(on, openArgs);
+  const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
+  const page = await openPage(t, url);
+  const box = page.getByRole("textbox", { name: "Type your answer" });
+  await box.waitFor({ timeout: TIMEOUT });
+  await page.keyboard.type("Aurora <b>&</b>");
+  await page.keyboard.press("Enter");
+  assertResult(await withTimeout(pending, TIMEOUT, "tools/call", on.log), picked(openArgs, [{ options: [], text: "Aurora <b>&</b>" }]), false);
+});
+
+test("declined on the page: ASK_DECLINED, the core's bytes", opts, async (t) => {
+  const on = await connect(t, {});
+  const pending = call(on, dbArgs);
+  const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
+  const page = await openPage(t, url);
+  await page.getByRole("button", { name: "Decline" }).click();
+  const result = await withTimeout(pending, TIMEOUT, "tools/call", on.log);
+  // A decline is the same verdict whatever asked: the core's ASK_DECLINED.
+  assertResult(result, coreOut({ op: "elicitation_result", arguments: JSON.stringify(dbArgs), response: { action: "decline" } }).text, true);
+  assert.equal(result.structuredContent.code, "ASK_DECLINED");
+});
+
+test("two concurrent calls: both on one page, each answered once", opts, async (t) => {
+  const on = await connect(t, {});
+  const first = call(on, dbArgs);
+  const second = call(on, openArgs);
+  const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
+  const page = await openPage(t, url);
+  await page.getByRole("textbox", { name: "Type your answer" }).fill("Hardy");
+  await page.getByRole("radio", { name: "SQLite" }).click();
+  const forms = page.locator("form.askcore-call");
+  assert.equal(await forms.count(), 2);
+  for (const form of await forms.all()) await form.getByRole("button", { name: "Submit" }).click();
+  assertResult(await withTimeout(first, TIMEOUT, "first call", on.log), picked(dbArgs, [{ options: [1] }]), false);
+  assertResult(await withTimeout(second, TIMEOUT, "second call", on.log), picked(openArgs, [{ options: [], text: "Hardy" }]), false);
+  assert.equal([...on.log.text().matchAll(new RegExp(ANSWER_AT, "g"))].length, 1, "one page, printed once");
+});
+
+test("notifications/cancelled withdraws the question from the open page", opts, async (t) => {
+  const on = await connect(t, {});
+  const abort = new AbortController();
+  const pending = call(on, dbArgs, { signal: abort.signal });
+  const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
+  const page = await openPage(t, url);
+  await page.getByRole("radio", { name: "PostgreSQL" }).waitFor({ timeout: TIMEOUT });
+  abort.abort("the user pressed Esc in the agent");
+  await assert.rejects(pending);
+  const form = page.locator("form.askcore-call");
+  await page.locator('form.askcore-call[data-askcore-state="ended"]').waitFor({ timeout: TIMEOUT });
+  assert.equal(await form.getByRole("alert").textContent(), JSON.parse(coreOut({ op: "fail", situation: "aborted" }).text).message);
+  assert.ok(await page.getByRole("radio", { name: "SQLite" }).isDisabled());
+  await on.log.match(/outcome=ASK_ABORTED/, "ASK_ABORTED in the server log");
+});
+
+test("URL mode: the client is sent the page's URL, opens it, and hears notifications/elicitation/complete", opts, async (t) => {
+  const on = await connect(t, { elicitation: { url: {} } });
+  const requests = [];
+  let pageOpened;
+  const opened = new Promise((resolve) => (pageOpened = resolve));
+  on.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    requests.push(request.params);
+    // The person consented in the client's dialog: the client opens the URL.
+    pageOpened(await openPage(t, request.params.url));
+    return { action: "accept" };
+  });
+  let completed;
+  const complete = new Promise((resolve) => (completed = resolve));
+  on.client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => completed(n.params.elicitationId));
+  const pending = call(on, dbArgs);
+  const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
+  const page = await withTimeout(opened, TIMEOUT, "the URL-mode request", on.log);
+  assert.equal(requests.length, 1);
+  assert.deepEqual({ ...requests[0], elicitationId: "" }, { mode: "url", message: "Answer in your browser: Which database should I use?", url, elicitationId: "" });
+  assert.match(requests[0].elicitationId, /^[0-9a-f]{32}$/);
+  await page.getByRole("radio", { name: "SQLite" }).click();
+  await page.getByRole("button", { name: "Submit" }).click();
+  assertResult(await withTimeout(pending, TIMEOUT, "tools/call", on.log), picked(dbArgs, [{ options: [1] }]), false);
+  assert.equal(await withTimeout(complete, TIMEOUT, "notifications/elicitation/complete", on.log), requests[0].elicitationId);
+});
+
+test("the MCP Inspector CLI: tools/call answered on the page the server opened in the browser", opts, async (t) => {
+  // "The browser": opener.mjs posts the URL it is given here.
+  let opened;
+  const gotURL = new Promise((resolve) => (opened = resolve));
+  const reports = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      res.end();
+      opened(body);
+    });
+  });
+  await new Promise((resolve) => reports.listen(0, "127.0.0.1", resolve));
+  t.after(() => reports.close());
+  const report = `http://127.0.0.1:${reports.address().port}/`;
+  const cli = path.resolve(here, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+  const args = { question: "Which database?", options: [{ label: "PostgreSQL", value: "postgres" }, { label: "SQLite", recommended: true }] };
+  const child = spawn(process.execPath, [
+    cli, bin, "--method", "tools/call", "--tool-name", TOOL,
+    "--tool-arg", `question=${args.question}`, `options=${JSON.stringify(args.options)}`,
+    ...(engineArgs.length ? ["--", ...engineArgs] : []),
+  ], {
+    // The CLI looks for its package.json with a path relative to the
+    // working directory (inspector-cli 1.0.3): run it from its build/.
+    cwd: path.dirname(cli),
+    env: { ...serverEnv(), ASKCORE_BROWSER: `${process.execPath} ${path.join(here, "opener.mjs")} ${report}` },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  t.after(() => child.kill());
+  const log = { text: () => `inspector stderr:\n${stderr}` };
+  const url = await withTimeout(gotURL, TIMEOUT, "the browser opened by the server", log);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/$/);
+  const page = await openPage(t, url);
+  await page.getByRole("radio", { name: "PostgreSQL" }).click();
+  await page.getByRole("button", { name: "Submit" }).click();
+  assert.equal(await withTimeout(exited, TIMEOUT, "the Inspector CLI's exit", log), 0, stderr);
+  assertResult(JSON.parse(stdout), picked(args, [{ options: [0] }]), false);
+});
