@@ -300,7 +300,7 @@ export interface PickerQuestion {
   cursor: number;
   /** Option positions that start toggled on (a multi-select question's recommended options). */
   toggled: number[];
-  /** One line of key help. */
+  /** The key help: its parts separated by " · " (a picker wraps it between them). */
   help: string;
 }
 
@@ -312,6 +312,19 @@ export interface PickerLayout {
   /** The toggle marks. */
   on: string;
   off: string;
+  /** After the count of entries (or preview lines) scrolled out of view. */
+  more: string;
+  /** The lines a host leaves after Esc and after Ctrl-C, where the summary would go. */
+  declined: string;
+  interrupted: string;
+  /** The label of the notes line under the question (Ctrl-N). */
+  notes: string;
+  /** The key help while notes are edited. */
+  notesHelp: string;
+  /** On the preview box's top border. */
+  previewTitle: string;
+  /** On the preview box's bottom border while the preview scrolls. */
+  previewHelp: string;
 }
 
 /** A JSON Schema object, as the core writes it. */
