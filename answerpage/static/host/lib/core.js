@@ -373,10 +373,10 @@ export class Core {
   /**
    * Answers question `index` of a call (required for a batch; default 0
    * otherwise) from one input: a typed line, or a keyboard picker's pick
-   * {options, text}. Throws INVALID_ANSWER with a message fit for the
+   * {options, text, notes?}. Throws INVALID_ANSWER with a message fit for the
    * re-prompt.
    * @param {unknown} call
-   * @param {string | {options?: number[], text?: string}} input
+   * @param {string | {options?: number[], text?: string, notes?: string}} input
    * @param {number} [index]
    */
   resolve(call, input, index) {
@@ -387,7 +387,7 @@ export class Core {
    * Answers a whole call from one input per question (typed lines or picks):
    * the answer the model receives ({"answers":[...]} for a batch).
    * @param {unknown} call
-   * @param {Array<string | {options?: number[], text?: string}>} inputs
+   * @param {Array<string | {options?: number[], text?: string, notes?: string}>} inputs
    */
   resolveAll(call, inputs) {
     if (!Array.isArray(inputs)) throw new TypeError('resolveAll(call, inputs): inputs is an array, one input per question');
@@ -588,7 +588,8 @@ function valueJSON(v) {
 
 /**
  * One input to resolve as the core reads it: a typed line (a string), or a
- * pick {"options":[...],"text":"..."} (as Go's askcore.Pick writes it).
+ * pick {"options":[...],"text":"...","notes":"..."} (as Go's askcore.Pick
+ * writes it: "notes" only when the pick has some; the core judges them).
  * @param {unknown} input
  */
 function inputJSON(input) {
@@ -596,7 +597,10 @@ function inputJSON(input) {
   if (input === undefined || input === null) return 'null';
   if (typeof input === 'object') {
     const p = /** @type {any} */ (input);
-    return JSON.stringify({ options: p.options ?? [], text: p.text ?? '' });
+    /** @type {{options: unknown, text: unknown, notes?: unknown}} */
+    const o = { options: p.options ?? [], text: p.text ?? '' };
+    if (p.notes !== undefined && p.notes !== '') o.notes = p.notes;
+    return JSON.stringify(o);
   }
   return JSON.stringify(String(input));
 }
