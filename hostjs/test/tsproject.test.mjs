@@ -41,7 +41,10 @@ const pkgDir = join(proj, 'node_modules', '@askcore', 'askcore');
 cpSync(join(pkgDir, 'askcore.wasm'), join(proj, 'askcore.wasm')); // types.ts reads it by a relative path
 
 const readme = readFileSync(join(hostjsDir, 'README.md'), 'utf8');
-const blocks = [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+// The DOM provider's example is a page's code: it needs the DOM lib, and
+// test/dom.test.mjs runs it in Chromium. Every other block is for a project
+// without it.
+const blocks = [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]).filter((b) => !/from '@askcore\/askcore\/dom'/.test(b));
 const STUBS = ['toolCall', 'signal', 'sendToModel', 'show', 'readLine', 'showForm', 'drawPicker', 'showCard', 'core', 'ui', 'isUserInteractionError'];
 
 /** A README block as a TypeScript module of the project: its imports, the stubs it uses, its code, then an ask through its ui. */
