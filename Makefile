@@ -17,15 +17,12 @@ build:
 # Rebuild the committed WebAssembly core (reproducible: same toolchain, same bytes).
 # The build command itself lives in scripts/check-wasm.sh, so that check-wasm builds
 # exactly what this writes: $(WASM), its .sha256, and the copy hostjs/askcore.wasm.
-# The answer page's copy of the JS host (answerpage/static/host) is refreshed too.
 wasm:
 	GO=$(GO) ./scripts/check-wasm.sh --update
-	./scripts/sync-page.sh --update
 
 # Fail when the committed module is not what the sources build.
 check-wasm:
 	GO=$(GO) ./scripts/check-wasm.sh
-	./scripts/sync-page.sh
 
 test: check-wasm test-go test-js test-interop fuzz-short
 

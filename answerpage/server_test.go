@@ -139,7 +139,7 @@ func TestTransferSize(t *testing.T) {
 }
 
 // TestHostFilesCurrent: the JS host the page serves is hostjs/'s, byte for
-// byte (scripts/sync-page.sh --update, run by make wasm, copies it).
+// byte (package hostjs embeds the npm package's own files).
 func TestHostFilesCurrent(t *testing.T) {
 	if _, err := os.Stat("../hostjs/browser.js"); err != nil {
 		t.Skip("SKIP: no ../hostjs to compare with")
@@ -154,11 +154,11 @@ func TestHostFilesCurrent(t *testing.T) {
 	for name := range want {
 		js, err := os.ReadFile(filepath.Join("../hostjs", strings.TrimPrefix(name, "host/")))
 		require.NoError(t, err)
-		assert.True(t, bytes.Equal(js, files[name]), "%s differs from hostjs/: run make wasm (scripts/sync-page.sh --update)", name)
+		assert.True(t, bytes.Equal(js, files[name]), "%s differs from hostjs/", name)
 	}
 	for name := range files {
 		if strings.HasPrefix(name, "host/") && name != wasmName {
-			assert.True(t, want[name], "%s is not a file of hostjs/: run make wasm (scripts/sync-page.sh --update)", name)
+			assert.True(t, want[name], "%s is not a file of hostjs/", name)
 		}
 	}
 	// The page has no inline script or style and loads nothing from

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/askcore/askcore/hostjs"
 	"github.com/askcore/askcore/wasm"
 )
 
-// The page (index.html, page.js, page.css) and the JS host it runs
-// (static/host: copies of hostjs/ files, kept current by
-// scripts/sync-page.sh and TestHostFilesCurrent).
+// The page (index.html, page.js, page.css). The JS host it runs is served
+// under host/ from package hostjs, the npm package's own files.
 //
 //go:embed static
 var staticFS embed.FS
@@ -38,6 +38,17 @@ func Files() map[string][]byte {
 			return err
 		}
 		files[strings.TrimPrefix(p, "static/")] = b
+		return nil
+	})
+	_ = fs.WalkDir(hostjs.Files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := hostjs.Files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files["host/"+p] = b
 		return nil
 	})
 	files[wasmName] = wasm.Binary
