@@ -4,7 +4,10 @@
 # askcore-mcp and askcore-acp (internal/benchrss: alone, started together,
 # after a 15 MB call). Extra arguments go to internal/bench, e.g.
 # scripts/bench.sh -v -runs 9; BENCHRSS_ARGS to internal/benchrss (e.g.
-# BENCHRSS_ARGS="-v -n 20"). Takes about four minutes on 2 cores.
+# BENCHRSS_ARGS="-v -n 20"); then the answer page's figures in headless
+# Chromium (hostjs/bench/page.mjs: warm time to a question, transfer size,
+# idle RSS; skipped when Chromium or hostjs/node_modules is missing;
+# PAGEBENCH_ARGS, e.g. "-v --runs 15"). Takes about four minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$GO" build -o "$tmp/askcore-mcp" ./cmd/mcp
 "$GO" build -o "$tmp/bench" ./internal/bench
 "$GO" build -o "$tmp/benchrss" ./internal/benchrss
+"$GO" build -o "$tmp/pagebench" ./internal/pagebench
 
 if ! ./scripts/check-wasm.sh >/dev/null 2>&1; then
 	echo "bench: note: wasm/askcore.wasm is not what the sources build (run make wasm); measuring the committed module" >&2
@@ -26,3 +30,13 @@ fi
 echo
 # shellcheck disable=SC2086 # BENCHRSS_ARGS is a list of flags
 "$tmp/benchrss" -mcp "$tmp/askcore-mcp" -acp "$tmp/askcore-acp" ${BENCHRSS_ARGS:-}
+echo
+chromium=${ASKCORE_CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$chromium" ]; then
+	echo "bench: the answer page: skipped: no Chromium at $chromium (apt-get install -y chromium, or set ASKCORE_CHROMIUM)"
+elif [ ! -d hostjs/node_modules/playwright-core ]; then
+	echo "bench: the answer page: skipped: no hostjs/node_modules/playwright-core (run npm ci in hostjs)"
+else
+	# shellcheck disable=SC2086 # PAGEBENCH_ARGS is a list of flags
+	node hostjs/bench/page.mjs --bin "$tmp/pagebench" ${PAGEBENCH_ARGS:-}
+fi
