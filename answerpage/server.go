@@ -102,6 +102,7 @@ type Server struct {
 	idle     *time.Timer
 	closedCh chan struct{}
 	statics  *statics
+	warming  sync.WaitGroup // the compression a start began (Warmup)
 }
 
 // run is one start: a listener and the page's event streams.
@@ -293,7 +294,13 @@ func (s *Server) startLocked() error {
 		defer close(r.served)
 		_ = r.hs.Serve(ln)
 	}()
-	go s.statics.warm()
+	// Compress the files for the first page load; Close waits for it, so
+	// that no goroutine of the server outlives it.
+	s.warming.Add(1)
+	go func() {
+		defer s.warming.Done()
+		Warmup()
+	}()
 	if !isLoopback(host) {
 		fmt.Fprintf(s.cfg.log, "askcore: warning: the answer page listens on %s, not only on this machine's loopback interface: anyone who can reach that address and learns the URL can answer\n", ln.Addr())
 	}
@@ -363,6 +370,7 @@ func (s *Server) Close() error {
 	if r != nil {
 		s.shutdown(r)
 	}
+	s.warming.Wait()
 	return nil
 }
 
