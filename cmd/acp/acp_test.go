@@ -158,7 +158,7 @@ func TestStructuredFailures(t *testing.T) {
 // sent elicitation/create, with the answer page off (--web=never; with it,
 // web_test.go).
 func TestNoFormCapability(t *testing.T) {
-	h := newHarness(t, harnessOptions{web: webSettings{mode: webNever}}, accept(map[string]any{"choice": "sqlite"}))
+	h := newHarness(t, harnessOptions{web: webSettings{mode: frontdoor.WebNever}}, accept(map[string]any{"choice": "sqlite"}))
 	h.initialize(false)
 	sid := h.newSession()
 	start := time.Now()

@@ -11,7 +11,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 
@@ -19,41 +18,14 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/frontdoor"
 )
-
-// webMode is when a question goes to the answer page (--web).
-type webMode int
-
-const (
-	// webAuto: where the client did not advertise form elicitation.
-	webAuto webMode = iota
-	// webAlways: every question, even where the client shows forms.
-	webAlways
-	// webNever: never; a client without forms gets ASK_FAILED
-	// (no_form_support) at once.
-	webNever
-)
-
-var webModeNames = map[webMode]string{webAuto: "auto", webAlways: "always", webNever: "never"}
-
-func (m webMode) String() string { return webModeNames[m] }
-
-// Set implements flag.Value.
-func (m *webMode) Set(s string) error {
-	for mode, name := range webModeNames {
-		if s == name {
-			*m = mode
-			return nil
-		}
-	}
-	return fmt.Errorf("want auto, always or never, got %q", s)
-}
 
 // webSettings configure the answer page. The zero value is --web=auto on
 // 127.0.0.1 and a free port, the browser opened on a desktop, the page's
 // lines discarded.
 type webSettings struct {
-	mode webMode
+	mode frontdoor.WebMode
 	// noBrowser: never open a browser (--no-browser); ASKCORE_BROWSER=none
 	// does the same.
 	noBrowser bool
@@ -94,7 +66,7 @@ func (p *pages) use(form bool) bool {
 	if p == nil {
 		return false
 	}
-	return p.o.mode == webAlways || p.o.mode == webAuto && !form
+	return p.o.mode == frontdoor.WebAlways || p.o.mode == frontdoor.WebAuto && !form
 }
 
 // errPageClosed: askcore-acp is stopping, the page takes no question.

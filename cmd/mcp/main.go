@@ -108,7 +108,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"give up on a question after `DURATION` with ASK_TIMEOUT (e.g. 10m; default: never, nothing is chosen for the person)")
 	progress := fs.Duration("progress", defaultProgressEvery,
 		"while a person answers a call that carries a progress token, send notifications/progress every `DURATION` (0: never)")
-	var web webMode
+	var web frontdoor.WebMode
 	fs.Var(&web, "web", "`MODE` of the local answer page: auto (the default; where the client shows no form), always, or never (a client without forms gets ASK_FAILED)")
 	noBrowser := fs.Bool("no-browser", false, "never open a browser for the answer page, only print its URL (also ASKCORE_BROWSER=none)")
 	webAddr := fs.String("web-addr", answerpage.DefaultAddr, "the answer page's `HOST:PORT` (a fixed port to forward over SSH; an address other than loopback is warned about)")

@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 const (
@@ -139,7 +140,7 @@ func TestClientWithoutFormElicitationFailsAtOnce(t *testing.T) {
 	for _, m := range modes {
 		for name, copts := range cases {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				h := start(t, m, options{web: webNever}, copts)
+				h := start(t, m, options{web: frontdoor.WebNever}, copts)
 				res := h.mustCall(json.RawMessage(choiceArgs))
 				want := nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationNoFormSupport})
 				assertBytes(t, res, want.JSON(), true)

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // inputKey names the form in a 2026-07-28 input-required result; the client
@@ -79,7 +80,7 @@ type provider struct {
 	// person answers a legacy elicitation or on the answer page (0: none).
 	progressEvery time.Duration
 	// web is when the answer page is used; pages is the page.
-	web   webMode
+	web   frontdoor.WebMode
 	pages *pages
 }
 
@@ -93,7 +94,7 @@ func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, err
 	}
 	form := formElicitation(c.req.ClientCapabilities())
 	switch {
-	case p.web == webAlways, p.web == webAuto && !form:
+	case p.web == frontdoor.WebAlways, p.web == frontdoor.WebAuto && !form:
 		return p.askPage(ctx, c, q)
 	case !form:
 		return askcore.Reply{}, failure(situationNoFormSupport, "")

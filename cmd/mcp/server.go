@@ -32,9 +32,9 @@ type options struct {
 	// (tests use it to force the legacy path on a Go client).
 	protocolVersions []string
 	log              *slog.Logger
-	// web is when the answer page is used (webAuto: where the client shows
+	// web is when the answer page is used (frontdoor.WebAuto: where the client shows
 	// no form); page configures the page (web.go).
-	web  webMode
+	web  frontdoor.WebMode
 	page pageOptions
 }
 

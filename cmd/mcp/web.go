@@ -33,34 +33,6 @@ import (
 	"github.com/askcore/askcore/answerpage"
 )
 
-// webMode is when a question goes to the answer page (--web).
-type webMode int
-
-const (
-	// webAuto: where the client did not advertise form elicitation.
-	webAuto webMode = iota
-	// webAlways: every question, even where the client shows forms.
-	webAlways
-	// webNever: never; a client without forms gets ASK_FAILED
-	// (no_form_support) at once.
-	webNever
-)
-
-var webModeNames = map[webMode]string{webAuto: "auto", webAlways: "always", webNever: "never"}
-
-func (m webMode) String() string { return webModeNames[m] }
-
-// Set implements flag.Value.
-func (m *webMode) Set(s string) error {
-	for mode, name := range webModeNames {
-		if s == name {
-			*m = mode
-			return nil
-		}
-	}
-	return fmt.Errorf("want auto, always or never, got %q", s)
-}
-
 // pageOptions configure the answer page.
 type pageOptions struct {
 	// noBrowser: never open a browser (--no-browser); ASKCORE_BROWSER=none
