@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Requests of vocabulary v2 (batches and multi-select) reused by the cases.
+// Requests with batches and multi-select, reused by the cases.
 const (
 	reqMulti = `{"header":"Features","question":"Which features should I enable?","options":[` +
 		`{"label":"Auth","value":"auth","recommended":true},{"label":"Billing","value":"billing","description":"Needs a Stripe key."},` +
@@ -90,10 +90,10 @@ func batchOf(n int) string {
 
 func failEnv(fields string) string { return `{"op":"fail",` + fields + `}` }
 
-// v2ConformanceCases are the cases of batches and multi-select, the
+// batchMultiSelectCases are the cases of batches and multi-select, the
 // keyboard picker's layout, and the seam ops:
 // arguments as text, fail, terminal, summary.
-func v2ConformanceCases() []struct{ name, in string } {
+func batchMultiSelectCases() []struct{ name, in string } {
 	hostile := `{"questions":[{"header":"\u001b]8;;http://x\u0007Evil\u001b]8;;\u0007","question":"Pick \u202eevil\u202c one?\u001b[2J",` +
 		`"options":[{"label":"A\u0007\u001b[31m","description":"line\r\nbreak"},{"label":"B\u200b"}],"multiSelect":true},` +
 		`{"question":"Second\u0000 question\u2028?","options":["x\u001b[1m","y"]}]}`

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Requests of vocabulary v3 (previews and notes) reused by the cases.
+// Requests with previews and notes, reused by the cases.
 const (
 	// reqLayout offers two code layouts to compare by looking.
 	reqLayout = `{"header":"Layout","question":"Which layout should the handler use?","options":[` +
@@ -18,8 +18,8 @@ const (
 	reqLayoutBatch = `{"questions":[` + reqLayout + `,` + reqLayoutMulti + `,` + reqOpen + `]}`
 )
 
-// v3ConformanceCases are the cases of previews and notes.
-func v3ConformanceCases() []struct{ name, in string } {
+// previewNotesCases are the cases of previews and notes.
+func previewNotesCases() []struct{ name, in string } {
 	hostilePreview := `{"question":"Which?","options":[{"label":"A","preview":"` +
 		`\u001b]8;;http://evil\u0007link\u001b]8;;\u0007 \u202eevil\u202c\u0007\r\nline2\u001b[2J\u0000\u009b31m\r  indented"},{"label":"B"}]}`
 	longPreview := strings.Repeat("x", MaxPreviewChars)

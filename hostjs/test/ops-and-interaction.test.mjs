@@ -1,4 +1,4 @@
-// Core v2 through the JS host: the model's arguments as text, the new ops'
+// The core's ops through the JS host: the model's arguments as text, the ops'
 // helpers, errors carrying the core's own bytes, and the interaction seam's
 // parity with Go's askcore.Service (every message from the core's
 // `fail` op, no_answer, engine faults, long timeouts).

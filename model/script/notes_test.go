@@ -1,6 +1,6 @@
 package script_test
 
-// Vocabulary v3 (docs/SPEC.md, "Answers"): {{notes}} in content is the notes
+// Notes (docs/SPEC.md, "Answers"): {{notes}} in content is the notes
 // the person added to the latest ask_user_question result.
 
 import (
