@@ -19,14 +19,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/internal/v3calls"
+	"github.com/askcore/askcore/internal/interopcalls"
 
 	"github.com/askcore/askcore"
 )
 
 // The v3 calls every suite asks: previews as fenced code blocks, an ASCII
 // mockup with a tab (the core expands it) and wide characters.
-var v3SingleArgs, v3MultiArgs, v3BatchArgs = v3calls.Args()
+var v3SingleArgs, v3MultiArgs, v3BatchArgs = interopcalls.Args()
 
 // v3Script asks the three calls, one per prompt, and quotes each answer and
 // its notes.

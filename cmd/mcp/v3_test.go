@@ -18,12 +18,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/internal/v3calls"
+	"github.com/askcore/askcore/internal/interopcalls"
 )
 
 // The v3 calls every suite asks: previews as fenced code blocks, an ASCII
 // mockup with a tab (the core expands it) and wide characters.
-var v3SingleArgs, v3MultiArgs, v3BatchArgs = v3calls.Args()
+var v3SingleArgs, v3MultiArgs, v3BatchArgs = interopcalls.Args()
 
 // v3Case is one call answered with one reply.
 type v3Case struct {

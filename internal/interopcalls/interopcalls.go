@@ -1,8 +1,8 @@
-// Package v3calls holds the ask_user_question calls of vocabulary v3
-// (previews and notes) that the ACP and MCP tests put to the front doors:
-// testdata/interop/v3-calls.json, which the TypeScript interop suites read
-// too, so that every suite asks the same calls.
-package v3calls
+// Package interopcalls holds the ask_user_question calls with previews and
+// notes that the ACP and MCP tests put to the front doors:
+// testdata/interop/preview-notes-calls.json, which the TypeScript interop
+// suites read too, so that every suite asks the same calls.
+package interopcalls
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 // multi-select call and the batch, compact JSON as a model writes it.
 func Args() (single, multi, batch string) {
 	_, file, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "interop", "v3-calls.json"))
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "interop", "preview-notes-calls.json"))
 	if err != nil {
 		panic(err)
 	}
