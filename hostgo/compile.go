@@ -14,7 +14,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 	"github.com/askcore/askcore/wasm"
 )
 
@@ -254,7 +254,7 @@ func (t *tier) wanted() bool {
 }
 
 func compileWith(key tierKey, cache wazero.CompilationCache) (wazero.Runtime, wazero.CompiledModule, error) {
-	return wz.Compile(context.Background(), key.interpreter, cache, key.memoryPages, key.interruptible)
+	return wasmruntime.Compile(context.Background(), key.interpreter, cache, key.memoryPages, key.interruptible)
 }
 
 func compilationCache(key tierKey) (wazero.CompilationCache, error) {

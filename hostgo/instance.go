@@ -8,7 +8,7 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 	"github.com/askcore/askcore/wasm"
 )
 
@@ -33,7 +33,7 @@ type instance struct {
 	closed bool
 }
 
-var moduleConfig = sync.OnceValue(wz.ModuleConfig)
+var moduleConfig = sync.OnceValue(wasmruntime.ModuleConfig)
 
 func (t *tier) instantiate(ctx context.Context) (*instance, error) {
 	if err := t.wait(ctx); err != nil {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/internal/benchdata"
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 )
 
 // Memory limits no other test uses: configurations (and interpreter tiers)
@@ -85,7 +85,7 @@ func otherProcessCompiles(t *testing.T, dir string) (compile, unlock func()) {
 		cache, err := wazero.NewCompilationCacheWithDir(dir)
 		require.NoError(t, err)
 		defer cache.Close(ctx)
-		rt, _, err := wz.Compile(ctx, false, cache, pagesLock, false)
+		rt, _, err := wasmruntime.Compile(ctx, false, cache, pagesLock, false)
 		require.NoError(t, err)
 		require.NoError(t, rt.Close(ctx))
 		markCacheWarm(dir)

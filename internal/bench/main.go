@@ -57,7 +57,7 @@ import (
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/internal/benchdata"
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 	"github.com/askcore/askcore/wasm"
 )
 
@@ -320,7 +320,7 @@ func freshDir(prefix string) string {
 // its interpreter) and compiles the module in it, as a new process would.
 func compileOnce(ctx context.Context, interpreter bool, cache wazero.CompilationCache) time.Duration {
 	t0 := time.Now()
-	rt, _, err := wz.Compile(ctx, interpreter, cache, hostgo.DefaultMemoryLimitPages, false)
+	rt, _, err := wasmruntime.Compile(ctx, interpreter, cache, hostgo.DefaultMemoryLimitPages, false)
 	d := time.Since(t0)
 	if err != nil {
 		fatal(fmt.Errorf("compile: %w", err))

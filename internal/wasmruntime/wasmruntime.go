@@ -1,7 +1,7 @@
-// Package wz holds the wazero configuration hostgo runs askcore.wasm with, so
+// Package wasmruntime holds the wazero configuration hostgo runs askcore.wasm with, so
 // that hostgo and the benchmark program (internal/bench) compile and
 // instantiate the module exactly the same way.
-package wz
+package wasmruntime
 
 import (
 	"context"
