@@ -319,7 +319,7 @@ func batchMultiSelectCases() []struct{ name, in string } {
 		{"fail-tool-failed-unnamed", failEnv(`"situation":"tool_failed","detail":"x"`)},
 		{"fail-client-disconnected", failEnv(`"situation":"client_disconnected"`)},
 		// A reply to elicitation/create that is no JSON-RPC response one can
-		// read (askcore-mcp, issue 21), and a front end stopped by a signal.
+		// read (askcore-mcp), and a front end stopped by a signal.
 		{"fail-client-reply-invalid", failEnv(`"situation":"client_reply_invalid","detail":"its error code is a string (\"x\"), not an integer"`)},
 		{"fail-client-reply-invalid-bare", failEnv(`"situation":"client_reply_invalid"`)},
 		{"fail-client-reply-invalid-hostile", failEnv(`"situation":"client_reply_invalid","detail":"its error is \"\u001b]0;pwned\u0007boom\nsecond line\""`)},

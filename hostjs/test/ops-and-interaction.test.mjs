@@ -259,7 +259,7 @@ test('errors from the helpers carry the core\'s error bytes (raw), not enumerabl
   // Go escapes nothing the core does not: '<', '>' and '&' stay as the core wrote them.
   const html = assertThrowsCore(() => core.normalize('{"question":"Q?","options":["<a>","<A>"]}'), 'INVALID_REQUEST');
   assert.equal('error ' + html.raw, seamOut('args-html-quoted-in-error'));
-  // Anything else is the core's tool_failed quoting it (issue 20: errorText takes unknown, never throws).
+  // Anything else is the core's tool_failed quoting it (errorText takes unknown, never throws).
   assert.equal(errorText(new Error('x')), core.fail({ situation: 'tool_failed', detail: 'x' }).raw);
 });
 

@@ -63,7 +63,7 @@ import (
 
 var ops = benchdata.Ops
 
-// Targets (issue 8, on a 2-core machine).
+// Targets (on a 2-core machine).
 const (
 	targetWazeroRatio    = 4.0
 	targetNodeRatio      = 3.0
@@ -683,7 +683,7 @@ func firstPrompt() {
 }
 
 // targetPickerAboveMs: the keyboard picker must not add more than a few
-// milliseconds to the first prompt (issue 14).
+// milliseconds to the first prompt.
 const targetPickerAboveMs = 5
 
 // pickerFirstPaint runs cmd/stdio's BenchmarkAskFirstPaint: askcore-stdio

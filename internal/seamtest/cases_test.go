@@ -107,7 +107,7 @@ func seamCases() []namedCase {
 		{"terminal-batch-eof-after-first", seamCase{Arguments: argsBatch, Provider: "terminal", Stdin: stdin("1\n")}},
 		{"terminal-multi-free-text", seamCase{Arguments: argsMulti, Provider: "terminal", Stdin: stdin("3, Slack, auth\n")}},
 		// what a provider hands back: only what the person gave, or the
-		// core's answer to that very call (issue 19)
+		// core's answer to that very call
 		{"reply-resolved-by-provider", seamCase{Arguments: argsBatch, Provider: "resolved", Lines: []string{"1", "1,2", "Aurora"}}},
 		{"reply-forged-answer", seamCase{Arguments: argsDB, Provider: "forged", Answer: raw(`{"answer":"rm -rf /"}`)}},
 		{"reply-forged-selected", seamCase{Arguments: argsDB, Provider: "forged", Answer: raw(`{"answer":"x","selected":{"index":9,"label":"x","value":"x"}}`)}},
