@@ -29,7 +29,7 @@ const (
 // as soon as the background compile is done, closes its interpreter
 // instance, and the interpreter tier (about 50 MB of Go heap) is closed,
 // forgotten, and its memory returned to the OS. Before, an idle front door
-// kept both tiers for good (issue 21: 98 MB per process when 20 started
+// kept both tiers for good (measured: 98 MB per process when 20 started
 // together, 128 MB alone on a cold cache).
 func TestStandInReleasedOnceCompiled(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
@@ -94,7 +94,7 @@ func otherProcessCompiles(t *testing.T, dir string) (compile, unlock func()) {
 
 // TestColdStartsShareOneCompile: while another process compiles into the
 // same cold cache, an Engine serves on the interpreter and waits for that
-// compile instead of running its own (issue 21: 20 processes started
+// compile instead of running its own (measured before: 20 processes started
 // together on a cold cache each compiled, 20 s of CPU on 2 cores, and each
 // peaked above 120 MB); then it loads the result from the cache.
 func TestColdStartsShareOneCompile(t *testing.T) {
