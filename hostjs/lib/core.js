@@ -105,7 +105,7 @@ export async function instantiate(module, options = {}) {
 }
 
 /**
- * @typedef {{ onStderr?: (line: string) => void, maxMemoryBytes?: number, platform?: import('./wasi.js').Platform }} LoadOptions
+ * @typedef {import('../index.js').LoadOptions} LoadOptions
  * @typedef {{ askcore_abi_version(): number, askcore_input(n: number): number, askcore_handle(n: number): number,
  *   askcore_output(): number, askcore_max_input?: () => number, askcore_oversized?: (n: bigint) => number,
  *   memory: WebAssembly.Memory, _initialize(): void }} Exports
@@ -156,9 +156,13 @@ export class Core {
     this.#maxInput = typeof ex.askcore_max_input === 'function' ? ex.askcore_max_input() : 0x7fffffff;
   }
 
-  /** The compiled module, to share with another load(). */
+  /**
+   * The compiled module, to share with another load(). Declared as index.d.ts's
+   * WasmModule, which needs no DOM lib; at run time it is the WebAssembly.Module.
+   * @returns {import('../index.js').WasmModule}
+   */
   get module() {
-    return this.#module;
+    return /** @type {any} */ (this.#module);
   }
 
   /** The largest input, in bytes, the module accepts. */
