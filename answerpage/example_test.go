@@ -13,7 +13,7 @@ import (
 // A Server is a provider: register it, and each question waits on the page
 // until the person answers there. Only the URL's token opens the page.
 func Example() {
-	core := askcore.NewCore(nil) // the rules, natively
+	core := askcore.NewCore(nil)                                // the rules, natively
 	srv := answerpage.New(core, answerpage.WithLog(io.Discard)) // no browser unless WithBrowser(true)
 	defer srv.Close()
 	dispose, err := askcore.NewService(core).Register(srv.Provider())
