@@ -132,7 +132,7 @@ func appendFormSchema(b []byte, a *call, t formTarget) []byte {
 }
 
 // appendFieldHead writes `"name":{"type":T,"title":...[,"description":...]`
-// for question i: the v1 titles for a single question (for MCP, its header
+// for question i: the single-question titles (for MCP, its header
 // when it has one); in a batch the header (or the question) as title and
 // the question as description.
 func appendFieldHead(b []byte, a *call, i int, t formTarget, name, typ, title string) []byte {

@@ -169,7 +169,7 @@ export interface Request {
   question: string;
   options: Option[];
   allowCustom: boolean;
-  /** Present (true) only for a multi-select question, so a v1 request keeps its v1 bytes. */
+  /** Present (true) only for a multi-select question, so a single-select request keeps its bytes. */
   multiSelect?: true;
 }
 

@@ -100,7 +100,7 @@ test('objects the core wrote go back as its own bytes; JS objects through JSON.s
   }
 });
 
-// ---- the v2 helpers: the same bytes as the envelope ----
+// ---- the helpers: the same bytes as the envelope ----
 
 test('resolve (index, line or pick), resolveAll (lines and picks), summary, picker', () => {
   const call = core.normalizeRaw(BATCH);
