@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../hostjs"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "test-js: npm ci (hostjs)"
-  npm ci --no-audit --no-fund
+  npm ci --prefer-offline --no-audit --no-fund
 fi
 
 echo "test-js: tsc --noEmit"
