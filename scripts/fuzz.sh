@@ -44,7 +44,12 @@ esac
 failed=()
 ran=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+running= # the process group of the go test under way, if any
+# The go test runs in its own process group: a Ctrl-C or a kill of this
+# script must reach it too.
+trap 'if [ -n "$running" ]; then kill -INT -- "-$running" 2>/dev/null || true; fi; rm -f "$log"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # fuzz DIR TARGET: one run; false when go test says it failed.
 fuzz() {
@@ -60,6 +65,7 @@ fuzz() {
   "$go" test "${args[@]}" >"$log" 2>&1 &
   local pid=$! rc=0 waited=0 stopped=
   set +m
+  running=$pid
   tail -f --pid="$pid" -n +1 "$log" &
   # The clock starts when go test reports it is fuzzing (after the build
   # and the seed corpus); then one check a second, FUZZ_SECONDS of them.
@@ -74,6 +80,7 @@ fuzz() {
     sleep 1
   done
   wait "$pid" || rc=$?
+  running=
   wait # the tail
   if [ -n "$stopped" ] && ((rc != 0)); then
     # Interrupted: go test exits non-zero, and its last line is its verdict.
