@@ -28,7 +28,7 @@ func Split(line []byte) ([]json.RawMessage, *Error) {
 
 // CheckElement is Check for an element of a batch: a batch inside a batch
 // is -32600 with a null id.
-func CheckElement(raw json.RawMessage) (Message, *Error) {
+func CheckElement(raw []byte) (Message, *Error) {
 	if IsBatch(raw) {
 		return Message{}, invalid(nil, "a batch inside a batch")
 	}
