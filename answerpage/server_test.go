@@ -1,7 +1,6 @@
 package answerpage
 
 import (
-	"runtime"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -11,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
