@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"encoding/json"
@@ -10,6 +10,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/internal/rpcline"
 )
 
 // repairResponse gives go-sdk's code-0 errors a code, keeps the codes it
@@ -58,33 +61,53 @@ func TestRepairResponse(t *testing.T) {
 	assert.True(t, strings.HasSuffix(we.Message, "é…"), "cut on a rune boundary")
 }
 
-func TestParseID(t *testing.T) {
-	cases := []struct {
-		raw, key string
-		bad      bool
-	}{
-		{``, "", false},
-		{`7`, "n:7", false},
-		{`-7`, "n:-7", false},
-		{`0`, "n:0", false},
-		{`9007199254740992`, "n:9007199254740992", false},
-		{`9007199254740993`, "", true},
-		{`"7"`, "s:7", false},
-		{`""`, "s:", false},
-		{`null`, "", true},
-		{`1.5`, "", true},
-		{`1e3`, "", true},
-		{`07`, "", true},
-		{`true`, "", true},
-		{`{}`, "", true},
-		{`[]`, "", true},
+// go-sdk's id for a valid id has the id's key: the maps of the reader
+// and of the writer agree.
+func TestSDKIDKeepsTheKey(t *testing.T) {
+	for _, raw := range []string{`7`, `-7`, `0`, `9007199254740992`, `"7"`, `""`, `"\u00e9"`} {
+		id, bad := rpcline.ParseID(json.RawMessage(raw))
+		require.Nil(t, bad, raw)
+		assert.Equal(t, id.Key, idKey(sdkID(id)), raw)
+	}
+}
+
+// checkParams refuses the params go-sdk would not decode with a -32602
+// naming the field, from the decoder's structured error, never quoting
+// the params.
+func TestCheckParams(t *testing.T) {
+	cases := []struct{ method, params, want string }{
+		{"tools/call", `{"name":5,"arguments":{"question":"MARKER"}}`, "invalid params for tools/call: name is a number, not a string"},
+		{"tools/call", `{"name":"ask_user_question","arguments":{"question":"MARKER"},"inputResponses":{"ask_user_question":{"action":7}}}`,
+			`invalid params for tools/call: inputResponses["ask_user_question"]: action is a number, not a string`},
+		{"tools/call", `{"name":["MARKER"]}`, "invalid params for tools/call: name is an array, not a string"},
+		{"tools/call", `{"name":"MARKER","_meta":"x"}`, "invalid params for tools/call: _meta is a string, not an object"},
+		{"tools/list", `{"cursor":{"MARKER":1}}`, "invalid params for tools/list: cursor is an object, not a string"},
+		{"tools/call", `{"name":"ask_user_question","arguments":{}}`, ""},
+		{"tools/call", `{"Name":5}`, ""}, // go-sdk matches names exactly: ignored
+		{"no/such/method", `{"name":5}`, ""},
 	}
 	for _, tc := range cases {
-		id, key, idErr := parseID(json.RawMessage(tc.raw))
-		assert.Equal(t, tc.key, key, tc.raw)
-		assert.Equal(t, tc.bad, idErr != "", "%s: %s", tc.raw, idErr)
-		if key != "" {
-			assert.Equal(t, key, idKey(id), "the SDK's id has the same key: %s", tc.raw)
+		msg, bad := rpcline.Check([]byte(`{"jsonrpc":"2.0","id":3,"method":"` + tc.method + `","params":` + tc.params + `}`))
+		require.Nil(t, bad)
+		rep := checkParams(msg)
+		if tc.want == "" {
+			assert.Nil(t, rep, "%s %s: %s", tc.method, tc.params, rep)
+			continue
 		}
+		var r struct {
+			ID    json.RawMessage `json:"id"`
+			Error jsonrpc.Error   `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal(rep, &r), "%s", rep)
+		assert.Equal(t, "3", string(r.ID))
+		assert.Equal(t, int64(-32602), r.Error.Code)
+		assert.Equal(t, tc.want, r.Error.Message)
+		assert.NotContains(t, r.Error.Message, "MARKER")
 	}
+}
+
+// The line limit is the core's input limit: no longer message could be
+// answered.
+func TestLineLimitIsTheCoresInputLimit(t *testing.T) {
+	assert.Equal(t, core.MaxInputBytes, maxLineBytes)
 }

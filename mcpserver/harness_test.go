@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"bytes"
@@ -16,10 +16,41 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/internal/leaktest"
 )
 
 func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
+
+// testServer is a server over its own service, with its provider
+// registered (as askcore-mcp wires it); close withdraws what is pending.
+type testServer struct {
+	*Server
+	dispose func()
+}
+
+// startServer makes a testServer over c; no browser is ever opened.
+func startServer(ctx context.Context, c *askcore.Core, o options) (*testServer, error) {
+	o.page.opts = append([]answerpage.Option{answerpage.WithEnv(noEnv)}, o.page.opts...)
+	svc := askcore.NewService(c)
+	s, err := newServer(ctx, svc, o)
+	if err != nil {
+		return nil, err
+	}
+	dispose, err := svc.Register(s.Provider())
+	if err != nil {
+		return nil, err
+	}
+	return &testServer{s, dispose}, nil
+}
+
+func noEnv(string) string { return "" }
+
+func (s *testServer) close() {
+	s.dispose()
+	s.Close()
+}
+
 
 // waitLong bounds every wait of a test: long enough for a loaded 2-core
 // machine under -race, short enough to fail rather than hang.
@@ -53,7 +84,7 @@ var nativeCore = askcore.NewCore(askcore.Native{})
 // the SDK's in-memory transport.
 type harness struct {
 	t      *testing.T
-	srv    *server
+	srv    *testServer
 	cs     *mcp.ClientSession
 	ss     *mcp.ServerSession
 	logs   *outcomeLog
@@ -90,10 +121,7 @@ func startOn(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions, 
 	logs := newOutcomeLog()
 	o.log = slog.New(logs)
 	o.protocolVersions = m.serverVersions
-	if o.page.getenv == nil {
-		o.page.getenv = noEnv // no browser is opened
-	}
-	srv, err := newServer(ctx, nativeCore, o)
+	srv, err := startServer(ctx, nativeCore, o)
 	require.NoError(t, err)
 	ss, err := srv.mcp.Connect(ctx, st, nil)
 	require.NoError(t, err)

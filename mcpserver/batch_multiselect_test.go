@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 // Batches and multi-select (docs/SPEC.md, core v2). These tests were
 // written against the specified shapes before the core implemented them

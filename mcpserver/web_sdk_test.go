@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 // The answer page with go-sdk's own client (over lineTransport, as on
 // stdio): on 2025-11-25 through URL-mode elicitation, and on 2026-07-28,
@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/answerpage"
 )
 
 // TestGoClientURLMode: go-sdk's client, advertising elicitation.url only,
@@ -27,7 +28,7 @@ func TestGoClientURLMode(t *testing.T) {
 	asked := make(chan *mcp.ElicitParams, 1)
 	completed := make(chan string, 1)
 	log := &syncBuffer{}
-	h := start(t, modeLegacy, options{page: pageOptions{log: log}}, &mcp.ClientOptions{
+	h := start(t, modeLegacy, options{page: pageOptions{opts: []answerpage.Option{answerpage.WithLog(log)}}}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
 		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			asked <- r.Params

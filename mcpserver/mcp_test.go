@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -553,7 +553,7 @@ func TestTheCoreJudgesTheRawReply(t *testing.T) {
 func TestMultipleSessionsShareOneServer(t *testing.T) {
 	// Two clients, one server: each gets its own answers.
 	ctx := context.Background()
-	srv, err := newServer(ctx, nativeCore, options{})
+	srv, err := startServer(ctx, nativeCore, options{})
 	require.NoError(t, err)
 	defer srv.close()
 	var sessions []*mcp.ClientSession

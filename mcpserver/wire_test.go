@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"bufio"
@@ -23,7 +23,7 @@ type wire struct {
 func startWire(t *testing.T) *wire {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := newServer(ctx, nativeCore, options{})
+	srv, err := startServer(ctx, nativeCore, options{})
 	require.NoError(t, err)
 	toServer, clientW := io.Pipe()
 	clientR, fromServer := io.Pipe()

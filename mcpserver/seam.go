@@ -1,7 +1,7 @@
-package main
+package mcpserver
 
-// seam.go holds every call askcore-mcp makes into the askcore core and the
-// interaction seam, and every error it reports. The rest of cmd/mcp only
+// seam.go holds every call the server makes into the askcore core and the
+// interaction seam, and every error it reports. The rest of the package only
 // moves bytes between the MCP SDK and these functions: it never writes
 // answer or error JSON, never decides a code or a message.
 
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/rpcline"
 )
 
 // seam is the core and the service whose one provider is the MCP provider.
@@ -124,9 +125,9 @@ const maxDetailBytes = 4096
 func clientErrorFailure(code int64, message string, data json.RawMessage) *askcore.Failure {
 	detail := strings.TrimSpace(message)
 	if d := string(data); len(data) > 0 && d != "null" && d != "{}" && d != `""` {
-		detail += " " + cut(d, maxDetailBytes)
+		detail += " " + rpcline.Cut(d, maxDetailBytes)
 	}
-	detail = strings.TrimSpace(cut(detail, maxDetailBytes) + fmt.Sprintf(" (JSON-RPC error %d)", code))
+	detail = strings.TrimSpace(rpcline.Cut(detail, maxDetailBytes) + fmt.Sprintf(" (JSON-RPC error %d)", code))
 	return &askcore.Failure{Situation: situationClientError, Detail: detail}
 }
 

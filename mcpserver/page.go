@@ -1,6 +1,6 @@
-package main
+package mcpserver
 
-// web.go asks on the answer page (package answerpage) where the client
+// page.go asks on the answer page (package answerpage) where the client
 // shows no form: through the client's URL-mode elicitation when it
 // advertises one, else the page alone (the URL on stderr, in the progress
 // notifications' message, and in the default browser on a desktop).
@@ -30,25 +30,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/rpcline"
 	"github.com/askcore/askcore/answerpage"
 )
 
 // pageOptions configure the answer page.
 type pageOptions struct {
-	// noBrowser: never open a browser (--no-browser); ASKCORE_BROWSER=none
-	// does the same.
+	// noBrowser: never open a browser (Options.NoBrowser).
 	noBrowser bool
-	// addr is where the page listens ("": answerpage.DefaultAddr,
-	// 127.0.0.1 and a free port).
-	addr string
-	// log receives the page's "askcore: answer at URL" line and its
-	// warnings (nil: discarded; askcore-mcp passes stderr).
-	log io.Writer
-	// getenv reads ASKCORE_BROWSER, DISPLAY and WAYLAND_DISPLAY (nil:
-	// the process's environment).
-	getenv func(string) string
-	// open, when set, replaces the system's browser opener (tests).
-	open func(ctx context.Context, url string) error
+	// opts are Options.Page: address, log, environment.
+	opts []answerpage.Option
 }
 
 // pages is the process's answer page, made on the first question asked
@@ -63,9 +54,6 @@ type pages struct {
 }
 
 func newPages(c *askcore.Core, o pageOptions) *pages {
-	if o.log == nil {
-		o.log = io.Discard
-	}
 	return &pages{core: c, o: o}
 }
 
@@ -83,19 +71,9 @@ func (p *pages) get(clientOpens bool) (*answerpage.Server, error) {
 		return nil, errPageClosed
 	}
 	if p.srv == nil {
-		opts := []answerpage.Option{
-			answerpage.WithBrowser(!p.o.noBrowser && !clientOpens),
-			answerpage.WithLog(p.o.log),
-		}
-		if p.o.addr != "" {
-			opts = append(opts, answerpage.WithAddr(p.o.addr))
-		}
-		if p.o.getenv != nil {
-			opts = append(opts, answerpage.WithEnv(p.o.getenv))
-		}
-		if p.o.open != nil {
-			opts = append(opts, answerpage.WithOpener(p.o.open))
-		}
+		// The browser rule after the caller's options: it is the server's.
+		opts := append(append([]answerpage.Option{answerpage.WithLog(io.Discard)}, p.o.opts...),
+			answerpage.WithBrowser(!p.o.noBrowser && !clientOpens))
 		p.srv = answerpage.New(p.core, opts...)
 	}
 	return p.srv, nil
@@ -273,12 +251,12 @@ func consentReply(res *mcp.ElicitResult, err error) error {
 // on a line of its own), as the core normalized it.
 func urlMessage(q *askcore.Call) string {
 	if len(q.Questions) == 1 && !q.Batch {
-		return "Answer in your browser: " + cut(q.Questions[0].Question, maxURLMessage)
+		return "Answer in your browser: " + rpcline.Cut(q.Questions[0].Question, maxURLMessage)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Answer %d questions in your browser:", len(q.Questions))
 	for i, qq := range q.Questions {
-		fmt.Fprintf(&b, "\n%d. %s", i+1, cut(qq.Question, maxURLMessage/len(q.Questions)))
+		fmt.Fprintf(&b, "\n%d. %s", i+1, rpcline.Cut(qq.Question, maxURLMessage/len(q.Questions)))
 	}
 	return b.String()
 }
