@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -257,7 +258,7 @@ func TestTwoPendingQuestions(t *testing.T) {
 	late := p.events()
 	snap := late.next("pending")
 	var items struct{ Items []pageCall }
-	require.NoError(t, json.Unmarshal([]byte(snap.data), &items))
+	require.NoError(t, json.Unmarshal([]byte(snap.Data), &items))
 	require.Len(t, items.Items, 2)
 	assert.Equal(t, []string{q1.ID, q2.ID}, []string{items.Items[0].ID, items.Items[1].ID})
 
@@ -380,6 +381,10 @@ func TestOpener(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, opener(c.goos, c.env, u), "%s", c.goos)
 	}
+	// BrowserOpens is the same rule, for this system.
+	for _, e := range []func(string) string{env(), env("DISPLAY", ":0"), env(EnvBrowser, "none"), env(EnvBrowser, "firefox")} {
+		assert.Equal(t, opener(runtime.GOOS, e, u) != nil, BrowserOpens(e))
+	}
 }
 
 // WithBrowser(true) opens the page once per start, and not while a page
@@ -443,9 +448,7 @@ func TestWasmCore(t *testing.T) {
 	dispose, err := svc.Register(srv.Provider())
 	require.NoError(t, err)
 	t.Cleanup(dispose)
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	p := &page{t: t, srv: srv, svc: svc, log: log, client: &http.Client{Transport: tr, Timeout: patience}}
+	p := &page{t: t, srv: srv, svc: svc, log: log}
 	q, _, ch := p.startAsk(context.Background(), dbArgs, askcore.AskOptions{})
 	status, r := p.answer(q.ID, map[string]any{"picks": []askcore.Pick{{Text: "x"}, {Text: "y"}}}, nil)
 	assert.Equal(t, http.StatusBadRequest, status, r.Message)
