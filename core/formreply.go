@@ -71,7 +71,9 @@ func envelopeFormReply(b []byte, a *call, env *jsonx.Value) ([]byte, *harnessErr
 		return appendNext(b, nextEnd, err), nil
 	case round >= MaxFormRounds:
 		// The person gave up: the model hears what the core told them.
-		return appendNext(b, nextEnd, failFor(failure{Situation: situationInvalidReply, Detail: err.Message})), nil
+		b = append(b, `{"next":"`+nextEnd+`","situation":"`+string(situationInvalidReply)+`","error":`...)
+		b = appendError(b, failFor(failure{Situation: situationInvalidReply, Detail: err.Message}))
+		return append(b, '}'), nil
 	}
 	b = append(b, `{"next":"`+nextAskAgain+`","round":`...)
 	b = jsonx.AppendInt(b, round+1)
