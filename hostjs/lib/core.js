@@ -674,7 +674,7 @@ function indexField(index) {
 /**
  * Op "fail" for a failure; absent (or empty) particulars are left out, as
  * Go's Core.Fail does.
- * @param {{situation: string, detail?: unknown, ms?: number, tool?: string, tools?: string[]}} f
+ * @param {{situation: string, detail?: unknown, ms?: number, tool?: string, tools?: string[], reasons?: string[]}} f
  */
 function failEnvelope(f) {
   if (!f || typeof f !== 'object') throw new TypeError('fail(failure): failure is {situation, detail?, ms?, tool?, tools?}');
