@@ -24,7 +24,7 @@ func TestLinearMemoryGrowsInPlace(t *testing.T) {
 	require.NoError(t, err)
 	before, ok := in.mem.Read(0, in.mem.Size())
 	require.True(t, ok)
-	head := bytes.Clone(before[:4096])
+	old := bytes.Clone(before)
 	pages := in.pages()
 
 	large := append([]byte(`{"op":"normalize","arguments":"`), bytes.Repeat([]byte("x"), 2<<20)...)
@@ -36,7 +36,7 @@ func TestLinearMemoryGrowsInPlace(t *testing.T) {
 	after, ok := in.mem.Read(0, in.mem.Size())
 	require.True(t, ok)
 	assert.Equal(t, unsafe.SliceData(before), unsafe.SliceData(after), "the memory moved when it grew")
-	assert.NotEqual(t, head, after[:4096], "the guest's memory did not change (the test reads the wrong memory)")
+	assert.False(t, bytes.Equal(old, after[:len(old)]), "the guest's memory did not change (the test reads the wrong memory)")
 	e.release(in, nil) // grown past the recycle threshold or not, it goes back or is closed
 }
 
