@@ -31,11 +31,12 @@ const (
 	// memory for the life of the process.
 	DefaultRecyclePages = 256
 	// DefaultWarmWait bounds how long New waits for the optimizing compile
-	// when the on-disk cache looks warm (a cache hit costs 30-60 ms of CPU)
-	// before it starts on the interpreter instead. It is CPU time of the
-	// process where the platform has a CPU clock (Unix), so that a busy
-	// machine does not turn a slow cache hit into a second compile.
-	DefaultWarmWait = 300 * time.Millisecond
+	// when the on-disk cache looks warm before it starts on the interpreter
+	// instead: a cache hit costs 100-200 ms of CPU on a 2-core VM, a full
+	// compile about a second. It is CPU time of the process where the
+	// platform has a CPU clock (Unix), so that a busy machine does not turn
+	// a slow cache hit into a second compile.
+	DefaultWarmWait = 500 * time.Millisecond
 )
 
 type config struct {
