@@ -142,7 +142,7 @@ func startupFigures() {
 	cpu := func(r askRun) float64 { return durMs(r.cpu) }
 	nc, wc := pick(nat, cpu), pick(wasm, cpu)
 	add("askcore-stdio ask, CPU time (user + system) of that process, wasm vs native",
-		fmt.Sprintf("%s vs %s: %.2fx, native + %s", ms(wc), ms(nc), wc/nc, ms(wc-nc)), "(load-independent)", "")
+		fmt.Sprintf("%s vs %s: %.2fx, native + %s", ms(wc), ms(nc), wc/nc, ms(wc-nc)), "(CPU, not wall time)", "")
 	np, wp := pick(nat, peak), pick(wasm, peak)
 	add("askcore-stdio ask, peak RSS of that process, wasm vs native",
 		fmt.Sprintf("%.1f vs %.1f MiB: %.2fx", wp, np, wp/np),
