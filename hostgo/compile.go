@@ -222,6 +222,9 @@ func (t *tier) compile() {
 	if onDisk && !warm && !t.key.interpreter {
 		coldCompiles.Add(1)
 	}
+	if onDisk && warm && !t.key.interpreter {
+		defer pauseGC()()
+	}
 	t.rt, t.mod, t.err = compileWith(t.key, cache)
 	if t.err != nil && onDisk {
 		// wazero fails the compile when it cannot write the cache file.

@@ -86,15 +86,18 @@ const (
 )
 
 var (
-	stdioBin  = flag.String("stdio", "", "built askcore-stdio (default: go build into a temp dir)")
-	acpBin    = flag.String("acp", "", "built askcore-acp (default: go build into a temp dir)")
-	nodeBin   = flag.String("node", "node", "node binary")
-	calls     = flag.Int("calls", 500_000, "calls for the memory check")
-	runs      = flag.Int("runs", 7, "runs per start-up figure (median)")
-	rounds    = flag.Int("rounds", 5, "testing.Benchmark rounds per op and surface (median)")
-	benchtime = flag.Duration("benchtime", 200*time.Millisecond, "testing.Benchmark time per round")
-	verbose   = flag.Bool("v", false, "progress on stderr")
-	only      = flag.String("only", "", "comma-separated sections to run (compile,ops,module,instantiate,node,stdio,picker,acp,pool); default all")
+	stdioBin    = flag.String("stdio", "", "built askcore-stdio (default: go build into a temp dir)")
+	acpBin      = flag.String("acp", "", "built askcore-acp (default: go build into a temp dir)")
+	mcpBin      = flag.String("mcp", "", "built askcore-mcp (default: go build into a temp dir)")
+	nodeBin     = flag.String("node", "node", "node binary")
+	calls       = flag.Int("calls", 500_000, "calls for the memory check")
+	runs        = flag.Int("runs", 7, "runs per start-up figure (median)")
+	startupRuns = flag.Int("startup-runs", 15, "alternating native and wasm runs for the start-up table (median)")
+	newChild    = flag.String(newChildFlag, "", "internal: time hostgo.New on the cache dir `DIR` in a fresh process, print it, exit")
+	rounds      = flag.Int("rounds", 5, "testing.Benchmark rounds per op and surface (median)")
+	benchtime   = flag.Duration("benchtime", 200*time.Millisecond, "testing.Benchmark time per round")
+	verbose     = flag.Bool("v", false, "progress on stderr")
+	only        = flag.String("only", "", "comma-separated sections to run (startup,compile,ops,module,instantiate,node,stdio,picker,acp,pool); default all")
 )
 
 func want(section string) bool {
@@ -141,6 +144,10 @@ func passMiss(ok bool) string {
 func main() {
 	testing.Init()
 	flag.Parse()
+	if *newChild != "" {
+		runNewChild(*newChild)
+		return
+	}
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
 		fatal(err)
 	}
@@ -157,7 +164,7 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	if *stdioBin == "" || *acpBin == "" {
+	if *stdioBin == "" || *acpBin == "" || *mcpBin == "" {
 		progress("building the binaries")
 		if *stdioBin == "" {
 			*stdioBin = build(root, "./cmd/stdio", "askcore-stdio")
@@ -165,9 +172,15 @@ func main() {
 		if *acpBin == "" {
 			*acpBin = build(root, "./cmd/acp", "askcore-acp")
 		}
+		if *mcpBin == "" {
+			*mcpBin = build(root, "./cmd/mcp", "askcore-mcp")
+		}
 	}
 
 	warmDir := filepath.Join(tmp, "wazero-warm")
+	if want("startup") {
+		startupFigures()
+	}
 	if want("compile") {
 		compileFigures(ctx, warmDir)
 	}
