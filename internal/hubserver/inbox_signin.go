@@ -110,6 +110,15 @@ func checkCSRF(req *http.Request, session string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
+// signinHeaders: the sign-in page is the one page that posts a form (to
+// the hub itself), and its post must carry the page's Origin, which a
+// browser replaces with "null" under Referrer-Policy no-referrer: the
+// referrer (the link, token included) goes to the hub itself only.
+func signinHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", signinPolicy)
+	h.Set("Referrer-Policy", "same-origin")
+}
+
 // serveSigninPage shows the sign-in button for a link; it changes nothing.
 func (in *inbox) serveSigninPage(w http.ResponseWriter, req *http.Request) {
 	token := req.URL.Query().Get("token")
@@ -119,8 +128,7 @@ func (in *inbox) serveSigninPage(w http.ResponseWriter, req *http.Request) {
 		data = signinData{Message: "This sign-in link is not valid."}
 		status = http.StatusBadRequest
 	}
-	// The one page that posts a form (to the hub itself).
-	w.Header().Set("Content-Security-Policy", signinPolicy)
+	signinHeaders(w.Header())
 	in.render(w, status, signinPage, data)
 }
 
@@ -131,7 +139,7 @@ func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 		refuse(w, http.StatusForbidden, "foreign Origin")
 		return
 	}
-	w.Header().Set("Content-Security-Policy", signinPolicy)
+	signinHeaders(w.Header())
 	req.Body = http.MaxBytesReader(w, req.Body, maxFormBytes)
 	if ct := req.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
 		refuse(w, http.StatusUnsupportedMediaType, "the sign-in form is application/x-www-form-urlencoded")

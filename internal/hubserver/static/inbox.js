@@ -41,7 +41,7 @@ let signedOut = false;
 const events = new EventSource('/inbox/events');
 const ready = load().then((core) => ({
   core,
-  provider: createDomProvider(core, asksEl, { submit }),
+  provider: createDomProvider(core, asksEl, { submit, focus: false }),
 }));
 let queue = ready.then(() => {});
 ready.catch((err) => {
@@ -63,6 +63,7 @@ events.addEventListener('pending', (ev) => {
     for (const [id, entry] of items) if (!ids.has(id) && !entry.sending) end(id, entry, WORDS.gone);
     // Oldest first: each one added goes on top.
     for (const p of pending) add(r, p, false);
+    focusTop();
     update();
   });
 });
@@ -70,6 +71,7 @@ events.addEventListener('add', (ev) => {
   const p = JSON.parse(/** @type {MessageEvent} */ (ev).data);
   later((r) => {
     if (add(r, p, true)) announceEl.textContent = WORDS.announce(p.agent);
+    focusTop();
     update();
   });
 });
@@ -132,6 +134,18 @@ function add({ core, provider }, p, live) {
   list.prepend(article);
   if (live) article.classList.add('ask-new');
   return true;
+}
+
+/**
+ * Puts the keyboard in the top open form (the newest ask) when nothing
+ * else has it, so that the picker's keys work at once; a person busy
+ * elsewhere on the page keeps the focus.
+ */
+function focusTop() {
+  const active = document.activeElement;
+  if (active && active !== document.body) return;
+  const top = asksEl.querySelector('form.askcore-call[data-askcore-state="open"]');
+  /** @type {any} */ (top)?.askcoreFocus?.();
 }
 
 /**
