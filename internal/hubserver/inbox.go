@@ -17,6 +17,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/internal/hubstore"
 )
 
 // The inbox: one page for all of a person's agents (docs/SPEC.md, "The
@@ -37,9 +38,9 @@ var (
 var signinPolicy = strings.Replace(answerpage.ContentSecurityPolicy, "form-action 'none'", "form-action 'self'", 1)
 
 const (
-	// maxReplyBytes bounds a reply's body; the core's own limits on what a
+	// inboxMaxReply bounds a reply's body; the core's own limits on what a
 	// person types are far smaller.
-	maxReplyBytes = 1 << 20
+	inboxMaxReply = 1 << 20
 	// inboxKeepAlive is how often an idle event stream gets a comment.
 	inboxKeepAlive = 15 * time.Second
 	// DefaultInboxPoll is how often an open inbox looks at the store
@@ -48,53 +49,22 @@ const (
 	DefaultInboxPoll = 2 * time.Second
 )
 
-var errNotFound = errors.New("hubserver: not found")
+// inboxReplyFunc judges a reply with the hub's core and stores it (the
+// hub's Reply): the ask as replied; hubstore.ErrNotFound for an ask that is
+// not one of the person's; an *inboxConflict when another reply (or a
+// withdrawal, a deadline) came first; the core's INVALID_ANSWER or
+// INVALID_REQUEST (*askcore.Error) for a reply that does not answer.
+type inboxReplyFunc func(ctx context.Context, personID int64, askID string, reply json.RawMessage, where string) (hubstore.Ask, error)
 
-// person is a signed-in person.
-type person struct {
-	ID   string
-	Name string
-}
+// inboxConflict: the ask had left pending before this reply; Ask is how.
+type inboxConflict struct{ Ask hubstore.Ask }
 
-// inboxAsk is one ask as the inbox shows it.
-type inboxAsk struct {
-	ID        string
-	Agent     string // the agent's name
-	SessionID string
-	Call      json.RawMessage // the core's normalized call
-	Created   time.Time
-	// State is "pending", "replied", "withdrawn" or "expired".
-	State     string
-	Reply     json.RawMessage // the reply shape, once replied
-	RepliedBy string          // the person's name
-	RepliedAt time.Time
-	Where     string
-	Ended     time.Time
-}
-
-// replyConflict: the ask was replied to (or ended) before this reply.
-type replyConflict struct{ ask inboxAsk }
-
-func (c *replyConflict) Error() string { return "hubserver: the ask is " + c.ask.State }
-
-// inboxBackend is what the inbox needs of the hub: its store and its reply.
-type inboxBackend interface {
-	useSignin(ctx context.Context, tokenHash []byte, now time.Time) (personID string, err error)
-	createSession(ctx context.Context, tokenHash []byte, personID string, expires time.Time) error
-	sessionPerson(ctx context.Context, tokenHash []byte, now time.Time) (person, error)
-	deleteSession(ctx context.Context, tokenHash []byte) error
-	// pending lists the person's pending asks, oldest first.
-	pending(ctx context.Context, personID string) ([]inboxAsk, error)
-	// ask returns one of the person's asks (errNotFound for another's).
-	ask(ctx context.Context, personID, id string) (inboxAsk, error)
-	// reply judges and stores a reply: the ask as replied, errNotFound, a
-	// *replyConflict, or the core's INVALID_ANSWER (*askcore.Error).
-	reply(ctx context.Context, personID, id string, reply json.RawMessage, where string) (inboxAsk, error)
-}
+func (c *inboxConflict) Error() string { return "hubserver: the ask is " + string(c.Ask.State) }
 
 // inbox serves the person's side of the hub.
 type inbox struct {
-	b               inboxBackend
+	store           hubstore.Store
+	reply           inboxReplyFunc
 	core            *askcore.Core // the words of an ask's end, and its summary
 	hostAllowed     func(host string) bool
 	tlsProxy        bool // a proxy in front terminates TLS
@@ -108,9 +78,10 @@ type inbox struct {
 	once   sync.Once
 }
 
-func newInbox(b inboxBackend, core *askcore.Core, hostAllowed func(string) bool, tlsProxy bool) *inbox {
+func newInbox(store hubstore.Store, reply inboxReplyFunc, core *askcore.Core, hostAllowed func(string) bool, tlsProxy bool) *inbox {
 	return &inbox{
-		b:               b,
+		store:           store,
+		reply:           reply,
 		core:            core,
 		hostAllowed:     hostAllowed,
 		tlsProxy:        tlsProxy,
@@ -164,16 +135,16 @@ func (in *inbox) sameOrigin(req *http.Request) bool {
 	return origin != "" && strings.EqualFold(origin, scheme+"://"+req.Host) && answerpage.SameOriginFetch(req)
 }
 
-func refuse(w http.ResponseWriter, status int, why string) {
+func inboxRefuse(w http.ResponseWriter, status int, why string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
 	io.WriteString(w, why+"\n")
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func inboxJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		refuse(w, http.StatusInternalServerError, "internal error")
+		inboxRefuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -194,7 +165,7 @@ type inboxData struct {
 func (in *inbox) render(w http.ResponseWriter, status int, t *template.Template, data any) {
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, data); err != nil {
-		refuse(w, http.StatusInternalServerError, "internal error")
+		inboxRefuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -217,7 +188,7 @@ func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// DNS rebinding: a page of another name that resolves here sends its
 	// own name as Host.
 	if !in.hostAllowed(req.Host) {
-		refuse(w, http.StatusForbidden, "wrong Host")
+		inboxRefuse(w, http.StatusForbidden, "wrong Host")
 		return
 	}
 	path := req.URL.Path
@@ -225,7 +196,7 @@ func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// The inbox and the sign-in link are opened from anywhere (a chat, a
 	// mail, a bookmark); everything else is fetched by the hub's own pages.
 	if path != "/" && path != "/signin" && !answerpage.SameOriginFetch(req) {
-		refuse(w, http.StatusForbidden, "cross-origin request")
+		inboxRefuse(w, http.StatusForbidden, "cross-origin request")
 		return
 	}
 	switch {
@@ -248,16 +219,16 @@ func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	case path == "/favicon.svg" && get:
 		answerpage.ServeFile(w, req, "favicon.svg")
 	case path == "/" || path == "/signin" || path == "/signout" || path == "/inbox/events" || path == "/inbox/reply":
-		refuse(w, http.StatusMethodNotAllowed, "method not allowed")
+		inboxRefuse(w, http.StatusMethodNotAllowed, "method not allowed")
 	default:
-		refuse(w, http.StatusNotFound, "not found")
+		inboxRefuse(w, http.StatusNotFound, "not found")
 	}
 }
 
 func (in *inbox) serveStatic(w http.ResponseWriter, req *http.Request, name string) {
 	b, err := inboxFS.ReadFile(name)
 	if err != nil {
-		refuse(w, http.StatusNotFound, "not found")
+		inboxRefuse(w, http.StatusNotFound, "not found")
 		return
 	}
 	ctype := "text/css; charset=utf-8"
@@ -274,20 +245,16 @@ func (in *inbox) serveStatic(w http.ResponseWriter, req *http.Request, name stri
 // servePage is the inbox for a signed-in person, else the page that says
 // how to sign in.
 func (in *inbox) servePage(w http.ResponseWriter, req *http.Request) {
-	session, p, ok := in.sessionOf(req)
+	s, p, ok := in.sessionOf(req)
 	if !ok {
 		in.render(w, http.StatusUnauthorized, signinPage, signinData{Message: "You are not signed in."})
 		return
 	}
-	name := p.Name
-	if name == "" {
-		name = p.ID
-	}
-	in.render(w, http.StatusOK, inboxPage, inboxData{CSRF: csrfToken(session), Person: name})
+	in.render(w, http.StatusOK, inboxPage, inboxData{CSRF: s.CSRFToken, Person: p.Name})
 }
 
-// pageAsk is one pending ask as the page receives it.
-type pageAsk struct {
+// inboxItem is one pending ask as the page receives it.
+type inboxItem struct {
 	ID        string          `json:"id"`
 	Call      json.RawMessage `json:"call"`
 	Agent     string          `json:"agent"`
@@ -295,58 +262,65 @@ type pageAsk struct {
 	Created   int64           `json:"created"` // ms since the epoch
 }
 
-// pageEnd says how an ask ended, for the page.
-type pageEnd struct {
-	ID string `json:"id"`
+// inboxEnd says how an ask ended, for the page; inboxVerdict answers a
+// reply with it.
+type inboxEnd struct {
+	ID string `json:"id,omitempty"`
 	// State is "replied", "withdrawn" or "expired".
 	State     string `json:"state"`
 	Message   string `json:"message"`
 	RepliedBy string `json:"repliedBy,omitempty"`
-	RepliedAt int64  `json:"repliedAt,omitempty"`
+	RepliedAt int64  `json:"repliedAt,omitempty"` // ms since the epoch
 	Where     string `json:"where,omitempty"`
 }
 
-func toPage(a inboxAsk) pageAsk {
-	return pageAsk{ID: a.ID, Call: a.Call, Agent: a.Agent, SessionID: a.SessionID, Created: a.Created.UnixMilli()}
+// inboxVerdict is the hub's answer to a reply.
+type inboxVerdict struct {
+	inboxEnd
+	// Error is the core's error object of an INVALID_ANSWER.
+	Error json.RawMessage `json:"error,omitempty"`
+}
+
+func toInboxItem(a hubstore.Ask) inboxItem {
+	return inboxItem{ID: a.ID, Call: a.Call, Agent: a.AgentName, SessionID: a.SessionID, Created: a.CreatedAt.UnixMilli()}
 }
 
 // endOf says how a, no longer pending, ended: the core's words for a
-// withdrawal or a deadline, the core's summary of a reply and who gave it,
-// when and where.
-func (in *inbox) endOf(ctx context.Context, a inboxAsk) pageEnd {
-	e := pageEnd{ID: a.ID, State: a.State}
+// withdrawal or a deadline; for a reply the core's summary of it and who
+// gave it, when and where.
+func (in *inbox) endOf(ctx context.Context, a hubstore.Ask) inboxEnd {
+	e := inboxEnd{ID: a.ID, State: string(a.State)}
 	switch a.State {
-	case "replied":
-		e.RepliedBy, e.Where = a.RepliedBy, a.Where
-		e.RepliedAt = a.RepliedAt.UnixMilli()
-		summary := in.summary(ctx, a)
-		e.Message = fmt.Sprintf("Answered by %s at %s from %s", a.RepliedBy, a.RepliedAt.UTC().Format("2006-01-02 15:04:05 UTC"), a.Where)
-		if summary != "" {
+	case hubstore.StateReplied:
+		e.RepliedBy, e.Where = a.RepliedBy, a.RepliedWhere
+		e.RepliedAt = a.UpdatedAt.UnixMilli()
+		e.Message = fmt.Sprintf("Answered by %s at %s from %s", a.RepliedBy, a.UpdatedAt.UTC().Format("2006-01-02 15:04:05 UTC"), a.RepliedWhere)
+		if summary := in.summary(ctx, a); summary != "" {
 			e.Message = summary + "\n" + e.Message
 		}
-	case "expired":
-		ms := a.Ended.Sub(a.Created).Milliseconds()
-		if ms <= 0 {
-			ms = 1
+	case hubstore.StateExpired:
+		ms := a.UpdatedAt.Sub(a.CreatedAt).Milliseconds()
+		if !a.ExpiresAt.IsZero() {
+			ms = a.ExpiresAt.Sub(a.CreatedAt).Milliseconds()
 		}
-		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationTimeout, Millis: ms}).Message
+		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationTimeout, Millis: max(ms, 1)}).Message
 	default:
 		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationWithdrawn}).Message
 	}
 	return e
 }
 
-// summary is the core's summary of a's reply ("" if it has none).
-func (in *inbox) summary(ctx context.Context, a inboxAsk) string {
+// summary is the core's summary of a's reply ("" if there is none).
+func (in *inbox) summary(ctx context.Context, a hubstore.Ask) string {
 	call, err := in.core.Normalize(ctx, string(a.Call))
 	if err != nil {
 		return ""
 	}
 	var shape struct {
-		Picks   []askcore.Pick `json:"picks"`
-		Decline bool           `json:"decline"`
-		Lines   []string       `json:"lines"`
-		Form    json.RawMessage
+		Lines   []string        `json:"lines"`
+		Picks   []askcore.Pick  `json:"picks"`
+		Form    json.RawMessage `json:"form"`
+		Decline bool            `json:"decline"`
 	}
 	if json.Unmarshal(a.Reply, &shape) != nil {
 		return ""
@@ -366,6 +340,11 @@ func (in *inbox) summary(ctx context.Context, a inboxAsk) string {
 	}
 	ans, err := call.Resolve(ctx, r)
 	if err != nil {
+		// A decline resolves to the core's ASK_DECLINED: its message is
+		// the summary.
+		if e := askcore.AsError(err); e != nil && shape.Decline {
+			return e.Message
+		}
 		return ""
 	}
 	s, err := call.Summary(ctx, ans)
@@ -375,46 +354,49 @@ func (in *inbox) summary(ctx context.Context, a inboxAsk) string {
 	return s
 }
 
-func sseFrame(event string, v any) []byte {
+func inboxFrame(event string, v any) []byte {
 	data, _ := json.Marshal(v)
 	// data never holds a line break: compact JSON escapes them.
 	return []byte("event: " + event + "\ndata: " + string(data) + "\n\n")
 }
 
 // serveEvents streams the person's inbox: the pending asks, then each ask
-// added and ended, from whichever replica. It looks at the store when
-// woken (an ask added or ended in this process) and every in.poll.
+// added and ended, whichever replica took the change. It looks at the
+// store when the store says the person's asks changed (in process, or
+// LISTEN/NOTIFY), when this process signs someone out, and every in.poll.
 func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
-	session, p, ok := in.sessionOf(req)
+	s, p, ok := in.sessionOf(req)
 	if !ok {
-		refuse(w, http.StatusUnauthorized, "not signed in")
+		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
 		return
 	}
 	fl, ok := w.(http.Flusher)
 	if !ok {
-		refuse(w, http.StatusInternalServerError, "streaming unsupported")
+		inboxRefuse(w, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
 	ctx := req.Context()
+	changed, stopWatch := in.store.Watch(hubstore.PersonKey(p.ID))
+	defer stopWatch()
 	wake, stop := in.subscribe()
 	defer stop()
-	asks, err := in.b.pending(ctx, p.ID)
+	asks, err := in.pending(ctx, p.ID)
 	if err != nil {
-		refuse(w, http.StatusServiceUnavailable, "the store cannot be read")
+		inboxRefuse(w, http.StatusServiceUnavailable, "the store cannot be read")
 		return
 	}
 	known := map[string]bool{}
-	items := make([]pageAsk, 0, len(asks))
+	items := make([]inboxItem, 0, len(asks))
 	for _, a := range asks {
 		known[a.ID] = true
-		items = append(items, toPage(a))
+		items = append(items, toInboxItem(a))
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	w.Write([]byte("retry: 2000\n\n"))
-	w.Write(sseFrame("pending", map[string]any{"items": items, "now": in.now().UnixMilli()}))
+	w.Write(inboxFrame("pending", map[string]any{"items": items, "now": in.now().UnixMilli()}))
 	fl.Flush()
 
 	poll := time.NewTicker(in.poll)
@@ -431,125 +413,142 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 			w.Write([]byte(": keep-alive\n\n"))
 			fl.Flush()
 			continue
+		case <-changed:
 		case <-wake:
 		case <-poll.C:
 		}
-		if _, err := in.b.sessionPerson(ctx, HashToken(session), in.now()); err != nil {
-			if errors.Is(err, errNotFound) {
-				w.Write(sseFrame("signedout", struct{}{}))
+		if _, err := in.store.WebSession(ctx, s.TokenHash, in.now()); err != nil {
+			if errors.Is(err, hubstore.ErrNotFound) {
+				w.Write(inboxFrame("signedout", struct{}{}))
 				fl.Flush()
 				return
 			}
 			continue
 		}
-		asks, err := in.b.pending(ctx, p.ID)
+		asks, err := in.pending(ctx, p.ID)
 		if err != nil {
 			continue
 		}
 		now := map[string]bool{}
-		for _, a := range asks {
+		// Oldest first, as the snapshot: the page puts each on top.
+		for i := len(asks) - 1; i >= 0; i-- {
+			a := asks[i]
 			now[a.ID] = true
 			if !known[a.ID] {
 				known[a.ID] = true
-				w.Write(sseFrame("add", toPage(a)))
+				w.Write(inboxFrame("add", toInboxItem(a)))
 			}
 		}
 		for id := range known {
 			if now[id] {
 				continue
 			}
-			a, err := in.b.ask(ctx, p.ID, id)
-			if err == nil && a.State == "pending" {
-				continue // listed meanwhile: the next look shows it
+			a, err := in.store.Ask(ctx, id)
+			if err != nil || a.State == hubstore.StatePending {
+				continue // listed meanwhile, or unreadable: the next look tells
 			}
 			delete(known, id)
-			if err != nil {
-				w.Write(sseFrame("end", pageEnd{ID: id, State: "withdrawn", Message: in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationWithdrawn}).Message}))
-				continue
-			}
-			w.Write(sseFrame("end", in.endOf(ctx, a)))
+			w.Write(inboxFrame("end", in.endOf(ctx, a)))
 		}
 		fl.Flush()
 	}
 }
 
-// replyRequest is what the page posts: the ask and what the person gave.
-type replyRequest struct {
-	ID    string          `json:"id"`
-	Reply json.RawMessage `json:"reply"`
+// pending lists the person's pending asks, oldest first.
+func (in *inbox) pending(ctx context.Context, personID int64) ([]hubstore.Ask, error) {
+	asks, err := in.store.Asks(ctx, hubstore.AskFilter{PersonID: personID, State: hubstore.StatePending})
+	if err != nil {
+		return nil, err
+	}
+	// The store lists newest first.
+	for i, j := 0, len(asks)-1; i < j; i, j = i+1, j-1 {
+		asks[i], asks[j] = asks[j], asks[i]
+	}
+	return asks, nil
 }
 
-// replyResponse is the hub's verdict.
-type replyResponse struct {
-	State   string          `json:"state,omitempty"`
-	Message string          `json:"message,omitempty"`
-	Error   json.RawMessage `json:"error,omitempty"`
-	// Question is the question (from 0) an INVALID_ANSWER is about.
-	Question  *int   `json:"question,omitempty"`
-	RepliedBy string `json:"repliedBy,omitempty"`
-	RepliedAt int64  `json:"repliedAt,omitempty"`
-	Where     string `json:"where,omitempty"`
+// inboxReplyRequest is what the page posts: the ask and what the person
+// gave.
+type inboxReplyRequest struct {
+	ID    string          `json:"id"`
+	Reply json.RawMessage `json:"reply"`
 }
 
 // serveReply takes a reply from the page: judged by the hub's core, stored
 // once (a second reply, from any device or replica, is 409 with the first
 // one's outcome).
 func (in *inbox) serveReply(w http.ResponseWriter, req *http.Request) {
-	session, p, ok := in.sessionOf(req)
+	s, p, ok := in.sessionOf(req)
 	if !ok {
-		refuse(w, http.StatusUnauthorized, "not signed in")
+		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
 		return
 	}
 	if !in.sameOrigin(req) {
-		refuse(w, http.StatusForbidden, "foreign Origin")
+		inboxRefuse(w, http.StatusForbidden, "foreign Origin")
 		return
 	}
-	if !checkCSRF(req, session) {
-		refuse(w, http.StatusForbidden, "missing or wrong CSRF token")
+	if !inboxCSRFOK(req, s) {
+		inboxRefuse(w, http.StatusForbidden, "missing or wrong CSRF token")
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		refuse(w, http.StatusUnsupportedMediaType, "the reply is application/json")
+		inboxRefuse(w, http.StatusUnsupportedMediaType, "the reply is application/json")
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, maxReplyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, inboxMaxReply))
 	if err != nil {
-		refuse(w, http.StatusRequestEntityTooLarge, "the reply is too large")
+		inboxRefuse(w, http.StatusRequestEntityTooLarge, "the reply is too large")
 		return
 	}
-	var r replyRequest
+	var r inboxReplyRequest
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil || dec.More() || r.ID == "" || len(r.Reply) == 0 {
-		refuse(w, http.StatusBadRequest, "the reply is {\"id\":...,\"reply\":{\"picks\":[...]} or {\"decline\":true}}")
+	if err := dec.Decode(&r); err != nil || dec.More() || r.ID == "" || !inboxReplyShape(r.Reply) {
+		inboxRefuse(w, http.StatusBadRequest, "the reply is {\"id\":...,\"reply\":{\"picks\":[...]} or {\"decline\":true}}")
 		return
 	}
-	a, err := in.b.reply(req.Context(), p.ID, r.ID, r.Reply, deviceOf(req))
-	var conflict *replyConflict
+	ctx := req.Context()
+	a, err := in.reply(ctx, p.ID, r.ID, r.Reply, inboxDevice(req))
+	var conflict *inboxConflict
 	var coreErr *askcore.Error
 	switch {
 	case err == nil:
-		in.wakeAll()
-		e := in.endOf(req.Context(), a)
-		writeJSON(w, http.StatusOK, replyResponse{State: e.State, Message: e.Message, RepliedBy: e.RepliedBy, RepliedAt: e.RepliedAt, Where: e.Where})
-	case errors.Is(err, errNotFound):
-		writeJSON(w, http.StatusNotFound, replyResponse{State: "unknown", Message: "no such question"})
+		inboxJSON(w, http.StatusOK, inboxVerdict{inboxEnd: in.endOf(ctx, a)})
+	case errors.Is(err, hubstore.ErrNotFound):
+		inboxJSON(w, http.StatusNotFound, inboxVerdict{inboxEnd: inboxEnd{State: "unknown", Message: "no such question"}})
 	case errors.As(err, &conflict):
-		e := in.endOf(req.Context(), conflict.ask)
-		writeJSON(w, http.StatusConflict, replyResponse{State: e.State, Message: e.Message, RepliedBy: e.RepliedBy, RepliedAt: e.RepliedAt, Where: e.Where})
+		inboxJSON(w, http.StatusConflict, inboxVerdict{inboxEnd: in.endOf(ctx, conflict.Ask)})
 	case errors.As(err, &coreErr) && coreErr.Code == askcore.CodeInvalidAnswer:
-		resp := replyResponse{Message: coreErr.Message, Error: coreErr.JSON()}
-		writeJSON(w, http.StatusUnprocessableEntity, resp)
-	case errors.As(err, &coreErr) && coreErr.Code == askcore.CodeInvalidRequest:
-		writeJSON(w, http.StatusBadRequest, replyResponse{Message: coreErr.Message, Error: coreErr.JSON()})
+		inboxJSON(w, http.StatusUnprocessableEntity, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
+	case errors.As(err, &coreErr):
+		inboxJSON(w, http.StatusBadRequest, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
 	default:
-		refuse(w, http.StatusInternalServerError, "the reply could not be stored")
+		inboxRefuse(w, http.StatusInternalServerError, "the reply could not be stored")
 	}
 }
 
-// deviceOf names where a reply came from, for the event log and the other
-// devices: the inbox, and the browser and system its User-Agent names.
-func deviceOf(req *http.Request) string {
+// inboxReplyShape: what the page sends, {"picks":[...]} (one pick per
+// question; the core judges each) or {"decline":true}, and nothing else.
+func inboxReplyShape(raw json.RawMessage) bool {
+	var shape struct {
+		Picks   *[]askcore.Pick `json:"picks"`
+		Decline *bool           `json:"decline"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&shape) != nil || dec.More() {
+		return false
+	}
+	if shape.Decline != nil {
+		return *shape.Decline && shape.Picks == nil
+	}
+	return shape.Picks != nil && len(*shape.Picks) > 0
+}
+
+// inboxDevice names where a reply came from, for the event log and the
+// other devices: the inbox, and the browser and system its User-Agent
+// names.
+func inboxDevice(req *http.Request) string {
 	ua := req.Header.Get("User-Agent")
 	pick := func(pairs ...string) string {
 		for i := 0; i < len(pairs); i += 2 {

@@ -1,15 +1,17 @@
 package hubserver
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/askcore/askcore/internal/hubstore"
 )
 
 // The person's side of the hub signs in with a one-time link that
@@ -19,55 +21,47 @@ import (
 // uses the link and opens a web session.
 
 const (
-	// sessionCookie is the session cookie's name on plain HTTP
-	// (loopback, an SSH forward); secureSessionCookie under TLS, where the
-	// __Host- prefix makes the browser refuse it unless it is Secure, for
-	// Path=/ and without a Domain.
-	sessionCookie       = "askcore_inbox"
-	secureSessionCookie = "__Host-askcore_inbox"
-	// csrfHeader carries the page's CSRF token on every state-changing
-	// request of the inbox.
-	csrfHeader = "X-Askcore-Csrf"
-	// sessionBytes is a session token's length: 256 random bits.
-	sessionBytes = 32
-	// maxFormBytes bounds the sign-in form's body.
-	maxFormBytes = 4 << 10
+	// inboxCookie is the session cookie's name on plain HTTP (loopback,
+	// an SSH forward); inboxSecureCookie under TLS, where the __Host-
+	// prefix makes the browser refuse it unless it is Secure, for Path=/
+	// and without a Domain.
+	inboxCookie       = "askcore_inbox"
+	inboxSecureCookie = "__Host-askcore_inbox"
+	// inboxCSRFHeader carries the page's CSRF token on every
+	// state-changing request of the inbox.
+	inboxCSRFHeader = "X-Askcore-Csrf"
+	// inboxSecretBytes is a session or CSRF token's length: 256 random
+	// bits.
+	inboxSecretBytes = 32
+	// inboxMaxForm bounds the sign-in form's body.
+	inboxMaxForm = 4 << 10
 )
 
 // DefaultSessionLifetime is how long a web session lasts from sign-in.
 const DefaultSessionLifetime = 30 * 24 * time.Hour
 
-// HashToken is how the hub stores every token it hands out (agent tokens,
-// sign-in links, web sessions): SHA-256 of the token's text, so that a
-// copy of the database signs nobody in. Tokens are 256 random bits, which
-// leaves nothing to guess and no need for a slow hash.
-func HashToken(token string) []byte {
+// inboxHash is how the store keeps a sign-in link's or a web session's
+// token: hex SHA-256 of its text, so that a copy of the database signs
+// nobody in. The tokens are 256 random bits: nothing to guess, no need for
+// a slow hash.
+func inboxHash(token string) string {
 	sum := sha256.Sum256([]byte(token))
-	return sum[:]
+	return hex.EncodeToString(sum[:])
 }
 
-// newSessionToken returns 256 random bits, URL-safe.
-func newSessionToken() (string, error) {
-	b := make([]byte, sessionBytes)
+// newInboxSecret returns 256 random bits, URL-safe.
+func newInboxSecret() (string, error) {
+	b := make([]byte, inboxSecretBytes)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// csrfToken is the page's CSRF token for a session: derived from the
-// session's own token (which only the cookie holds), so that nothing more
-// is stored and a page of another site, which can neither read the cookie
-// nor the inbox page, cannot know it.
-func csrfToken(session string) string {
-	m := hmac.New(sha256.New, []byte(session))
-	m.Write([]byte("askcore inbox csrf"))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
-
-// validToken: the shape of a token the hub hands out (43 URL-safe
-// base64 characters); anything else is refused before a store lookup.
-func validToken(t string) bool {
+// inboxTokenShape: the shape of a token the hub hands out (43 URL-safe
+// base64 characters, 256 bits); anything else is refused before a store
+// lookup.
+func inboxTokenShape(t string) bool {
 	if len(t) != 43 {
 		return false
 	}
@@ -83,31 +77,34 @@ func validToken(t string) bool {
 // cookieName is the session cookie's name for this request.
 func (in *inbox) cookieName(req *http.Request) string {
 	if in.secure(req) {
-		return secureSessionCookie
+		return inboxSecureCookie
 	}
-	return sessionCookie
+	return inboxCookie
 }
 
-// sessionOf returns the request's session token (from its cookie) and the
+// sessionOf returns the request's web session (from its cookie) and the
 // signed-in person, or ok false.
-func (in *inbox) sessionOf(req *http.Request) (token string, p person, ok bool) {
+func (in *inbox) sessionOf(req *http.Request) (s hubstore.WebSession, p hubstore.Person, ok bool) {
 	c, err := req.Cookie(in.cookieName(req))
-	if err != nil || !validToken(c.Value) {
-		return "", person{}, false
+	if err != nil || !inboxTokenShape(c.Value) {
+		return s, p, false
 	}
-	p, err = in.b.sessionPerson(req.Context(), HashToken(c.Value), in.now())
+	s, err = in.store.WebSession(req.Context(), inboxHash(c.Value), in.now())
 	if err != nil {
-		return "", person{}, false
+		return s, p, false
 	}
-	return c.Value, p, true
+	p, err = in.store.Person(req.Context(), s.PersonID)
+	if err != nil {
+		return s, p, false
+	}
+	return s, p, true
 }
 
-// checkCSRF: the request carries the session's CSRF token in its header
+// inboxCSRFOK: the request carries the session's CSRF token in its header
 // (compared in constant time).
-func checkCSRF(req *http.Request, session string) bool {
-	got := req.Header.Get(csrfHeader)
-	want := csrfToken(session)
-	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+func inboxCSRFOK(req *http.Request, s hubstore.WebSession) bool {
+	got := req.Header.Get(inboxCSRFHeader)
+	return s.CSRFToken != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.CSRFToken)) == 1
 }
 
 // signinHeaders: the sign-in page is the one page that posts a form (to
@@ -124,7 +121,7 @@ func (in *inbox) serveSigninPage(w http.ResponseWriter, req *http.Request) {
 	token := req.URL.Query().Get("token")
 	data := signinData{Token: token}
 	status := http.StatusOK
-	if !validToken(token) {
+	if !inboxTokenShape(token) {
 		data = signinData{Message: "This sign-in link is not valid."}
 		status = http.StatusBadRequest
 	}
@@ -135,43 +132,51 @@ func (in *inbox) serveSigninPage(w http.ResponseWriter, req *http.Request) {
 // serveSignin uses a sign-in link: once, before it expires. It opens a
 // web session and sends the browser to the inbox.
 func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
-	if !in.sameOrigin(req) {
-		refuse(w, http.StatusForbidden, "foreign Origin")
-		return
-	}
 	signinHeaders(w.Header())
-	req.Body = http.MaxBytesReader(w, req.Body, maxFormBytes)
-	if ct := req.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
-		refuse(w, http.StatusUnsupportedMediaType, "the sign-in form is application/x-www-form-urlencoded")
+	if !in.sameOrigin(req) {
+		inboxRefuse(w, http.StatusForbidden, "foreign Origin")
 		return
 	}
+	if ct := req.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
+		inboxRefuse(w, http.StatusUnsupportedMediaType, "the sign-in form is application/x-www-form-urlencoded")
+		return
+	}
+	req.Body = http.MaxBytesReader(w, req.Body, inboxMaxForm)
 	if err := req.ParseForm(); err != nil {
-		refuse(w, http.StatusBadRequest, "the sign-in form could not be read")
+		inboxRefuse(w, http.StatusBadRequest, "the sign-in form could not be read")
 		return
 	}
 	token := req.PostForm.Get("token")
-	used := func(msg string) { in.render(w, http.StatusUnauthorized, signinPage, signinData{Message: msg}) }
-	if !validToken(token) {
-		used("This sign-in link is not valid.")
+	refused := func() {
+		in.render(w, http.StatusUnauthorized, signinPage, signinData{Message: "This sign-in link is not valid, was used already or has expired."})
+	}
+	if !inboxTokenShape(token) {
+		refused()
 		return
 	}
-	personID, err := in.b.useSignin(req.Context(), HashToken(token), in.now())
+	ctx := req.Context()
+	personID, err := in.store.ConsumeSigninLink(ctx, inboxHash(token), in.now())
+	if errors.Is(err, hubstore.ErrNotFound) {
+		refused()
+		return
+	}
 	if err != nil {
-		if errors.Is(err, errNotFound) {
-			used("This sign-in link is not valid, was used already or has expired.")
-			return
-		}
-		refuse(w, http.StatusInternalServerError, "internal error")
+		inboxRefuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
-	session, err := newSessionToken()
+	session, err1 := newInboxSecret()
+	csrf, err2 := newInboxSecret()
+	if err1 != nil || err2 != nil {
+		inboxRefuse(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	now := in.now()
+	expires := now.Add(in.sessionLifetime)
+	err = in.store.CreateWebSession(ctx, hubstore.WebSession{
+		TokenHash: inboxHash(session), PersonID: personID, CSRFToken: csrf, CreatedAt: now, ExpiresAt: expires,
+	})
 	if err != nil {
-		refuse(w, http.StatusInternalServerError, "internal error")
-		return
-	}
-	expires := in.now().Add(in.sessionLifetime)
-	if err := in.b.createSession(req.Context(), HashToken(session), personID, expires); err != nil {
-		refuse(w, http.StatusInternalServerError, "internal error")
+		inboxRefuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
@@ -189,21 +194,21 @@ func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 
 // serveSignout ends the request's web session and clears its cookie.
 func (in *inbox) serveSignout(w http.ResponseWriter, req *http.Request) {
-	session, _, ok := in.sessionOf(req)
+	s, _, ok := in.sessionOf(req)
 	if !ok {
-		refuse(w, http.StatusUnauthorized, "not signed in")
+		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
 		return
 	}
 	if !in.sameOrigin(req) {
-		refuse(w, http.StatusForbidden, "foreign Origin")
+		inboxRefuse(w, http.StatusForbidden, "foreign Origin")
 		return
 	}
-	if !checkCSRF(req, session) {
-		refuse(w, http.StatusForbidden, "missing or wrong CSRF token")
+	if !inboxCSRFOK(req, s) {
+		inboxRefuse(w, http.StatusForbidden, "missing or wrong CSRF token")
 		return
 	}
-	if err := in.b.deleteSession(req.Context(), HashToken(session)); err != nil {
-		refuse(w, http.StatusInternalServerError, "internal error")
+	if err := in.store.DeleteWebSession(req.Context(), s.TokenHash); err != nil {
+		inboxRefuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
