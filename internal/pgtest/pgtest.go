@@ -90,7 +90,9 @@ func start() (stop func(), err error) {
 			os.RemoveAll(dir)
 			return nil, err
 		}
-		run = func(args ...string) *exec.Cmd { return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...) }
+		run = func(args ...string) *exec.Cmd {
+			return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...)
+		}
 	}
 	if err := os.Chmod(dir, 0o755); err != nil {
 		os.RemoveAll(dir)
