@@ -185,19 +185,19 @@ func (s *sqlStore) People(ctx context.Context) ([]Person, error) {
 
 // Agents.
 
-const agentColumns = `id, person_id, name, deadline_seconds, created_at, revoked_at`
+const agentColumns = `id, person_id, name, token_hash, deadline_seconds, created_at, revoked_at`
 
 func scanAgent(row interface{ Scan(...any) error }) (Agent, error) {
 	var a Agent
 	var deadline, created, revoked sql.NullInt64
-	err := row.Scan(&a.ID, &a.PersonID, &a.Name, &deadline, &created, &revoked)
+	err := row.Scan(&a.ID, &a.PersonID, &a.Name, &a.TokenHash, &deadline, &created, &revoked)
 	a.Deadline = time.Duration(deadline.Int64) * time.Second
 	a.CreatedAt, a.RevokedAt = fromMS(created), fromMS(revoked)
 	return a, notFound(err)
 }
 
 func (s *sqlStore) AddAgent(ctx context.Context, n NewAgent) (Agent, error) {
-	a := Agent{PersonID: n.PersonID, Name: n.Name, Deadline: n.Deadline.Truncate(time.Second), CreatedAt: time.UnixMilli(ms2(time.Now()))}
+	a := Agent{PersonID: n.PersonID, Name: n.Name, TokenHash: n.TokenHash, Deadline: n.Deadline.Truncate(time.Second), CreatedAt: time.UnixMilli(ms2(time.Now()))}
 	var deadline sql.NullInt64
 	if a.Deadline > 0 {
 		deadline = sql.NullInt64{Int64: int64(a.Deadline / time.Second), Valid: true}
@@ -350,6 +350,12 @@ func (s *sqlStore) Asks(ctx context.Context, f AskFilter) ([]Ask, error) {
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+func (s *sqlStore) CountAsks(ctx context.Context, state State) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM asks WHERE state = ?`), string(state)).Scan(&n)
+	return n, err
 }
 
 func (s *sqlStore) Reply(ctx context.Context, t Transition) (Ask, bool, error) {

@@ -66,6 +66,8 @@ type Agent struct {
 	ID       int64
 	PersonID int64
 	Name     string
+	// TokenHash is the hex SHA-256 of the agent's token.
+	TokenHash string
 	// Deadline, when positive, expires each of the agent's asks that long
 	// after it was asked; zero means never.
 	Deadline  time.Duration
@@ -211,6 +213,8 @@ type Store interface {
 	CreateAsk(ctx context.Context, a NewAsk) (ask Ask, created bool, err error)
 	Ask(ctx context.Context, id string) (Ask, error)
 	Asks(ctx context.Context, f AskFilter) ([]Ask, error)
+	// CountAsks counts the asks in state, of every person.
+	CountAsks(ctx context.Context, state State) (int, error)
 	// Reply moves a pending ask to replied, with its event, in one
 	// transaction. won is false when the ask had left pending already:
 	// ask is then the outcome that won.
