@@ -18,6 +18,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/internal/hubstore"
+	"github.com/askcore/askcore/internal/hubwire"
 )
 
 // The inbox: one page for all of a person's agents (docs/SPEC.md, "The
@@ -49,55 +50,57 @@ const (
 	DefaultInboxPoll = 2 * time.Second
 )
 
-// inboxReplyFunc judges a reply with the hub's core and stores it (the
-// hub's Reply): the ask as replied; hubstore.ErrNotFound for an ask that is
-// not one of the person's; an *inboxConflict when another reply (or a
-// withdrawal, a deadline) came first; the core's INVALID_ANSWER or
-// INVALID_REQUEST (*askcore.Error) for a reply that does not answer.
-type inboxReplyFunc func(ctx context.Context, personID int64, askID string, reply json.RawMessage, where string) (hubstore.Ask, error)
+// InboxOptions configure the inbox (MountInbox).
+type InboxOptions struct {
+	// TLSProxy says a proxy in front of the hub terminates TLS: the
+	// browser's origin is https, and the session cookie is Secure, though
+	// the hub itself serves plain HTTP on loopback.
+	TLSProxy bool
+	// SessionLifetime is how long a web session lasts from sign-in
+	// (0: DefaultSessionLifetime).
+	SessionLifetime time.Duration
+}
 
-// inboxConflict: the ask had left pending before this reply; Ask is how.
-type inboxConflict struct{ Ask hubstore.Ask }
+// MountInbox serves the inbox on s: the page, sign-in and sign-out, its
+// event stream and its replies (docs/SPEC.md, "The hub's inbox"). Call it
+// before serving.
+func (s *Server) MountInbox(opts InboxOptions) {
+	in := &inbox{
+		store:           s.store,
+		reply:           s.Reply,
+		core:            s.core,
+		tlsProxy:        opts.TLSProxy,
+		sessionLifetime: opts.SessionLifetime,
+		poll:            DefaultInboxPoll,
+		now:             s.now,
+		subs:            map[chan struct{}]struct{}{},
+		closed:          s.Closing(),
+	}
+	if in.sessionLifetime <= 0 {
+		in.sessionLifetime = DefaultSessionLifetime
+	}
+	for _, pattern := range []string{"/{$}", "/signin", "/signout", "/inbox/", "/host/", "/favicon.svg"} {
+		s.Handle(pattern, in)
+	}
+}
 
-func (c *inboxConflict) Error() string { return "hubserver: the ask is " + string(c.Ask.State) }
-
-// inbox serves the person's side of the hub.
+// inbox serves the person's side of the hub. The server's guard has
+// checked the Host header already (DNS rebinding).
 type inbox struct {
 	store           hubstore.Store
-	reply           inboxReplyFunc
+	reply           func(ctx context.Context, personID int64, askID string, reply json.RawMessage, where string) (hubstore.Ask, error)
 	core            *askcore.Core // the words of an ask's end, and its summary
-	hostAllowed     func(host string) bool
-	tlsProxy        bool // a proxy in front terminates TLS
+	tlsProxy        bool
 	sessionLifetime time.Duration
 	poll            time.Duration
 	now             func() time.Time
 
 	mu     sync.Mutex
 	subs   map[chan struct{}]struct{}
-	closed chan struct{}
-	once   sync.Once
+	closed <-chan struct{} // the server's Closing
 }
 
-func newInbox(store hubstore.Store, reply inboxReplyFunc, core *askcore.Core, hostAllowed func(string) bool, tlsProxy bool) *inbox {
-	return &inbox{
-		store:           store,
-		reply:           reply,
-		core:            core,
-		hostAllowed:     hostAllowed,
-		tlsProxy:        tlsProxy,
-		sessionLifetime: DefaultSessionLifetime,
-		poll:            DefaultInboxPoll,
-		now:             time.Now,
-		subs:            map[chan struct{}]struct{}{},
-		closed:          make(chan struct{}),
-	}
-}
-
-// close ends every open event stream.
-func (in *inbox) close() { in.once.Do(func() { close(in.closed) }) }
-
-// wakeAll has every open inbox look at the store now (an ask was added or
-// ended in this process).
+// wakeAll has every open inbox look at the store now (a session ended).
 func (in *inbox) wakeAll() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -173,24 +176,9 @@ func (in *inbox) render(w http.ResponseWriter, status int, t *template.Template,
 	w.Write(buf.Bytes())
 }
 
-// isInboxPath: the paths the inbox serves; everything else is the hub's.
-func isInboxPath(p string) bool {
-	switch p {
-	case "/", "/signin", "/signout", "/favicon.svg":
-		return true
-	}
-	return strings.HasPrefix(p, "/inbox/") || strings.HasPrefix(p, "/host/")
-}
-
-// ServeHTTP serves the inbox's paths (isInboxPath).
+// ServeHTTP serves the inbox's paths (MountInbox).
 func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	answerpage.SecurityHeaders(w.Header())
-	// DNS rebinding: a page of another name that resolves here sends its
-	// own name as Host.
-	if !in.hostAllowed(req.Host) {
-		inboxRefuse(w, http.StatusForbidden, "wrong Host")
-		return
-	}
 	path := req.URL.Path
 	get := req.Method == http.MethodGet || req.Method == http.MethodHead
 	// The inbox and the sign-in link are opened from anywhere (a chat, a
@@ -509,15 +497,18 @@ func (in *inbox) serveReply(w http.ResponseWriter, req *http.Request) {
 	}
 	ctx := req.Context()
 	a, err := in.reply(ctx, p.ID, r.ID, r.Reply, inboxDevice(req))
-	var conflict *inboxConflict
+	var ended *EndedError
 	var coreErr *askcore.Error
+	var hubErr *hubwire.Error
 	switch {
 	case err == nil:
 		inboxJSON(w, http.StatusOK, inboxVerdict{inboxEnd: in.endOf(ctx, a)})
-	case errors.Is(err, hubstore.ErrNotFound):
+	case errors.Is(err, ErrAskNotFound):
 		inboxJSON(w, http.StatusNotFound, inboxVerdict{inboxEnd: inboxEnd{State: "unknown", Message: "no such question"}})
-	case errors.As(err, &conflict):
-		inboxJSON(w, http.StatusConflict, inboxVerdict{inboxEnd: in.endOf(ctx, conflict.Ask)})
+	case errors.As(err, &ended):
+		inboxJSON(w, http.StatusConflict, inboxVerdict{inboxEnd: in.endOf(ctx, ended.Ask)})
+	case errors.As(err, &hubErr):
+		inboxJSON(w, http.StatusBadRequest, inboxVerdict{inboxEnd: inboxEnd{Message: hubErr.Message}})
 	case errors.As(err, &coreErr) && coreErr.Code == askcore.CodeInvalidAnswer:
 		inboxJSON(w, http.StatusUnprocessableEntity, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
 	case errors.As(err, &coreErr):

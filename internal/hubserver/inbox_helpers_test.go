@@ -19,8 +19,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/hubstore"
+	"github.com/askcore/askcore/internal/pgtest"
 )
 
 // inboxPatience bounds every wait of an inbox test; only a failing test
@@ -46,11 +46,7 @@ type inboxEnvHooks struct {
 	agent func(person, agent string) string
 	// session reports whether the store holds a web session of this hash.
 	session func(hash string) bool
-	// tlsProxy says a proxy in front terminates TLS.
-	tlsProxy func(bool)
 }
-
-func (e *inboxEnv) setTLSProxy(on bool) { e.hooks.tlsProxy(on) }
 
 func (e *inboxEnv) origin() string { return e.base.Scheme + "://" + e.base.Host }
 
@@ -280,35 +276,50 @@ var dbRequest = map[string]any{
 }
 
 // inboxEachStore runs f on a hub over each store: SQLite in a temporary
-// directory, and PostgreSQL where the test database is there.
+// directory, and PostgreSQL (package pgtest; skipped with the reason where
+// there is none).
 func inboxEachStore(t *testing.T, f func(t *testing.T, e *inboxEnv)) {
-	t.Run("sqlite", func(t *testing.T) {
-		store, err := hubstore.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
-		require.NoError(t, err)
-		t.Cleanup(func() { store.Close() })
-		f(t, newInboxEnv(t, store))
-	})
+	inboxEachStoreWith(t, InboxOptions{}, f)
 }
 
-// newInboxEnv serves the hub on store over real HTTP on 127.0.0.1.
-func newInboxEnv(t *testing.T, store hubstore.Store) *inboxEnv {
-	core := askcore.NewCore(nil)
+func inboxEachStoreWith(t *testing.T, opts InboxOptions, f func(t *testing.T, e *inboxEnv)) {
+	for _, b := range []struct {
+		name string
+		dsn  func(t *testing.T) string
+	}{
+		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "hub.db") }},
+		{"postgres", func(t *testing.T) string { return pgtest.NewDB(t) }},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			store, err := hubstore.Open(context.Background(), b.dsn(t))
+			require.NoError(t, err)
+			t.Cleanup(func() { store.Close() })
+			f(t, newInboxEnv(t, store, opts))
+		})
+	}
+}
+
+// newInboxEnv serves the hub (the agent API and the inbox) on store over
+// real HTTP on 127.0.0.1.
+func newInboxEnv(t *testing.T, store hubstore.Store, opts InboxOptions) *inboxEnv {
 	ctx := context.Background()
-	var srv *httptest.Server
-	in := newInbox(store, interimReply(store, core), core, func(host string) bool { return host == srv.Listener.Addr().String() }, false)
-	agents := interimAgentAPI(store, core)
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isInboxPath(r.URL.Path) {
-			in.ServeHTTP(w, r)
-			return
-		}
-		agents.ServeHTTP(w, r)
-	}))
+	srv, err := New(Options{Store: store})
+	require.NoError(t, err)
+	srv.MountInbox(opts)
+	hs := httptest.NewServer(srv.Handler())
+	runCtx, stop := context.WithCancel(ctx)
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		srv.Run(runCtx)
+	}()
 	t.Cleanup(func() {
-		in.close()
+		stop()
+		<-ran
 		srv.Close()
+		hs.Close()
 	})
-	base, err := url.Parse(srv.URL)
+	base, err := url.Parse(hs.URL)
 	require.NoError(t, err)
 	personOf := func(name string) hubstore.Person {
 		p, err := store.PersonByName(ctx, name)
@@ -327,15 +338,13 @@ func newInboxEnv(t *testing.T, store hubstore.Store) *inboxEnv {
 	}
 	return &inboxEnv{t: t, base: base, client: client, hooks: inboxEnvHooks{
 		link: func(person string, ttl time.Duration) string {
-			token, err := newInboxSecret()
-			require.NoError(t, err)
-			require.NoError(t, store.CreateSigninLink(ctx, hubstore.SigninLink{TokenHash: inboxHash(token), PersonID: personOf(person).ID, ExpiresAt: time.Now().Add(ttl)}))
+			token, hash := NewToken("")
+			require.NoError(t, store.CreateSigninLink(ctx, hubstore.SigninLink{TokenHash: hash, PersonID: personOf(person).ID, ExpiresAt: time.Now().Add(ttl)}))
 			return token
 		},
 		agent: func(person, name string) string {
-			token, err := newInboxSecret()
-			require.NoError(t, err)
-			_, err = store.AddAgent(ctx, hubstore.NewAgent{PersonID: personOf(person).ID, Name: name, TokenHash: inboxHash(token)})
+			token, hash := NewToken(AgentTokenPrefix)
+			_, err := store.AddAgent(ctx, hubstore.NewAgent{PersonID: personOf(person).ID, Name: name, TokenHash: hash})
 			require.NoError(t, err)
 			return token
 		},
@@ -343,6 +352,5 @@ func newInboxEnv(t *testing.T, store hubstore.Store) *inboxEnv {
 			_, err := store.WebSession(ctx, hash, time.Now())
 			return err == nil
 		},
-		tlsProxy: func(on bool) { in.tlsProxy = on },
 	}}
 }

@@ -1,11 +1,7 @@
 package hubserver
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
@@ -30,9 +26,6 @@ const (
 	// inboxCSRFHeader carries the page's CSRF token on every
 	// state-changing request of the inbox.
 	inboxCSRFHeader = "X-Askcore-Csrf"
-	// inboxSecretBytes is a session or CSRF token's length: 256 random
-	// bits.
-	inboxSecretBytes = 32
 	// inboxMaxForm bounds the sign-in form's body.
 	inboxMaxForm = 4 << 10
 )
@@ -40,29 +33,11 @@ const (
 // DefaultSessionLifetime is how long a web session lasts from sign-in.
 const DefaultSessionLifetime = 30 * 24 * time.Hour
 
-// inboxHash is how the store keeps a sign-in link's or a web session's
-// token: hex SHA-256 of its text, so that a copy of the database signs
-// nobody in. The tokens are 256 random bits: nothing to guess, no need for
-// a slow hash.
-func inboxHash(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
-
-// newInboxSecret returns 256 random bits, URL-safe.
-func newInboxSecret() (string, error) {
-	b := make([]byte, inboxSecretBytes)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
-}
-
-// inboxTokenShape: the shape of a token the hub hands out (43 URL-safe
-// base64 characters, 256 bits); anything else is refused before a store
-// lookup.
+// inboxTokenShape: the shape of a token the hub hands out (URL-safe
+// base64 of 256 bits, after a prefix of the same characters); anything
+// else is refused before a store lookup.
 func inboxTokenShape(t string) bool {
-	if len(t) != 43 {
+	if len(t) < 43 || len(t) > 128 {
 		return false
 	}
 	for i := 0; i < len(t); i++ {
@@ -89,7 +64,7 @@ func (in *inbox) sessionOf(req *http.Request) (s hubstore.WebSession, p hubstore
 	if err != nil || !inboxTokenShape(c.Value) {
 		return s, p, false
 	}
-	s, err = in.store.WebSession(req.Context(), inboxHash(c.Value), in.now())
+	s, err = in.store.WebSession(req.Context(), HashToken(c.Value), in.now())
 	if err != nil {
 		return s, p, false
 	}
@@ -155,7 +130,7 @@ func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	ctx := req.Context()
-	personID, err := in.store.ConsumeSigninLink(ctx, inboxHash(token), in.now())
+	personID, err := in.store.ConsumeSigninLink(ctx, HashToken(token), in.now())
 	if errors.Is(err, hubstore.ErrNotFound) {
 		refused()
 		return
@@ -164,16 +139,12 @@ func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 		inboxRefuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
-	session, err1 := newInboxSecret()
-	csrf, err2 := newInboxSecret()
-	if err1 != nil || err2 != nil {
-		inboxRefuse(w, http.StatusInternalServerError, "internal error")
-		return
-	}
+	session, sessionHash := NewToken("")
+	csrf, _ := NewToken("")
 	now := in.now()
 	expires := now.Add(in.sessionLifetime)
 	err = in.store.CreateWebSession(ctx, hubstore.WebSession{
-		TokenHash: inboxHash(session), PersonID: personID, CSRFToken: csrf, CreatedAt: now, ExpiresAt: expires,
+		TokenHash: sessionHash, PersonID: personID, CSRFToken: csrf, CreatedAt: now, ExpiresAt: expires,
 	})
 	if err != nil {
 		inboxRefuse(w, http.StatusInternalServerError, "internal error")

@@ -35,13 +35,21 @@ var inboxPaths = []struct{ method, path string }{
 func TestInboxWrongHost(t *testing.T) {
 	inboxEachStore(t, func(t *testing.T, e *inboxEnv) {
 		b := e.signin("ada")
-		for _, host := range []string{"evil.example:" + e.base.Port(), "127.0.0.1.nip.io:" + e.base.Port(), "localhost.evil.example:" + e.base.Port(), "127.0.0.1:1", "10.0.0.1:" + e.base.Port()} {
+		id := e.agent("ada", "builder").ask(dbRequest, "call-1", "s1")
+		for _, host := range []string{"evil.example:" + e.base.Port(), "127.0.0.1.nip.io:" + e.base.Port(), "localhost.evil.example:" + e.base.Port(), "10.0.0.1:" + e.base.Port(), "evil.example"} {
 			for _, p := range inboxPaths {
-				res := b.do(p.method, p.path, []byte("{}"), func(req *http.Request) { req.Host = host })
-				assert.Equal(t, http.StatusForbidden, res.StatusCode, "%s %s Host %s", p.method, p.path, host)
-				assertLocked(t, res.Header, p.path)
+				res := b.do(p.method, p.path, []byte(`{"id":"`+id+`","reply":{"decline":true}}`), func(req *http.Request) { req.Host = host })
+				// The hub's guard, before the inbox: 421 Misdirected Request.
+				assert.Equal(t, http.StatusMisdirectedRequest, res.StatusCode, "%s %s Host %s", p.method, p.path, host)
+				assert.Equal(t, "no-store", res.Header.Get("Cache-Control"))
+				assert.Empty(t, res.Cookies())
+				for k := range res.Header {
+					assert.False(t, strings.HasPrefix(k, "Access-Control-"), "CORS header %s", k)
+				}
 			}
 		}
+		status, v := b.reply(id, map[string]any{"decline": true}, nil)
+		assert.Equal(t, http.StatusOK, status, "the ask was left pending: %s", v.Message)
 	})
 }
 
@@ -168,7 +176,7 @@ func TestInboxCookieFlags(t *testing.T) {
 		assert.True(t, inboxTokenShape(c.Value), "256 random bits, URL-safe: %q", c.Value)
 		// Stored hashed: the store knows SHA-256 of the token, not the
 		// token.
-		assert.True(t, e.hooks.session(inboxHash(c.Value)))
+		assert.True(t, e.hooks.session(HashToken(c.Value)))
 		assert.False(t, e.hooks.session(c.Value))
 	})
 }
@@ -176,8 +184,7 @@ func TestInboxCookieFlags(t *testing.T) {
 // Behind a proxy that terminates TLS (or with the hub's own certificate),
 // the cookie is Secure with the __Host- prefix and the origin is https.
 func TestInboxCookieUnderTLS(t *testing.T) {
-	inboxEachStore(t, func(t *testing.T, e *inboxEnv) {
-		e.setTLSProxy(true)
+	inboxEachStoreWith(t, InboxOptions{TLSProxy: true}, func(t *testing.T, e *inboxEnv) {
 		token := e.hooks.link("ada", time.Minute)
 		res := e.signinForm(token, nil)
 		assert.Equal(t, http.StatusForbidden, res.StatusCode, "the browser's origin is https behind the proxy")
@@ -331,7 +338,7 @@ func TestInboxLiveAndReply(t *testing.T) {
 		require.Equal(t, "pending", first.name)
 		var snap struct {
 			Items []inboxItem `json:"items"`
-			Now   int64     `json:"now"`
+			Now   int64       `json:"now"`
 		}
 		require.NoError(t, json.Unmarshal(first.data, &snap))
 		require.Len(t, snap.Items, 1)
@@ -365,7 +372,7 @@ func TestInboxLiveAndReply(t *testing.T) {
 		// The agent gets the reply; the stream says the ask ended.
 		got := agent.poll(id, 5)
 		assert.Equal(t, "replied", got["state"])
-		assert.Equal(t, map[string]any{"picks": []any{map[string]any{"options": []any{float64(1)}}}}, got["reply"])
+		assert.Equal(t, []any{float64(1)}, pickedOptions(t, got))
 		end := ev.next()
 		require.Equal(t, "end", end.name)
 		var pe inboxEnd
@@ -440,7 +447,7 @@ func TestInboxSecondReply(t *testing.T) {
 		}
 		assert.Equal(t, want, w.Where)
 		got := agent.poll(id, 5)
-		assert.Equal(t, []any{map[string]any{"options": []any{float64(won % 2)}}}, got["reply"].(map[string]any)["picks"])
+		assert.Equal(t, []any{float64(won % 2)}, pickedOptions(t, got))
 	})
 }
 
@@ -485,9 +492,21 @@ func TestInboxStaticFiles(t *testing.T) {
 			res = e.raw(http.MethodGet, tc.path, nil, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") })
 			assert.Equal(t, http.StatusForbidden, res.StatusCode, "%s fetched by another site", tc.path)
 		}
-		for _, p := range []string{"/host/", "/host/../go.mod", "/inbox/inbox.html", "/inbox/signin.html", "/host/index.html"} {
+		for _, p := range []string{"/host/", "/host/../go.mod", "/inbox/inbox.html", "/inbox/signin.html", "/host/index.html", "/host/page.js"} {
 			res := e.raw(http.MethodGet, p, nil, nil)
-			assert.Equal(t, http.StatusNotFound, res.StatusCode, p)
+			assert.Contains(t, []int{http.StatusNotFound, http.StatusTemporaryRedirect}, res.StatusCode, p)
 		}
 	})
+}
+
+// pickedOptions is the options of the one pick of an ask's reply, as the
+// agent got it.
+func pickedOptions(t *testing.T, ask map[string]any) []any {
+	t.Helper()
+	reply, _ := ask["reply"].(map[string]any)
+	picks, _ := reply["picks"].([]any)
+	require.Len(t, picks, 1, "%v", ask)
+	pick, _ := picks[0].(map[string]any)
+	options, _ := pick["options"].([]any)
+	return options
 }
