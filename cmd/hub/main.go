@@ -137,7 +137,7 @@ type cli struct {
 	// serve
 	settings                            frontdoor.Settings
 	addr, tlsCert, tlsKey, metricsToken string
-	behindProxy                                 bool
+	behindProxy                         bool
 }
 
 func defaultBase(getenv func(string) string) string {
