@@ -40,6 +40,12 @@ type Options struct {
 	// request for any other is refused (DNS rebinding). Empty: any
 	// loopback name on any port.
 	Hosts []string
+	// BaseURL is the URL people open the hub at (sign-in links, Origin
+	// checks), e.g. "http://127.0.0.1:7433" or "https://hub.example.com".
+	BaseURL string
+	// Secure: people reach the hub over TLS (its own, or a proxy's), so
+	// cookies are Secure.
+	Secure bool
 	// MetricsToken, when set, lets a request with "Authorization: Bearer
 	// MetricsToken" read /metrics from anywhere; without it, /metrics is
 	// served to direct loopback connections only.
@@ -68,6 +74,8 @@ type Server struct {
 	expire  time.Duration
 	metrics *metrics
 	mtoken  string
+	base    string
+	secure  bool
 
 	mux     *http.ServeMux
 	handler http.Handler
@@ -93,6 +101,8 @@ func New(opts Options) (*Server, error) {
 		expire:  opts.ExpireEvery,
 		metrics: newMetrics(),
 		mtoken:  opts.MetricsToken,
+		base:    strings.TrimSuffix(opts.BaseURL, "/"),
+		secure:  opts.Secure,
 		mux:     http.NewServeMux(),
 		closing: make(chan struct{}),
 	}
@@ -137,10 +147,23 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/asks/{id}", s.getAsk)
 	s.mux.HandleFunc("DELETE /v1/asks/{id}", s.deleteAsk)
 	s.mux.HandleFunc("GET /metrics", s.serveMetrics)
+	for _, add := range routeSets {
+		add(s)
+	}
 	s.mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusNotFound, hubError(codeFor(http.StatusNotFound), "no such route: "+r.Method+" "+r.URL.Path))
 	})
 }
+
+// routeSets register the routes of other files of this package (the
+// inbox, from an init func) on every server New makes.
+var routeSets []func(*Server)
+
+// BaseURL is the URL people open the hub at, without a final slash.
+func (s *Server) BaseURL() string { return s.base }
+
+// Secure reports whether people reach the hub over TLS.
+func (s *Server) Secure() bool { return s.secure }
 
 // Handle registers h for pattern (http.ServeMux patterns) on the server's
 // mux, behind the same Host check as the agent API: the inbox's pages
