@@ -50,34 +50,21 @@ const (
 	DefaultInboxPoll = 2 * time.Second
 )
 
-// InboxOptions configure the inbox (MountInbox).
-type InboxOptions struct {
-	// TLSProxy says a proxy in front of the hub terminates TLS: the
-	// browser's origin is https, and the session cookie is Secure, though
-	// the hub itself serves plain HTTP on loopback.
-	TLSProxy bool
-	// SessionLifetime is how long a web session lasts from sign-in
-	// (0: DefaultSessionLifetime).
-	SessionLifetime time.Duration
-}
-
 // MountInbox serves the inbox on s: the page, sign-in and sign-out, its
 // event stream and its replies (docs/SPEC.md, "The hub's inbox"). Call it
-// before serving.
-func (s *Server) MountInbox(opts InboxOptions) {
+// before serving. Under Options.Secure (TLS, the hub's own or a proxy's)
+// the browser's origin is https and the session cookie Secure.
+func (s *Server) MountInbox() {
 	in := &inbox{
 		store:           s.store,
 		reply:           s.Reply,
 		core:            s.core,
-		tlsProxy:        opts.TLSProxy,
-		sessionLifetime: opts.SessionLifetime,
+		secureOrigin:    s.secure,
+		sessionLifetime: DefaultSessionLifetime,
 		poll:            DefaultInboxPoll,
 		now:             s.now,
 		subs:            map[chan struct{}]struct{}{},
 		closed:          s.Closing(),
-	}
-	if in.sessionLifetime <= 0 {
-		in.sessionLifetime = DefaultSessionLifetime
 	}
 	for _, pattern := range []string{"/{$}", "/signin", "/signout", "/inbox/", "/host/", "/favicon.svg"} {
 		s.Handle(pattern, in)
@@ -90,7 +77,7 @@ type inbox struct {
 	store           hubstore.Store
 	reply           func(ctx context.Context, personID int64, askID string, reply json.RawMessage, where string) (hubstore.Ask, error)
 	core            *askcore.Core // the words of an ask's end, and its summary
-	tlsProxy        bool
+	secureOrigin    bool // people reach the hub over TLS
 	sessionLifetime time.Duration
 	poll            time.Duration
 	now             func() time.Time
@@ -125,7 +112,7 @@ func (in *inbox) subscribe() (<-chan struct{}, func()) {
 }
 
 // secure: the browser reaches the hub over TLS (its own, or a proxy's).
-func (in *inbox) secure(req *http.Request) bool { return req.TLS != nil || in.tlsProxy }
+func (in *inbox) secure(req *http.Request) bool { return req.TLS != nil || in.secureOrigin }
 
 // sameOrigin: a state-changing request names the hub's own origin as the
 // browser sees it, and the browser does not say it comes from elsewhere.

@@ -279,10 +279,10 @@ var dbRequest = map[string]any{
 // directory, and PostgreSQL (package pgtest; skipped with the reason where
 // there is none).
 func inboxEachStore(t *testing.T, f func(t *testing.T, e *inboxEnv)) {
-	inboxEachStoreWith(t, InboxOptions{}, f)
+	inboxEachStoreWith(t, Options{}, f)
 }
 
-func inboxEachStoreWith(t *testing.T, opts InboxOptions, f func(t *testing.T, e *inboxEnv)) {
+func inboxEachStoreWith(t *testing.T, opts Options, f func(t *testing.T, e *inboxEnv)) {
 	for _, b := range []struct {
 		name string
 		dsn  func(t *testing.T) string
@@ -301,11 +301,12 @@ func inboxEachStoreWith(t *testing.T, opts InboxOptions, f func(t *testing.T, e 
 
 // newInboxEnv serves the hub (the agent API and the inbox) on store over
 // real HTTP on 127.0.0.1.
-func newInboxEnv(t *testing.T, store hubstore.Store, opts InboxOptions) *inboxEnv {
+func newInboxEnv(t *testing.T, store hubstore.Store, opts Options) *inboxEnv {
 	ctx := context.Background()
-	srv, err := New(Options{Store: store})
+	opts.Store = store
+	srv, err := New(opts)
 	require.NoError(t, err)
-	srv.MountInbox(opts)
+	srv.MountInbox()
 	hs := httptest.NewServer(srv.Handler())
 	runCtx, stop := context.WithCancel(ctx)
 	ran := make(chan struct{})

@@ -184,7 +184,7 @@ func TestInboxCookieFlags(t *testing.T) {
 // Behind a proxy that terminates TLS (or with the hub's own certificate),
 // the cookie is Secure with the __Host- prefix and the origin is https.
 func TestInboxCookieUnderTLS(t *testing.T) {
-	inboxEachStoreWith(t, InboxOptions{TLSProxy: true}, func(t *testing.T, e *inboxEnv) {
+	inboxEachStoreWith(t, Options{Secure: true}, func(t *testing.T, e *inboxEnv) {
 		token := e.hooks.link("ada", time.Minute)
 		res := e.signinForm(token, nil)
 		assert.Equal(t, http.StatusForbidden, res.StatusCode, "the browser's origin is https behind the proxy")
