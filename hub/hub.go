@@ -86,6 +86,15 @@ func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, 
 	}
 	var ask hubwire.Ask
 	if err := p.retry(ctx, func() error { return p.do(ctx, http.MethodPost, "/v1/asks", body, &ask) }); err != nil {
+		if ctx.Err() != nil {
+			// The ask may exist without its id reaching us: the same ids
+			// name it (the hub answers the existing ask), so withdraw that.
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if p.do(wctx, http.MethodPost, "/v1/asks", body, &ask) == nil {
+				p.withdraw(ctx, ask.ID)
+			}
+		}
 		return askcore.Reply{}, err
 	}
 	for {

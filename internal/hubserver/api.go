@@ -219,6 +219,8 @@ func (s *Server) waitAsk(ctx context.Context, a hubstore.Ask, wait time.Duration
 	if a.State != hubstore.StatePending || wait <= 0 {
 		return a, nil
 	}
+	s.metrics.addPolls(1)
+	defer s.metrics.addPolls(-1)
 	end := time.NewTimer(wait)
 	defer end.Stop()
 	// At its deadline the ask is expired by the clock (Run): look again

@@ -23,6 +23,7 @@ type metrics struct {
 	n        uint64
 	created  uint64
 	authFail uint64
+	polls    int64 // long polls waiting now
 }
 
 func newMetrics() *metrics { return &metrics{counts: make([]uint64, len(replyBuckets)+1)} }
@@ -38,6 +39,12 @@ func (m *metrics) observeReply(d time.Duration) {
 	m.counts[i]++
 	m.sum += sec
 	m.n++
+}
+
+func (m *metrics) addPolls(d int64) {
+	m.mu.Lock()
+	m.polls += d
+	m.mu.Unlock()
 }
 
 func (m *metrics) inc(c *uint64) {
@@ -66,6 +73,7 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	fmt.Fprintf(&b, "# HELP askcore_hub_asks_created_total Asks this process created.\n# TYPE askcore_hub_asks_created_total counter\naskcore_hub_asks_created_total %d\n", m.created)
 	fmt.Fprintf(&b, "# HELP askcore_hub_auth_failures_total Requests refused for a missing, wrong or revoked token.\n# TYPE askcore_hub_auth_failures_total counter\naskcore_hub_auth_failures_total %d\n", m.authFail)
+	fmt.Fprintf(&b, "# HELP askcore_hub_long_polls Agents waiting in a long poll on this process.\n# TYPE askcore_hub_long_polls gauge\naskcore_hub_long_polls %d\n", m.polls)
 	b.WriteString("# HELP askcore_hub_time_to_reply_seconds From an ask to the reply that won, for replies this process stored.\n# TYPE askcore_hub_time_to_reply_seconds histogram\n")
 	var cum uint64
 	for i, le := range replyBuckets {

@@ -12,12 +12,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/internal/hubstore"
 	"github.com/askcore/askcore/internal/pgtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(pgtest.Run{M: m}) }
 
 // backend opens stores on one database: open may be called several
 // times, as several hub processes would.

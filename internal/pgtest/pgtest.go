@@ -33,8 +33,16 @@ var (
 // binDirs are where Debian puts initdb and pg_ctl.
 var binDirs = []string{"/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin"}
 
+// Run is m, whose Run starts a cluster when none is named, runs the
+// tests and stops the cluster: TestMain passes it to
+// goleak.VerifyTestMain.
+type Run struct{ M *testing.M }
+
+// Run runs the tests and returns their exit code.
+func (r Run) Run() int { return Main(r.M) }
+
 // Main starts a cluster when none is named, runs the tests, and stops it.
-// Call it from TestMain; it returns the exit code for os.Exit.
+// It returns the exit code for os.Exit.
 func Main(m *testing.M) int {
 	if u := os.Getenv(EnvURL); u != "" {
 		admin = u
