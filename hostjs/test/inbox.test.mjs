@@ -209,7 +209,7 @@ test('sign in with the link, an ask appears live, answered with the keys; the ag
 
 test('on a phone: grouped by agent and session, newest first, large targets, hostile text shown as text; screenshot', opts, async (t) => {
   const builder = agentAPI(hub, agentToken(hub, 'release-bot'));
-  const reviewer = agentAPI(hub, agentToken(hub, 'reviewer <img src=x onerror=alert(1)>'));
+  const reviewer = agentAPI(hub, agentToken(hub, 'reviewer'));
   const page = await signIn(t, hub, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   await builder.ask(DB_REQUEST, 'call-1', 'schema');
   await builder.ask({ question: 'Run the migrations on staging now?', options: [{ label: 'Yes', recommended: true }, 'No, wait for review'] }, 'call-2', 'deploy');
@@ -219,7 +219,7 @@ test('on a phone: grouped by agent and session, newest first, large targets, hos
 
   // Newest first: the reviewer's ask, then release-bot's newest session.
   const agents = await page.locator('section.agent > h2').allTextContents();
-  assert.deepEqual(agents, ['reviewer <img src=x onerror=alert(1)>', 'release-bot']);
+  assert.deepEqual(agents, ['reviewer', 'release-bot']);
   const sessions = await page.locator('section.agent').nth(1).locator('h3').allTextContents();
   assert.deepEqual(sessions, ['Session deploy', 'Session schema']);
   assert.equal(await page.locator('img').count(), 0, 'no element made of agent or model text');
@@ -248,6 +248,13 @@ test('on a phone: grouped by agent and session, newest first, large targets, hos
   const png = await page.screenshot({ fullPage: false });
   if (process.env.ASKCORE_INBOX_SCREENSHOT) writeFileSync(process.env.ASKCORE_INBOX_SCREENSHOT, png);
   assert.ok(png.length > 10_000);
+
+  // An agent's name and session id are text too.
+  const hostile = agentAPI(hub, agentToken(hub, '<img src=x onerror=alert(1)>'));
+  await hostile.ask({ question: 'Proceed?', options: ['Yes', 'No'] }, 'call-4', '<svg onload=alert(2)>');
+  await page.getByRole('heading', { name: '<img src=x onerror=alert(1)>', level: 2 }).waitFor({ timeout: PATIENCE });
+  await page.getByRole('heading', { name: 'Session <svg onload=alert(2)>', level: 3 }).waitFor();
+  assert.equal(await page.locator('img, svg').count(), 0, 'no element made of agent text');
 });
 
 test('the sign-in link: a GET (a link scanner) uses nothing up, the button signs in once', opts, async (t) => {
