@@ -48,11 +48,12 @@ func Main(m *testing.M) int {
 		admin = u
 		return m.Run()
 	}
-	stop, err := start()
+	u, stop, err := Start()
 	if err != nil {
 		skipWhy = err.Error()
 		return m.Run()
 	}
+	admin = u
 	code := m.Run()
 	stop()
 	return code
@@ -72,31 +73,33 @@ func tool(name string) (string, error) {
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-func start() (stop func(), err error) {
+// Start starts a throwaway cluster in a temporary directory and returns
+// the URL of its postgres database and a func that stops and removes it.
+func Start() (adminURL string, stop func(), err error) {
 	initdb, err := tool("initdb")
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	pgctl, err := tool("pg_ctl")
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	dir, err := os.MkdirTemp("", "askcore-pg-")
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	run := func(args ...string) *exec.Cmd { return exec.Command(args[0], args[1:]...) }
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
 			os.RemoveAll(dir)
-			return nil, fmt.Errorf("running as root and no postgres user to run PostgreSQL as")
+			return "", nil, fmt.Errorf("running as root and no postgres user to run PostgreSQL as")
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
 			os.RemoveAll(dir)
-			return nil, err
+			return "", nil, err
 		}
 		run = func(args ...string) *exec.Cmd {
 			return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...)
@@ -104,20 +107,19 @@ func start() (stop func(), err error) {
 	}
 	if err := os.Chmod(dir, 0o755); err != nil {
 		os.RemoveAll(dir)
-		return nil, err
+		return "", nil, err
 	}
 	data := filepath.Join(dir, "data")
 	if out, err := run(initdb, "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("initdb: %v: %s", err, out)
+		return "", nil, fmt.Errorf("initdb: %v: %s", err, out)
 	}
 	opts := fmt.Sprintf("-c listen_addresses='' -c unix_socket_directories=%s -c fsync=off -c max_connections=300", dir)
 	if out, err := run(pgctl, "-D", data, "-o", opts, "-w", "-l", filepath.Join(dir, "log"), "start").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pg_ctl start: %v: %s", err, out)
+		return "", nil, fmt.Errorf("pg_ctl start: %v: %s", err, out)
 	}
-	admin = "postgres://postgres@/postgres?host=" + url.QueryEscape(dir)
-	return func() {
+	return "postgres://postgres@/postgres?host=" + url.QueryEscape(dir), func() {
 		_ = run(pgctl, "-D", data, "-m", "immediate", "-w", "stop").Run()
 		os.RemoveAll(dir)
 	}, nil
@@ -134,13 +136,9 @@ func NewDB(t testing.TB) string {
 		t.Skip("SKIP: no PostgreSQL: " + skipWhy)
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-	defer conn.Close(ctx)
 	name := fmt.Sprintf("askcore_%d_%d", os.Getpid(), dbSeq.Add(1))
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	u, err := CreateDB(ctx, admin, name)
+	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
 	t.Cleanup(func() {
@@ -149,10 +147,24 @@ func NewDB(t testing.TB) string {
 			_ = c.Close(ctx)
 		}
 	})
-	u, err := url.Parse(admin)
+	return u
+}
+
+// CreateDB creates the database name on the server of adminURL and
+// returns its URL.
+func CreateDB(ctx context.Context, adminURL, name string) (string, error) {
+	conn, err := pgx.Connect(ctx, adminURL)
 	if err != nil {
-		t.Fatalf("pgtest: %v", err)
+		return "", err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		return "", err
+	}
+	u, err := url.Parse(adminURL)
+	if err != nil {
+		return "", err
 	}
 	u.Path = "/" + name
-	return u.String()
+	return u.String(), nil
 }
