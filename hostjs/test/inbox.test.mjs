@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PATIENCE, DB_REQUEST, repoDir } from './helpers.mjs';
@@ -285,6 +286,22 @@ test('the sign-in link: a GET (a link scanner) uses nothing up, the button signs
   await again.getByRole('button', { name: 'Sign in' }).click();
   await again.getByText('was used already or has expired').waitFor();
   assert.deepEqual(await other.cookies(), []);
+  // A link to the inbox in another site: the SameSite=Strict cookie stays
+  // home on that navigation; the hub's own link brings it.
+  const elsewhere = createHttpServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end(`<a id="go" href="${hub.base}/">the inbox</a>`);
+  });
+  await new Promise((resolve) => elsewhere.listen(0, 'localhost', resolve));
+  t.after(() => elsewhere.close());
+  const site = await context.newPage();
+  await site.goto(`http://localhost:${/** @type {import('node:net').AddressInfo} */ (elsewhere.address()).port}/`);
+  await site.click('#go');
+  await site.getByText('You are not signed in.').waitFor();
+  await site.getByRole('link', { name: 'open the inbox' }).click();
+  await site.getByRole('button', { name: 'Sign out' }).waitFor();
+  await site.close();
+
   // Sign out: back to the signed-out page.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByText('You are not signed in.').waitFor();

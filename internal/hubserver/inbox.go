@@ -145,6 +145,9 @@ func inboxJSON(w http.ResponseWriter, status int, v any) {
 type signinData struct {
 	Token   string
 	Message string
+	// Reopen: the inbox was opened from another site, which a SameSite
+	// Strict cookie does not come with; a link of the hub's own does.
+	Reopen bool
 }
 
 type inboxData struct {
@@ -222,7 +225,8 @@ func (in *inbox) serveStatic(w http.ResponseWriter, req *http.Request, name stri
 func (in *inbox) servePage(w http.ResponseWriter, req *http.Request) {
 	s, p, ok := in.sessionOf(req)
 	if !ok {
-		in.render(w, http.StatusUnauthorized, signinPage, signinData{Message: "You are not signed in."})
+		reopen := req.Header.Get("Sec-Fetch-Site") == "cross-site"
+		in.render(w, http.StatusUnauthorized, signinPage, signinData{Message: "You are not signed in.", Reopen: reopen})
 		return
 	}
 	in.render(w, http.StatusOK, inboxPage, inboxData{CSRF: s.CSRFToken, Person: p.Name})

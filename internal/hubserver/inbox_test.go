@@ -262,7 +262,14 @@ func TestInboxSignedOut(t *testing.T) {
 	inboxEachStore(t, func(t *testing.T, e *inboxEnv) {
 		res := e.raw(http.MethodGet, "/", nil, nil)
 		assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
-		assert.Contains(t, readBody(t, res), "askcore-hub login")
+		body := readBody(t, res)
+		assert.Contains(t, body, "askcore-hub login")
+		assert.NotContains(t, body, `href="/"`)
+		// From a link elsewhere the SameSite=Strict cookie stays home: a
+		// link of the hub's own brings it.
+		res = e.raw(http.MethodGet, "/", nil, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") })
+		assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
+		assert.Contains(t, readBody(t, res), `<a class="reopen" href="/">open the inbox</a>`)
 		for _, cookie := range []string{"", strings.Repeat("A", 43), "not-a-token"} {
 			for _, p := range []string{"/", "/inbox/events"} {
 				res := e.raw(http.MethodGet, p, nil, func(r *http.Request) {
