@@ -20,9 +20,15 @@ type Call struct {
 	// From identifies the asking agent, for routing.
 	From Identity
 
-	raw  json.RawMessage // the normalized call as the core wrote it
-	core *Core
+	raw       json.RawMessage // the normalized call as the core wrote it
+	arguments string          // the model's text the call was normalized from
+	core      *Core
 }
+
+// Arguments returns the model's arguments text the call was normalized
+// from, exactly as the model wrote it, for a provider that sends the call
+// on to be normalized again elsewhere (the hub's own core).
+func (c *Call) Arguments() string { return c.arguments }
 
 // JSON returns the normalized call as the core wrote it.
 func (c *Call) JSON() json.RawMessage { return c.raw }

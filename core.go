@@ -82,7 +82,12 @@ func (c *Core) Normalize(ctx context.Context, arguments string) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.decodeCall(raw)
+	call, err := c.decodeCall(raw)
+	if err != nil {
+		return nil, err
+	}
+	call.arguments = arguments
+	return call, nil
 }
 
 // normalizeEnvelope is op "normalize" for the model's arguments text:

@@ -32,7 +32,7 @@ func TestSecurityHeaders(t *testing.T) {
 	check := func(res *http.Response, what string) {
 		t.Helper()
 		h := res.Header
-		assert.Equal(t, contentSecurityPolicy, h.Get("Content-Security-Policy"), what)
+		assert.Equal(t, ContentSecurityPolicy, h.Get("Content-Security-Policy"), what)
 		assert.Equal(t, "no-referrer", h.Get("Referrer-Policy"), what)
 		assert.Equal(t, "no-store", h.Get("Cache-Control"), what)
 		assert.Equal(t, "nosniff", h.Get("X-Content-Type-Options"), what)
@@ -50,10 +50,10 @@ func TestSecurityHeaders(t *testing.T) {
 	// inline anything, no frames, Trusted Types.
 	for _, want := range []string{"default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'", "connect-src 'self'",
 		"frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'", "require-trusted-types-for 'script'"} {
-		assert.Contains(t, contentSecurityPolicy, want)
+		assert.Contains(t, ContentSecurityPolicy, want)
 	}
-	assert.NotContains(t, contentSecurityPolicy, "unsafe-inline")
-	assert.NotContains(t, contentSecurityPolicy, "'unsafe-eval'")
+	assert.NotContains(t, ContentSecurityPolicy, "unsafe-inline")
+	assert.NotContains(t, ContentSecurityPolicy, "'unsafe-eval'")
 }
 
 func TestStaticFiles(t *testing.T) {

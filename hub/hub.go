@@ -1,0 +1,212 @@
+// Package hub is an askcore.Provider that asks through an askcore-hub:
+// the question outlives the agent's process and reaches the person in the
+// hub's inbox, on any device.
+//
+// The provider posts the model's arguments text with the call's tool call
+// id and session id, then long-polls until the person replies; the reply
+// comes back as Lines, Picks, FormReply or Decline, which the agent's own
+// core resolves. An agent that restarts and replays the same tool call
+// attaches to the same ask. A lost hub is retried with a capped backoff;
+// a cancelled ask is withdrawn (DELETE). When the agent's deadline (set
+// by the hub's operator) passes, the ask ends with ASK_TIMEOUT; nothing
+// ever answers for the person.
+//
+//	p := hub.New("https://hub.example.com", os.Getenv("ASKCORE_HUB_TOKEN"))
+//	dispose, err := service.Register(p)
+package hub
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/hubwire"
+)
+
+// Provider asks through a hub. It is safe for concurrent use.
+type Provider struct {
+	base   string
+	token  string
+	client *http.Client
+	// maxBackoff caps the wait between attempts while the hub cannot be
+	// reached.
+	maxBackoff time.Duration
+	wait       int // seconds of each long poll
+}
+
+// Option tunes a Provider.
+type Option func(*Provider)
+
+// WithHTTPClient sends the requests with c (default: a client without a
+// timeout of its own; each long poll is bounded by the hub).
+func WithHTTPClient(c *http.Client) Option { return func(p *Provider) { p.client = c } }
+
+// WithMaxBackoff caps the wait between attempts (default 10s).
+func WithMaxBackoff(d time.Duration) Option { return func(p *Provider) { p.maxBackoff = d } }
+
+// WithPollSeconds sets the length of each long poll, 1 to 60 (default 60).
+func WithPollSeconds(n int) Option {
+	return func(p *Provider) { p.wait = min(max(n, 1), 60) }
+}
+
+// New returns a provider for the hub at baseURL (e.g.
+// "http://127.0.0.1:7433") with an agent token from askcore-hub agent add.
+func New(baseURL, token string, opts ...Option) *Provider {
+	p := &Provider{base: strings.TrimSuffix(baseURL, "/"), token: token, client: &http.Client{}, maxBackoff: 10 * time.Second, wait: 60}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
+}
+
+// Ask puts call to the person through the hub and returns their reply.
+func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	req := hubwire.CreateAsk{Arguments: call.Arguments(), ToolCallID: call.From.ToolCallID, SessionID: call.From.SessionID}
+	if req.ToolCallID == "" {
+		// Without the model's id a replay cannot be recognised: this ask
+		// is this process's alone.
+		var b [16]byte
+		_, _ = crand.Read(b[:])
+		req.ToolCallID = "askcore-" + hex.EncodeToString(b[:])
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return askcore.Reply{}, err
+	}
+	var ask hubwire.Ask
+	if err := p.retry(ctx, func() error { return p.do(ctx, http.MethodPost, "/v1/asks", body, &ask) }); err != nil {
+		if ctx.Err() != nil {
+			// The ask may exist without its id reaching us: the same ids
+			// name it (the hub answers the existing ask), so withdraw that.
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if p.do(wctx, http.MethodPost, "/v1/asks", body, &ask) == nil {
+				p.withdraw(ctx, ask.ID)
+			}
+		}
+		return askcore.Reply{}, err
+	}
+	for {
+		if ask.State != "pending" {
+			return p.outcome(ask)
+		}
+		path := "/v1/asks/" + url.PathEscape(ask.ID) + fmt.Sprintf("?wait=%d", p.wait)
+		err := p.retry(ctx, func() error { return p.do(ctx, http.MethodGet, path, nil, &ask) })
+		if err != nil {
+			if ctx.Err() != nil {
+				p.withdraw(ctx, ask.ID)
+			}
+			return askcore.Reply{}, err
+		}
+	}
+}
+
+// outcome turns an ended ask into what the seam expects.
+func (p *Provider) outcome(a hubwire.Ask) (askcore.Reply, error) {
+	switch a.State {
+	case "replied":
+		r, _, err := hubwire.ParseReply(a.Reply)
+		if err != nil {
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: "the hub's reply cannot be read: " + err.Error()}
+		}
+		return r, nil
+	case "expired":
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationTimeout, Millis: a.DeadlineMs}
+	case "withdrawn":
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationWithdrawn}
+	}
+	return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: "the hub answered the state " + a.State}
+}
+
+// withdraw tells the hub the ask is given up, on its own short deadline
+// (ctx is done already).
+func (p *Provider) withdraw(ctx context.Context, id string) {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	var a hubwire.Ask
+	_ = p.do(wctx, http.MethodDelete, "/v1/asks/"+url.PathEscape(id), nil, &a)
+}
+
+// refusal is an answer of the hub that trying again will not change.
+type refusal struct{ err error }
+
+func (r refusal) Error() string { return r.err.Error() }
+
+// retry runs f until it succeeds, is refused, or ctx ends, waiting a
+// doubling, jittered, capped time between attempts.
+func (p *Provider) retry(ctx context.Context, f func() error) error {
+	backoff := 100 * time.Millisecond
+	for {
+		err := f()
+		var r refusal
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &r):
+			return r.err
+		case ctx.Err() != nil:
+			return ctx.Err()
+		}
+		t := time.NewTimer(backoff/2 + rand.N(backoff/2+1))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		backoff = min(2*backoff, p.maxBackoff)
+	}
+}
+
+// do sends one request and decodes a 200 or 201 into out. A refusal the
+// hub will repeat (4xx but 408 and 429) is a refusal, worded as the
+// hub's error; anything else is for retry.
+func (p *Provider) do(ctx context.Context, method, path string, body []byte, out any) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, p.base+path, rd)
+	if err != nil {
+		return refusal{askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: err.Error()}}
+	}
+	req.Header.Set("Authorization", "Bearer "+p.token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusCreated:
+		if err := json.Unmarshal(data, out); err != nil {
+			return fmt.Errorf("hub: unreadable answer: %w", err)
+		}
+		return nil
+	case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusRequestTimeout && resp.StatusCode != http.StatusTooManyRequests:
+		var e hubwire.Error
+		detail := fmt.Sprintf("the hub refused the ask (%s)", resp.Status)
+		if json.Unmarshal(data, &e) == nil && e.Code != "" {
+			detail = fmt.Sprintf("the hub refused the ask: %s: %s", e.Code, e.Message)
+		}
+		return refusal{askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: detail}}
+	}
+	return fmt.Errorf("hub: %s", resp.Status)
+}

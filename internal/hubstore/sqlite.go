@@ -1,0 +1,99 @@
+package hubstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // database/sql driver "sqlite", pure Go
+)
+
+// sqlitePoll is how often a SQLite store reads the event log for changes
+// other processes committed on the same file (its own are woken at
+// once).
+const sqlitePoll = 200 * time.Millisecond
+
+// OpenSQLite opens (creating it when missing, 0600 in a 0700 directory)
+// the SQLite database at path, in WAL mode, and migrates it.
+func OpenSQLite(ctx context.Context, path string) (Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("hubstore: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("hubstore: %w", err)
+	}
+	f.Close()
+	// _txlock=immediate: every transaction takes the write lock when it
+	// begins, so two writers queue (busy_timeout) instead of one failing
+	// at its first write.
+	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	s := newSQLStore(db, sqliteDialect)
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	var last int64
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM events`).Scan(&last); err != nil {
+		db.Close()
+		return nil, err
+	}
+	bg, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		s.tailSQLite(bg, last)
+	}()
+	return s, nil
+}
+
+// tailSQLite wakes the watchers of asks whose events other processes
+// committed: SQLite commits one writer at a time, so event ids appear in
+// order and "id > last" misses none.
+func (s *sqlStore) tailSQLite(ctx context.Context, last int64) {
+	t := time.NewTicker(sqlitePoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		next, err := s.wakeEvents(ctx, `e.id > ?`, last)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			continue
+		}
+		last = max(last, next)
+	}
+}
+
+// wakeEvents notifies the keys of the events cond selects and returns the
+// greatest event id seen.
+func (s *sqlStore) wakeEvents(ctx context.Context, cond string, arg int64) (int64, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT e.id, e.ask_id, g.person_id FROM events e
+		JOIN asks a ON a.id = e.ask_id JOIN agents g ON g.id = a.agent_id WHERE `+cond+` ORDER BY e.id LIMIT 10000`), arg)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var last int64
+	for rows.Next() {
+		var id, person int64
+		var ask string
+		if err := rows.Scan(&id, &ask, &person); err != nil {
+			return last, err
+		}
+		s.w.notify(AskKey(ask), PersonKey(person))
+		last = id
+	}
+	return last, rows.Err()
+}
