@@ -15,7 +15,7 @@ import (
 // sqlitePoll is how often a SQLite store reads the event log for changes
 // other processes committed on the same file (its own are woken at
 // once).
-const sqlitePoll = 200 * time.Millisecond
+const sqlitePoll = 100 * time.Millisecond
 
 // OpenSQLite opens (creating it when missing, 0600 in a 0700 directory)
 // the SQLite database at path, in WAL mode, and migrates it.
@@ -31,7 +31,7 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	// _txlock=immediate: every transaction takes the write lock when it
 	// begins, so two writers queue (busy_timeout) instead of one failing
 	// at its first write.
-	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
