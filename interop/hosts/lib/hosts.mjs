@@ -6,7 +6,7 @@
 // runExec runs a host's non-interactive mode (claude -p, codex exec,
 // gemini -p, opencode run); tmux.mjs drives the TUIs.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,8 +68,10 @@ function baseEnv(home) {
 // setup prepares one isolated run of host: the fake model, the directories,
 // the host's configuration. mcpArgs are askcore-mcp's flags; extraEnv is
 // added to the host's environment (e.g. MCP_PROTOCOL_NEGOTIATION).
-export async function setup(host, { args, mcpArgs = [], extraEnv = {} }) {
-  const root = mkdtempSync(join(tmpdir(), `askcore-${host}-`));
+// options are the host's configuration switches the tests flip to show a
+// trap (codex: {approve: false}; gemini: {trust: false}).
+export async function setup(host, { args, mcpArgs = [], extraEnv = {}, options = {} }) {
+  const root = mkdtempSync(join(tmpdir(), `askcore-hosts-${host}-`));
   const home = join(root, 'home');
   const cwd = join(root, 'project');
   mkdirSync(home, { recursive: true });
@@ -77,7 +79,7 @@ export async function setup(host, { args, mcpArgs = [], extraEnv = {} }) {
   const mcpLog = join(root, 'mcp.jsonl');
   const model = await startFakeModel({ api: HOSTS[host].api, args });
   const server = { command: process.execPath, args: [proxy, mcpLog, '--', askcoreBin, ...mcpArgs] };
-  const conf = configure[host]({ root, home, cwd, model, server });
+  const conf = configure[host]({ root, home, cwd, model, server, options });
   const env = { ...baseEnv(home), ...conf.env, ...extraEnv };
   return {
     host,
@@ -98,9 +100,38 @@ export async function setup(host, { args, mcpArgs = [], extraEnv = {} }) {
     },
     async cleanup({ keep = false } = {}) {
       await model.close();
+      await endLeftovers(root);
       if (!keep) rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+// leftovers are the processes still running from a run's directory (its
+// command line names it): Codex's TUI keeps its MCP servers in a background
+// `codex app-server` that outlives the TUI, copied into CODEX_HOME.
+function leftovers(root) {
+  const pids = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(root)) pids.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+// endLeftovers ends them: SIGTERM, then SIGKILL for what is left after 2 s.
+async function endLeftovers(root) {
+  const signal = (pids, sig) => pids.forEach((p) => { try { process.kill(p, sig); } catch { /* gone */ } });
+  let pids = leftovers(root);
+  signal(pids, 'SIGTERM');
+  for (let i = 0; i < 20 && pids.length; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    pids = leftovers(root);
+  }
+  signal(pids, 'SIGKILL');
 }
 
 const configure = {
@@ -133,7 +164,7 @@ const configure = {
       },
     };
   },
-  codex({ home, cwd, model, server }) {
+  codex({ home, cwd, model, server, options }) {
     const codexHome = join(home, '.codex');
     mkdirSync(codexHome, { recursive: true });
     const q = JSON.stringify;
@@ -157,7 +188,7 @@ const configure = {
         `args = ${q(server.args)}`,
         // Without it, codex exec refuses the call ("requires approval, but
         // approval policy is never") and the TUI asks before every call.
-        'default_tools_approval_mode = "approve"',
+        options.approve === false ? '' : 'default_tools_approval_mode = "approve"',
         // Codex starts stdio servers without waiting for them: without it
         // the first turn can go out before the tool is listed.
         'required = true',
@@ -169,7 +200,7 @@ const configure = {
     );
     return { env: { CODEX_HOME: codexHome } };
   },
-  gemini({ home, model, server }) {
+  gemini({ home, model, server, options }) {
     const dir = join(home, '.gemini');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -177,7 +208,7 @@ const configure = {
       JSON.stringify(
         {
           // Without trust, gemini -p leaves the tool out of the model's declarations.
-          mcpServers: { askcore: { ...server, trust: true } },
+          mcpServers: { askcore: { ...server, trust: options.trust !== false } },
           security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
           general: { disableAutoUpdate: true, disableUpdateNag: true },
           privacy: { usageStatisticsEnabled: false },
