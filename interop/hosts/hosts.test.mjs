@@ -11,6 +11,7 @@
 // marked `todo` hold outcomes askcore does not give yet (they run and
 // report, and do not fail the suite); their reason names the gap.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { HOSTS, PROMPT, RECORD, missing, runExec, setup, tuiCommand } from './lib/hosts.mjs';
 import { forms, serverResult, summary, unwrap } from './lib/record.mjs';
@@ -59,9 +60,19 @@ function timeout(promise, ms, what) {
   ]).finally(() => clearTimeout(timer));
 }
 
-// skipped reports a missing host as a clear SKIP; true when skipped.
-function skipped(t, host) {
-  const why = missing(host);
+const noTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return '';
+  } catch {
+    return 'tmux is not installed (apt-get install tmux)';
+  }
+})();
+
+// skipped reports a missing host (or tmux, for a TUI) as a clear SKIP;
+// true when skipped.
+function skipped(t, host, { tui = false } = {}) {
+  const why = missing(host) || (tui ? noTmux : '');
   if (!why) return false;
   console.log(`SKIP: ${HOSTS[host].name}: ${why}`);
   t.skip(why);
@@ -335,7 +346,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     ['claudeLegacy', 'MCP_PROTOCOL_NEGOTIATION=legacy', '2025-11-25'],
   ]) {
     test(`Claude Code TUI (${label}): the person's pick reaches the model as the core wrote it`, async (t) => {
-      if (skipped(t, 'claude')) return;
+      if (skipped(t, 'claude', { tui: true })) return;
       const r = await tui[key]();
       report(t, t.name, r.record);
       assert.equal(r.record.protocol, proto);
@@ -343,7 +354,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     });
 
     test(`Claude Code TUI (${label}): the form shows the question's ask, each description and the recommended mark`, { todo: 'Claude Code shows ~3 lines of the message and option titles only' }, async (t) => {
-      if (skipped(t, 'claude')) return;
+      if (skipped(t, 'claude', { tui: true })) return;
       const r = await tui[key]();
       assert.ok(r.screens.form && r.screens.options, `the form was not seen: ${r.error?.message}`);
       const seen = flat(r.screens.form, r.screens.options);
@@ -355,7 +366,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
   }
 
   test('Codex TUI: an answer with the notes left empty reaches the model', { todo: 'an empty optional notes field blocks submission in Codex' }, async (t) => {
-    if (skipped(t, 'codex')) return;
+    if (skipped(t, 'codex', { tui: true })) return;
     const r = await tui.codex();
     report(t, t.name, r.record);
     assert.equal(r.blocked, false, `the form did not submit with empty notes:\n${r.screens.blocked}`);
@@ -364,7 +375,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
   });
 
   test('Codex TUI: the form shows each description and the recommended mark', { todo: 'Codex shows option titles only' }, async (t) => {
-    if (skipped(t, 'codex')) return;
+    if (skipped(t, 'codex', { tui: true })) return;
     const r = await tui.codex();
     assert.ok(r.screens.form, `the form was not seen: ${r.error?.message}`);
     const seen = flat(r.screens.form);
@@ -373,7 +384,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
   });
 
   test('Codex TUI: the form reaches the person (protocol 2025-06-18, form elicitation)', async (t) => {
-    if (skipped(t, 'codex')) return;
+    if (skipped(t, 'codex', { tui: true })) return;
     const r = await tui.codex();
     report(t, t.name, r.record);
     assert.ok(r.screens.form, `the form was not seen: ${r.error?.message}\n${r.screens.last}`);
