@@ -213,7 +213,7 @@ async function codexTui() {
     // The next field (the notes), or the answer already sent.
     const next = await Promise.race([
       run.model.resultPromise.then(() => 'answered'),
-      t.waitFor(/Field 2\//, { within: 20_000, what: 'the next field' }).then(() => 'notes'),
+      t.waitFor(/Field 2\//, { within: 20_000, what: 'the next field' }).then(() => 'notes', () => 'none'),
     ]);
     if (next === 'notes') {
       screens.notes = await t.screen();
@@ -241,7 +241,43 @@ async function codexTui() {
   return rec;
 }
 
+// geminiTui: Gemini CLI's TUI has no forms; what does the person see once
+// the model called the tool? Either where to answer (the page's URL) or,
+// once askcore tells the truth where it cannot reach anyone, nothing to
+// answer and the model told at once.
+async function geminiTui() {
+  const run = await setup('gemini', { args: SHORT });
+  const t = new Tmux('gemini');
+  const screens = {};
+  let error = null;
+  let urlShown = false;
+  try {
+    await t.start(tuiCommand(run), { cwd: run.cwd, env: run.env });
+    await t.waitFor(/Type your message/, { within: 120_000, what: 'the prompt' });
+    await t.keys({ text: PROMPT });
+    await t.waitFor((s) => s.includes(PROMPT), { what: 'the typed prompt' });
+    await t.keys('Enter');
+    const outcome = await Promise.race([
+      run.model.resultPromise.then(() => 'result'),
+      t.waitFor(/answer at http:\/\/127\.0\.0\.1:\d+\/\S+/, { within: 150_000, what: "the answer page's URL" }).then(() => 'url', () => 'none'),
+    ]);
+    urlShown = outcome === 'url';
+    screens.after = await t.screen();
+  } catch (err) {
+    error = err;
+    screens.last = err.screen ?? (await t.screen().catch(() => ''));
+  } finally {
+    await t.kill();
+  }
+  const log = run.mcp();
+  const rec = { run, screens, error, urlShown, log, result: run.model.result, server: serverResult(log) };
+  rec.record = summary(run, { screens, urlShown, error: error?.message?.split('\n')[0] ?? null });
+  await run.cleanup({ keep: RECORD });
+  return rec;
+}
+
 const tui = {
+  gemini: once(() => geminiTui()),
   claude: once(() => claudeTui({ legacy: false })),
   claudeLegacy: once(() => claudeTui({ legacy: true })),
   codex: once(() => codexTui()),
@@ -362,6 +398,15 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
       assert.match(seen, /recommended/i, 'no recommended mark on screen');
     });
   }
+
+  test('Gemini CLI TUI: the person sees where to answer, or the model is told at once that nobody can', async (t) => {
+    if (skipped(t, 'gemini', { tui: true })) return;
+    const r = await tui.gemini();
+    report(t, t.name, r.record);
+    assert.equal(r.error, null, r.error?.message);
+    if (r.urlShown) return;
+    assertTruth({ ...r, exit: { killed: '' } });
+  });
 
   test('Codex TUI: an answer with the notes left empty reaches the model', { todo: 'an empty optional notes field blocks submission in Codex' }, async (t) => {
     if (skipped(t, 'codex', { tui: true })) return;

@@ -42,13 +42,15 @@ export class Tmux {
 
   // waitFor polls the screen until test(screen) holds (a RegExp or a
   // function), and resolves with that screen; after `within` ms it rejects
-  // with the last screen in the message. Polling is the only way to learn
+  // with the last screen in the message (at once when kill ended the
+  // session). Polling is the only way to learn
   // what a TUI drew; the deadline bounds it.
   async waitFor(test, { within = 30_000, what = String(test) } = {}) {
     const ok = typeof test === 'function' ? test : (s) => test.test(s);
     const deadline = Date.now() + within;
     let last = '';
     for (;;) {
+      if (this.killed) throw new Error(`tmux: ${what}: the session was ended`);
       last = await this.screen().catch(() => last);
       if (ok(last)) return last;
       if (Date.now() > deadline) {
@@ -61,6 +63,7 @@ export class Tmux {
   }
 
   async kill() {
+    this.killed = true;
     await this.tmux('kill-server').catch(() => {});
   }
 }
