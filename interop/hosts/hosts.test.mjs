@@ -45,7 +45,7 @@ const LONG = {
 // within this long after its call (the suite kills the host a little later).
 const TRUTH_WITHIN = 15_000;
 
-const NO_FIX = 'askcore does not tell the model the truth here yet (contract section 13: "not shown", ASK_FAILED)';
+const NO_FIX = 'askcore does not tell the model the truth here yet: a reply no person could have given, or a page nobody can reach, must be ASK_FAILED ("not shown")';
 
 const once = (f) => {
   let p;
