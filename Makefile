@@ -13,6 +13,7 @@ build:
 	$(GO) build -buildvcs=auto -o bin/askcore-stdio ./cmd/stdio
 	$(GO) build -buildvcs=auto -o bin/askcore-acp ./cmd/acp
 	$(GO) build -buildvcs=auto -o bin/askcore-mcp ./cmd/mcp
+	$(GO) build -buildvcs=auto -o bin/askcore-hub ./cmd/hub
 
 # Rebuild the committed WebAssembly core (reproducible: same toolchain, same bytes).
 # The build command itself lives in scripts/check-wasm.sh, so that check-wasm builds

@@ -250,4 +250,3 @@ func TestReconnects(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, wait(t, res).err)
 }
-

@@ -7,7 +7,11 @@
 # BENCHRSS_ARGS="-v -n 20"); then the answer page's figures in headless
 # Chromium (hostjs/bench/page.mjs: warm time to a question, transfer size,
 # idle RSS; skipped when Chromium or hostjs/node_modules is missing;
-# PAGEBENCH_ARGS, e.g. "-v --runs 15"). Takes about four minutes on 2 cores.
+# PAGEBENCH_ARGS, e.g. "-v --runs 15"); then askcore-hub (internal/hubbench:
+# 200 agents x 20 asks on SQLite and on two PostgreSQL replicas, idle RSS
+# with 10,000 pending asks; HUBBENCH_ARGS, e.g. "-agents 50"; PostgreSQL
+# from ASKCORE_TEST_POSTGRES or a throwaway cluster when initdb is
+# installed). Takes about six minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +25,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$GO" build -o "$tmp/bench" ./internal/bench
 "$GO" build -o "$tmp/benchrss" ./internal/benchrss
 "$GO" build -o "$tmp/pagebench" ./internal/pagebench
+"$GO" build -o "$tmp/askcore-hub" ./cmd/hub
+"$GO" build -o "$tmp/hubbench" ./internal/hubbench
 
 if ! ./scripts/check-wasm.sh >/dev/null 2>&1; then
 	echo "bench: note: wasm/askcore.wasm is not what the sources build (run make wasm); measuring the committed module" >&2
@@ -40,3 +46,6 @@ else
 	# shellcheck disable=SC2086 # PAGEBENCH_ARGS is a list of flags
 	node hostjs/bench/page.mjs --bin "$tmp/pagebench" ${PAGEBENCH_ARGS:-}
 fi
+echo
+# shellcheck disable=SC2086 # HUBBENCH_ARGS is a list of flags
+"$tmp/hubbench" -hub "$tmp/askcore-hub" ${HUBBENCH_ARGS:-}

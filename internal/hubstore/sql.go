@@ -18,6 +18,8 @@ type sqlStore struct {
 	db *sql.DB
 	d  dialect
 	w  *watchers
+	// writeMu queues this process's transactions when d.oneWriter.
+	writeMu sync.Mutex
 
 	closeOnce sync.Once
 	stop      context.CancelFunc // ends the background goroutines
@@ -77,6 +79,10 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 // tx runs f in a transaction (a write transaction from its start on
 // SQLite: _txlock=immediate).
 func (s *sqlStore) tx(ctx context.Context, f func(*sql.Tx) error) error {
+	if s.d.oneWriter {
+		s.writeMu.Lock()
+		defer s.writeMu.Unlock()
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -75,7 +75,8 @@ func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // Start starts a throwaway cluster in a temporary directory and returns
 // the URL of its postgres database and a func that stops and removes it.
-func Start() (adminURL string, stop func(), err error) {
+// Tests run it without fsync; settings ("fsync=on") override that.
+func Start(settings ...string) (adminURL string, stop func(), err error) {
 	initdb, err := tool("initdb")
 	if err != nil {
 		return "", nil, err
@@ -115,6 +116,9 @@ func Start() (adminURL string, stop func(), err error) {
 		return "", nil, fmt.Errorf("initdb: %v: %s", err, out)
 	}
 	opts := fmt.Sprintf("-c listen_addresses='' -c unix_socket_directories=%s -c fsync=off -c max_connections=300", dir)
+	for _, s := range settings {
+		opts += " -c " + s
+	}
 	if out, err := run(pgctl, "-D", data, "-o", opts, "-w", "-l", filepath.Join(dir, "log"), "start").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return "", nil, fmt.Errorf("pg_ctl start: %v: %s", err, out)
