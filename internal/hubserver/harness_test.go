@@ -59,6 +59,7 @@ func newReplica(t *testing.T, d db, opts hubserver.Options) *replica {
 	}
 	srv, err := hubserver.New(opts)
 	require.NoError(t, err)
+	srv.MountInbox()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Run(ctx); close(done) }()

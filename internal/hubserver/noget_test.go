@@ -51,7 +51,8 @@ func takeSnapshot(t *testing.T, s hubstore.Store, person int64) snapshot {
 
 // TestNoGetChangesState: every GET route, with every token and none,
 // leaves the store as it was: asks, events, tokens, sign-in links,
-// sessions, outbox. (The inbox's GET routes join this list.)
+// sessions, outbox; the inbox's routes too (the inbox's own tests do the
+// same signed in: TestInboxNoGETChangesState).
 func TestNoGetChangesState(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		ctx := context.Background()
@@ -71,7 +72,7 @@ func TestNoGetChangesState(t *testing.T) {
 		paths := []string{
 			"/v1/asks/" + pending, "/v1/asks/" + pending + "?wait=0.05", "/v1/asks/" + replied,
 			"/v1/asks/" + replied + "?wait=1", "/v1/asks", "/v1/asks/ask_none", "/metrics", "/v1/", "/v1/unknown",
-			"/signin?token=link", "/",
+			"/signin?token=link", "/", "/signout", "/inbox/reply", "/inbox/events", "/inbox/inbox.js",
 		}
 		for _, p := range paths {
 			for _, tok := range []string{"", a.token, b.token, "wrong"} {
