@@ -4,7 +4,7 @@
 GO       ?= go
 WASM     := wasm/askcore.wasm
 
-.PHONY: all build wasm check-wasm test test-go test-js test-interop fuzz-short bench demo clean
+.PHONY: all build wasm check-wasm test test-go test-js test-interop test-hosts fuzz-short bench demo clean
 
 all: build
 
@@ -25,7 +25,7 @@ wasm:
 check-wasm:
 	GO=$(GO) ./scripts/check-wasm.sh
 
-test: check-wasm test-go test-js test-interop fuzz-short
+test: check-wasm test-go test-js test-interop test-hosts fuzz-short
 
 # gofmt first: an unformatted file is a review comment a machine can make.
 test-go:
@@ -39,12 +39,21 @@ test-js:
 test-interop: build
 	./scripts/test-interop.sh
 
+# The real hosts from npm (Claude Code, Codex, Gemini CLI, opencode) against
+# bin/askcore-mcp, with fake model servers; TUIs through tmux.
+test-hosts: build
+	./scripts/test-hosts.sh
+
 # A number of executions per target, not a duration: with Go 1.26 a
 # -fuzztime duration can end a clean run with "context deadline exceeded"
 # (golang/go#75804), which a loaded machine makes likely. A count has no
-# deadline: a loaded machine makes the run slower, never red.
+# deadline: a loaded machine makes the run slower, never red. FUZZ_SECONDS
+# bounds the stage all the same: each target gets the whole count when the
+# machine fuzzes it that fast, and as many executions as fit in about that
+# many seconds when it does not (scripts/fuzz.sh).
+FUZZ_SECONDS ?= 20
 fuzz-short:
-	./scripts/fuzz.sh 100000x
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh 100000x
 
 bench:
 	./scripts/bench.sh

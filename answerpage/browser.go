@@ -9,6 +9,15 @@ import (
 	"time"
 )
 
+// BrowserOpens reports whether the page would open itself in a browser
+// here (with WithBrowser(true)), reading the environment through getenv:
+// ASKCORE_BROWSER names a command, or it is not "none" and a desktop
+// session is detected (DISPLAY or WAYLAND_DISPLAY on Linux and the BSDs;
+// always on macOS and Windows).
+func BrowserOpens(getenv func(string) string) bool {
+	return opener(runtime.GOOS, getenv, "") != nil
+}
+
 // opener returns the command that opens url in a browser here, or nil
 // when none should be started: ASKCORE_BROWSER=none, or no desktop
 // session (on Linux and the BSDs, neither DISPLAY nor WAYLAND_DISPLAY is

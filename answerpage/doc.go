@@ -26,24 +26,11 @@
 //	askcore: answer at http://127.0.0.1:PORT/TOKEN/
 //
 // It opens that URL in the default browser only with WithBrowser(true),
-// when a desktop session is detected (DISPLAY or WAYLAND_DISPLAY on Linux
-// and the BSDs; always on macOS and Windows) and ASKCORE_BROWSER is not
-// "none". It stops listening when nothing has been pending for a while
-// (WithIdleStop) and starts again, on the same port when it can, on the
-// next Ask.
+// when a desktop session is detected and ASKCORE_BROWSER is not "none". It
+// stops listening when nothing has been pending for a while (WithIdleStop)
+// and starts again, on the same port when it can, on the next Ask.
 //
-// # Locks
-//
-// Every request must carry the URL's token, 256 random bits, as the
-// first path segment (compared in constant time; anything else is 404), and
-// a Host header naming the listening port with the listening address
-// (127.0.0.1) or localhost, any IP address only when listening on every
-// interface (DNS rebinding: 403). The answer (a POST) must come from the page's own
-// origin (Origin, Sec-Fetch-Site) as application/json; the page's scripts
-// and event stream must be fetched same-origin. Responses carry a
-// Content-Security-Policy allowing only the server's own scripts and the
-// WebAssembly compile ('wasm-unsafe-eval'), Trusted Types, frame-ancestors
-// 'none', Referrer-Policy no-referrer, Cache-Control no-store,
-// X-Content-Type-Options nosniff, and never a CORS header. docs/HARDENING.md
-// lists the threat model and the tests of each lock.
+// Every request is locked: the URL's unguessable token, the Host header,
+// same-origin answers, a strict Content-Security-Policy. docs/SPEC.md ("The
+// answer page") states each lock, docs/HARDENING.md the test that holds it.
 package answerpage

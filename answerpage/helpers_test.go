@@ -1,11 +1,9 @@
 package answerpage
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/leaktest"
+	"github.com/askcore/askcore/internal/pagetest"
 )
 
 func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
@@ -43,13 +42,12 @@ func (s *syncBuffer) String() string {
 }
 
 // page is a test's view of one answer page: the server, the seam asking
-// through it, and an HTTP client that speaks as the page does.
+// through it, and a browser on it (pagetest) that speaks as the page does.
 type page struct {
-	t      *testing.T
-	srv    *Server
-	svc    *askcore.Service
-	log    *syncBuffer
-	client *http.Client
+	t   *testing.T
+	srv *Server
+	svc *askcore.Service
+	log *syncBuffer
 }
 
 func newPage(t *testing.T, opts ...Option) *page {
@@ -60,12 +58,10 @@ func newPage(t *testing.T, opts ...Option) *page {
 	svc := askcore.NewService(core)
 	dispose, err := svc.Register(srv.Provider())
 	require.NoError(t, err)
-	tr := &http.Transport{DisableCompression: true}
-	p := &page{t: t, srv: srv, svc: svc, log: log, client: &http.Client{Transport: tr, Timeout: patience}}
+	p := &page{t: t, srv: srv, svc: svc, log: log}
 	t.Cleanup(func() {
 		dispose()
 		srv.Close()
-		tr.CloseIdleConnections()
 	})
 	return p
 }
@@ -97,170 +93,76 @@ func (p *page) wait(ch <-chan result) result {
 	}
 }
 
-// base is the page's URL, once the server listens.
-func (p *page) base() *url.URL {
+// browser is a browser on the page at its current URL.
+func (p *page) browser() *pagetest.Page {
 	p.t.Helper()
 	raw := p.srv.URL()
 	require.NotEmpty(p.t, raw, "the server does not listen")
-	u, err := url.Parse(raw)
-	require.NoError(p.t, err)
-	return u
+	return pagetest.Open(p.t, raw)
 }
 
+// base is the page's URL, once the server listens.
+func (p *page) base() *url.URL { return p.browser().URL() }
+
 // origin is the page's origin, as the browser sends it.
-func (p *page) origin() string {
-	u := p.base()
-	return u.Scheme + "://" + u.Host
-}
+func (p *page) origin() string { return p.browser().Origin() }
 
 // request sends one request to the server as the page does (its Host,
 // Origin, Sec-Fetch-Site), then applies tweak.
 func (p *page) request(method, path string, body []byte, tweak func(*http.Request)) *http.Response {
 	p.t.Helper()
-	u := p.base()
-	target := u.Scheme + "://" + u.Host + path
-	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
-	}
-	req, err := http.NewRequest(method, target, r)
-	require.NoError(p.t, err)
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	if method == http.MethodPost {
-		req.Header.Set("Origin", p.origin())
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if tweak != nil {
-		tweak(req)
-	}
-	res, err := p.client.Do(req)
-	require.NoError(p.t, err)
-	p.t.Cleanup(func() { res.Body.Close() })
-	return res
+	return p.browser().Request(context.Background(), method, path, body, tweak)
 }
 
 // path is a path below the token.
-func (p *page) path(name string) string { return p.base().Path + name }
+func (p *page) path(name string) string { return p.browser().Path(name) }
 
 // answer posts a reply to question id; it returns the status and body.
 func (p *page) answer(id string, reply any, tweak func(*http.Request)) (int, answerResponse) {
 	p.t.Helper()
-	body, err := json.Marshal(map[string]any{"id": id, "reply": reply})
-	require.NoError(p.t, err)
-	res := p.request(http.MethodPost, p.path("answer"), body, tweak)
-	b, err := io.ReadAll(res.Body)
-	require.NoError(p.t, err)
+	status, b := p.browser().Post(id, reply, tweak)
 	var r answerResponse
-	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+	if json.Valid(b) {
 		require.NoError(p.t, json.Unmarshal(b, &r), string(b))
 	} else {
 		r.Message = strings.TrimSpace(string(b))
 	}
-	return res.StatusCode, r
-}
-
-// event is one server-sent event.
-type event struct {
-	name string
-	data string
+	return status, r
 }
 
 // stream is an open event stream of the page.
 type stream struct {
-	t      *testing.T
-	events chan event
-	cancel context.CancelFunc
+	*pagetest.Stream
+	t *testing.T
 }
 
 // events opens the page's event stream.
 func (p *page) events() *stream {
 	p.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	u := p.base()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.Scheme+"://"+u.Host+p.path("events"), nil)
-	require.NoError(p.t, err)
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	res, err := p.client.Do(req)
-	require.NoError(p.t, err)
-	require.Equal(p.t, http.StatusOK, res.StatusCode)
-	require.Equal(p.t, "text/event-stream; charset=utf-8", res.Header.Get("Content-Type"))
-	s := &stream{t: p.t, events: make(chan event, 64), cancel: cancel}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer close(s.events)
-		defer res.Body.Close()
-		sc := bufio.NewScanner(res.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<22)
-		var ev event
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case line == "":
-				if ev.name != "" {
-					s.events <- ev
-				}
-				ev = event{}
-			case strings.HasPrefix(line, "event: "):
-				ev.name = line[len("event: "):]
-			case strings.HasPrefix(line, "data: "):
-				ev.data = line[len("data: "):]
-			}
-		}
-	}()
-	p.t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return s
+	return &stream{p.browser().Events(), p.t}
 }
 
 // next returns the next event with one of names, skipping others.
-func (s *stream) next(names ...string) event {
+func (s *stream) next(names ...string) pagetest.Event {
 	s.t.Helper()
-	deadline := time.After(patience)
-	for {
-		select {
-		case ev, ok := <-s.events:
-			if !ok {
-				s.t.Fatalf("the event stream ended while waiting for %v", names)
-			}
-			for _, n := range names {
-				if ev.name == n {
-					return ev
-				}
-			}
-		case <-deadline:
-			s.t.Fatalf("no %v event", names)
-		}
-	}
+	return s.Next(names...)
 }
 
 // added waits for the next question on the page and returns it.
 func (s *stream) added() pageCall {
 	s.t.Helper()
-	for {
-		ev := s.next("pending", "add")
-		if ev.name == "add" {
-			var c pageCall
-			require.NoError(s.t, json.Unmarshal([]byte(ev.data), &c))
-			return c
-		}
-		var snap struct{ Items []pageCall }
-		require.NoError(s.t, json.Unmarshal([]byte(ev.data), &snap))
-		if len(snap.Items) > 0 {
-			return snap.Items[len(snap.Items)-1]
-		}
+	q := s.Question()
+	c := pageCall{ID: q.ID, Call: q.Call}
+	if f := pageFrom(q.From); f != (pageFrom{}) {
+		c.From = &f
 	}
+	return c
 }
 
 // ended waits for the next question to end and returns how.
 func (s *stream) ended() endInfo {
 	s.t.Helper()
-	ev := s.next("end")
-	var e endInfo
-	require.NoError(s.t, json.Unmarshal([]byte(ev.data), &e))
-	return e
+	return endInfo(s.Ended())
 }
 
 // startAsk asks arguments and returns the question as the page sees it.
@@ -269,7 +171,7 @@ func (p *page) startAsk(ctx context.Context, arguments string, opts askcore.AskO
 	_, err := p.srv.Start()
 	require.NoError(p.t, err)
 	s := p.events()
-	require.Equal(p.t, "pending", s.next("pending").name)
+	require.Equal(p.t, "pending", s.next("pending").Name)
 	ch := p.ask(ctx, arguments, opts)
 	return s.added(), s, ch
 }

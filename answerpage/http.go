@@ -17,11 +17,13 @@ import (
 	"github.com/askcore/askcore"
 )
 
-// contentSecurityPolicy allows the server's own scripts, styles and
+// ContentSecurityPolicy allows the server's own scripts, styles and
 // connections, the WebAssembly compile of askcore.wasm, and nothing else:
 // no inline script or style, no eval, no other origin, no frames, no
-// forms posting anywhere, no HTML sinks (Trusted Types).
-const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+// forms posting anywhere, no HTML sinks (Trusted Types). SecurityHeaders
+// sets it; it is exported for a server that serves the page's client on
+// pages of its own (the hub's inbox).
+const ContentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
 	"connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
 	"require-trusted-types-for 'script'; trusted-types 'none'"
 
@@ -35,7 +37,7 @@ const sseKeepAlive = 15 * time.Second
 
 // securityHeaders are set on every response, refusals included.
 func securityHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -43,6 +45,24 @@ func securityHeaders(h http.Header) {
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
+}
+
+// SecurityHeaders sets the headers of every response of the page
+// (ContentSecurityPolicy, no-store, nosniff, no referrer, no framing), for
+// a server that serves the page's client on pages of its own (the hub's
+// inbox) under the same locks.
+func SecurityHeaders(h http.Header) { securityHeaders(h) }
+
+// SameOriginFetch reports whether the browser says req comes from a page
+// of the server's own origin (Sec-Fetch-Site same-origin), or says nothing
+// (not a browser, or an old one).
+func SameOriginFetch(req *http.Request) bool { return sameOriginFetch(req) }
+
+// ServeFile serves one of Files by name (gzipped for a browser that
+// accepts it, compressed once per process), or 404: the JS host and the
+// module under host/, for a server of its own that runs the page's client.
+func ServeFile(w http.ResponseWriter, req *http.Request, name string) {
+	sharedStatics().serve(w, req, name)
 }
 
 // refuse writes a short plain-text refusal.

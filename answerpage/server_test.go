@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -31,7 +32,7 @@ func TestSecurityHeaders(t *testing.T) {
 	check := func(res *http.Response, what string) {
 		t.Helper()
 		h := res.Header
-		assert.Equal(t, contentSecurityPolicy, h.Get("Content-Security-Policy"), what)
+		assert.Equal(t, ContentSecurityPolicy, h.Get("Content-Security-Policy"), what)
 		assert.Equal(t, "no-referrer", h.Get("Referrer-Policy"), what)
 		assert.Equal(t, "no-store", h.Get("Cache-Control"), what)
 		assert.Equal(t, "nosniff", h.Get("X-Content-Type-Options"), what)
@@ -49,10 +50,10 @@ func TestSecurityHeaders(t *testing.T) {
 	// inline anything, no frames, Trusted Types.
 	for _, want := range []string{"default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'", "connect-src 'self'",
 		"frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'", "require-trusted-types-for 'script'"} {
-		assert.Contains(t, contentSecurityPolicy, want)
+		assert.Contains(t, ContentSecurityPolicy, want)
 	}
-	assert.NotContains(t, contentSecurityPolicy, "unsafe-inline")
-	assert.NotContains(t, contentSecurityPolicy, "'unsafe-eval'")
+	assert.NotContains(t, ContentSecurityPolicy, "unsafe-inline")
+	assert.NotContains(t, ContentSecurityPolicy, "'unsafe-eval'")
 }
 
 func TestStaticFiles(t *testing.T) {
@@ -257,7 +258,7 @@ func TestTwoPendingQuestions(t *testing.T) {
 	late := p.events()
 	snap := late.next("pending")
 	var items struct{ Items []pageCall }
-	require.NoError(t, json.Unmarshal([]byte(snap.data), &items))
+	require.NoError(t, json.Unmarshal([]byte(snap.Data), &items))
 	require.Len(t, items.Items, 2)
 	assert.Equal(t, []string{q1.ID, q2.ID}, []string{items.Items[0].ID, items.Items[1].ID})
 
@@ -380,6 +381,10 @@ func TestOpener(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, opener(c.goos, c.env, u), "%s", c.goos)
 	}
+	// BrowserOpens is the same rule, for this system.
+	for _, e := range []func(string) string{env(), env("DISPLAY", ":0"), env(EnvBrowser, "none"), env(EnvBrowser, "firefox")} {
+		assert.Equal(t, opener(runtime.GOOS, e, u) != nil, BrowserOpens(e))
+	}
 }
 
 // WithBrowser(true) opens the page once per start, and not while a page
@@ -443,9 +448,7 @@ func TestWasmCore(t *testing.T) {
 	dispose, err := svc.Register(srv.Provider())
 	require.NoError(t, err)
 	t.Cleanup(dispose)
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	p := &page{t: t, srv: srv, svc: svc, log: log, client: &http.Client{Transport: tr, Timeout: patience}}
+	p := &page{t: t, srv: srv, svc: svc, log: log}
 	q, _, ch := p.startAsk(context.Background(), dbArgs, askcore.AskOptions{})
 	status, r := p.answer(q.ID, map[string]any{"picks": []askcore.Pick{{Text: "x"}, {Text: "y"}}}, nil)
 	assert.Equal(t, http.StatusBadRequest, status, r.Message)

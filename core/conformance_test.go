@@ -66,16 +66,17 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 // conformanceCases is the corpus: each entry becomes NAME.in (exact input
 // bytes) and NAME.out (the golden output).
 func conformanceCases() []struct{ name, in string } {
-	cases := v1ConformanceCases()
+	cases := singleQuestionCases()
 	cases = append(cases, normConformanceCases()...)
-	cases = append(cases, v2ConformanceCases()...)
-	cases = append(cases, v3ConformanceCases()...)
+	cases = append(cases, batchMultiSelectCases()...)
+	cases = append(cases, previewNotesCases()...)
+	cases = append(cases, truthConformanceCases()...)
 	cases = append(cases, schemaConformanceCases()...)
 	return cases
 }
 
-// v1ConformanceCases are the cases of vocabulary v1 (one question, single-select).
-func v1ConformanceCases() []struct{ name, in string } {
+// singleQuestionCases are the cases of one question, single-select.
+func singleQuestionCases() []struct{ name, in string } {
 	overLimit := `{"op":"normalize","request":{"question":"` + strings.Repeat("a", MaxInputBytes-41) + `"}}`
 	atQuestionLimit := `{"question":"` + strings.Repeat("q", MaxQuestionChars) + `"}`
 	overQuestionLimit := `{"question":"` + strings.Repeat("q", MaxQuestionChars+1) + `"}`
@@ -376,7 +377,7 @@ func TestConformanceCorpus(t *testing.T) {
 	for _, c := range []errCode{codeInvalidRequest, codeInvalidAnswer, codeAskDeclined, codeAskCancelled, codeAskFailed} {
 		require.True(t, codes[c], "no corpus case produces %s", c)
 	}
-	for _, op := range []string{"normalize", "schema", "present", "resolve", "elicitation", "elicitation_result"} {
+	for _, op := range []string{"normalize", "schema", "present", "resolve", "elicitation", "elicitation_result", "form_reply", "progress"} {
 		require.True(t, ops[op], "no corpus case for op %s", op)
 	}
 }

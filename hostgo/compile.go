@@ -14,7 +14,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 	"github.com/askcore/askcore/wasm"
 )
 
@@ -222,6 +222,9 @@ func (t *tier) compile() {
 	if onDisk && !warm && !t.key.interpreter {
 		coldCompiles.Add(1)
 	}
+	if onDisk && warm && !t.key.interpreter {
+		defer pauseGC()()
+	}
 	t.rt, t.mod, t.err = compileWith(t.key, cache)
 	if t.err != nil && onDisk {
 		// wazero fails the compile when it cannot write the cache file.
@@ -254,7 +257,7 @@ func (t *tier) wanted() bool {
 }
 
 func compileWith(key tierKey, cache wazero.CompilationCache) (wazero.Runtime, wazero.CompiledModule, error) {
-	return wz.Compile(context.Background(), key.interpreter, cache, key.memoryPages, key.interruptible)
+	return wasmruntime.Compile(context.Background(), key.interpreter, cache, key.memoryPages, key.interruptible)
 }
 
 func compilationCache(key tierKey) (wazero.CompilationCache, error) {

@@ -35,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/askcore/askcore/core"
 )
@@ -226,17 +227,8 @@ func (e *Engine) start(ctx context.Context) error {
 		return e.current.wait(ctx)
 	}
 	opt := getTier(optKey)
-	var wait <-chan struct{} // nil: do not wait
 	if warm {
-		ctxWait, cancel := context.WithTimeout(ctx, e.cfg.warmWait)
-		defer cancel()
-		wait = ctxWait.Done()
-	}
-	if wait != nil {
-		select {
-		case <-opt.done:
-		case <-wait:
-		}
+		waitWarm(ctx, opt.done, e.cfg.warmWait)
 	}
 	if err := ctx.Err(); err != nil {
 		opt.unref()
@@ -256,6 +248,44 @@ func (e *Engine) start(ctx context.Context) error {
 	}
 	e.current = acquireTier(e.cfg.key(true), true)
 	return e.current.wait(ctx)
+}
+
+// waitWarm waits for a compile that should be a load from the on-disk
+// cache (done closed), for at most budget of the process's CPU time, or
+// until ctx ends. CPU time, not wall time: a cache hit costs tens of
+// milliseconds of CPU however busy the machine is, while a full compile
+// (the warm marker lied) burns through the budget on every core it gets.
+// On a loaded machine a wall-clock bound fell back to the interpreter for a
+// cache hit that was merely waiting for a core, and made it worse: a second
+// compile competing for the same cores, and 50 MB more memory.
+func waitWarm(ctx context.Context, done <-chan struct{}, budget time.Duration) {
+	if budget <= 0 {
+		return
+	}
+	start, ok := processCPU()
+	if !ok { // no CPU clock here: wall time
+		ctx, cancel := context.WithTimeout(ctx, budget)
+		defer cancel()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+		return
+	}
+	tick := time.NewTicker(min(budget/16, 5*time.Millisecond) + time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if now, _ := processCPU(); now-start >= budget {
+				return
+			}
+		}
+	}
 }
 
 // Handle runs the core on input and returns its output envelope: the same

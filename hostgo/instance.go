@@ -7,8 +7,9 @@ import (
 	"sync"
 
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 	"github.com/askcore/askcore/wasm"
 )
 
@@ -33,7 +34,7 @@ type instance struct {
 	closed bool
 }
 
-var moduleConfig = sync.OnceValue(wz.ModuleConfig)
+var moduleConfig = sync.OnceValue(wasmruntime.ModuleConfig)
 
 func (t *tier) instantiate(ctx context.Context) (*instance, error) {
 	if err := t.wait(ctx); err != nil {
@@ -43,7 +44,8 @@ func (t *tier) instantiate(ctx context.Context) (*instance, error) {
 	// is not released under the new instance, which holds its own.
 	t.ref()
 	stderr := &headWriter{max: 4 << 10}
-	mod, err := t.rt.InstantiateModule(ctx, t.mod, moduleConfig().WithStderr(stderr))
+	mctx := experimental.WithMemoryAllocator(ctx, reservedMemory)
+	mod, err := t.rt.InstantiateModule(mctx, t.mod, moduleConfig().WithStderr(stderr))
 	if err != nil {
 		t.unref()
 		return nil, fmt.Errorf("hostgo: instantiate askcore.wasm: %w%s", err, stderr.suffix())

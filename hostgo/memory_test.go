@@ -13,7 +13,7 @@ import (
 
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/internal/benchdata"
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 )
 
 // Memory limits no other test uses: configurations (and interpreter tiers)
@@ -29,7 +29,7 @@ const (
 // as soon as the background compile is done, closes its interpreter
 // instance, and the interpreter tier (about 50 MB of Go heap) is closed,
 // forgotten, and its memory returned to the OS. Before, an idle front door
-// kept both tiers for good (issue 21: 98 MB per process when 20 started
+// kept both tiers for good (measured: 98 MB per process when 20 started
 // together, 128 MB alone on a cold cache).
 func TestStandInReleasedOnceCompiled(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
@@ -85,7 +85,7 @@ func otherProcessCompiles(t *testing.T, dir string) (compile, unlock func()) {
 		cache, err := wazero.NewCompilationCacheWithDir(dir)
 		require.NoError(t, err)
 		defer cache.Close(ctx)
-		rt, _, err := wz.Compile(ctx, false, cache, pagesLock, false)
+		rt, _, err := wasmruntime.Compile(ctx, false, cache, pagesLock, false)
 		require.NoError(t, err)
 		require.NoError(t, rt.Close(ctx))
 		markCacheWarm(dir)
@@ -94,7 +94,7 @@ func otherProcessCompiles(t *testing.T, dir string) (compile, unlock func()) {
 
 // TestColdStartsShareOneCompile: while another process compiles into the
 // same cold cache, an Engine serves on the interpreter and waits for that
-// compile instead of running its own (issue 21: 20 processes started
+// compile instead of running its own (measured before: 20 processes started
 // together on a cold cache each compiled, 20 s of CPU on 2 cores, and each
 // peaked above 120 MB); then it loads the result from the cache.
 func TestColdStartsShareOneCompile(t *testing.T) {

@@ -31,9 +31,12 @@ const (
 	// memory for the life of the process.
 	DefaultRecyclePages = 256
 	// DefaultWarmWait bounds how long New waits for the optimizing compile
-	// when the on-disk cache looks warm (it normally takes 20-40 ms) before
-	// it starts on the interpreter instead.
-	DefaultWarmWait = 300 * time.Millisecond
+	// when the on-disk cache looks warm before it starts on the interpreter
+	// instead: a cache hit costs 100-200 ms of CPU on a 2-core VM, a full
+	// compile about a second. It is CPU time of the process where the
+	// platform has a CPU clock (Unix), so that a busy machine does not turn
+	// a slow cache hit into a second compile.
+	DefaultWarmWait = 500 * time.Millisecond
 )
 
 type config struct {
@@ -135,7 +138,8 @@ func WithTieredStart(on bool) Option {
 
 // WithWarmWait bounds how long New waits for the optimizing compile when the
 // cache looks warm before falling back to the interpreter (default
-// DefaultWarmWait). Only meaningful with the tiered start.
+// DefaultWarmWait): CPU time of the process on Unix, wall time elsewhere.
+// Only meaningful with the tiered start.
 func WithWarmWait(d time.Duration) Option {
 	return func(c *config) {
 		if d >= 0 {

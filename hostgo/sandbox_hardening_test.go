@@ -2,7 +2,7 @@ package hostgo
 
 // The WASM guest is a sandbox: no filesystem, environment, arguments,
 // stdin or network reach it. Two tests show it with the configuration
-// hostgo really uses (internal/wz: the runtime, WASI, ModuleConfig; and
+// hostgo really uses (internal/wasmruntime: the runtime, WASI, ModuleConfig; and
 // tier.instantiate / instance.call, the code path of every Handle):
 //
 //   - TestSandboxRealModule watches every WASI call the real askcore.wasm
@@ -27,7 +27,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 )
 
 // WASI errno values (wasi_snapshot_preview1).
@@ -104,13 +104,13 @@ func (r *wasiRecorder) take() []wasiCall {
 	return c
 }
 
-// sandboxTier compiles the real module exactly as hostgo does (wz.Compile:
+// sandboxTier compiles the real module exactly as hostgo does (wasmruntime.Compile:
 // the runtime, its memory limit, WASI) with a listener on every WASI
 // function, on the interpreter (which supports listeners everywhere).
 func sandboxTier(t *testing.T, rec *wasiRecorder) *tier {
 	t.Helper()
 	ctx := experimental.WithFunctionListenerFactory(context.Background(), rec)
-	rt, mod, err := wz.Compile(ctx, true, nil, DefaultMemoryLimitPages, false)
+	rt, mod, err := wasmruntime.Compile(ctx, true, nil, DefaultMemoryLimitPages, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestSandboxProbeModule(t *testing.T) {
 	setCanaries(t)
 	ctx := context.Background()
 	// The very runtime and ModuleConfig hostgo uses (compiler this time).
-	rt, _, err := wz.Compile(ctx, false, nil, DefaultMemoryLimitPages, false)
+	rt, _, err := wasmruntime.Compile(ctx, false, nil, DefaultMemoryLimitPages, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,13 +24,12 @@ const DEFAULT_LABELS = Object.freeze({
 let nextId = 0;
 
 /**
- * @typedef {{options: number[], text?: string, notes?: string}} Pick
- * @typedef {{picks: Pick[]} | {decline: true}} DomReply
- * @typedef {{raw: string, questions: any[], batch: boolean, from?: {agentId?: string, sessionId?: string, toolCallId?: string},
- *   checkPick?: (i: number, pick: Pick) => string}} DomQuestion
- * @typedef {{submit?: string, decline?: string, notes?: string}} DomLabels
- * @typedef {{labels?: DomLabels, submit?: (question: DomQuestion, reply: DomReply) => unknown,
- *   focus?: boolean, document?: Document}} DomProviderOptions
+ * The public types are declared once, in dom.d.ts and index.d.ts.
+ * @typedef {import('./index.js').Pick} Pick
+ * @typedef {import('./index.js').PicksReply | import('./index.js').DeclineReply} DomReply
+ * @typedef {import('./dom.js').DomQuestion} DomQuestion
+ * @typedef {import('./dom.js').DomLabels} DomLabels
+ * @typedef {import('./dom.js').DomProviderOptions} DomProviderOptions
  */
 
 /**
@@ -605,7 +604,7 @@ export class DomProvider {
  * @param {Pick} pick
  */
 function checkPick(core, question, i, pick) {
-  if (typeof question.checkPick === 'function') return question.checkPick(i, pick);
+  if ('checkPick' in question && typeof question.checkPick === 'function') return question.checkPick(i, pick);
   return core.summary(question, core.resolve(question, pick, i), i);
 }
 

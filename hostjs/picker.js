@@ -34,7 +34,7 @@ export const ENV_PLAIN = 'ASKCORE_PLAIN';
 
 /**
  * @typedef {import('./lib/core.js').Core} Core
- * @typedef {{ input?: NodeJS.ReadableStream, output?: NodeJS.WritableStream, color?: boolean, env?: Record<string, string | undefined> }} PickerProviderOptions
+ * @typedef {import('./picker.js').PickerProviderOptions} PickerProviderOptions
  * @typedef {{ question: any, signal?: AbortSignal, done: boolean, controller: AbortController,
  *   resolve: (v: any) => void, reject: (e: unknown) => void }} Job
  */

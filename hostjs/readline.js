@@ -16,7 +16,7 @@ import { abortedError } from './lib/interaction.js';
  * @typedef {{ request?: unknown, raw?: string, questions?: unknown[], batch?: boolean }} ReadlineQuestion
  * @typedef {{ question: ReadlineQuestion, signal?: AbortSignal, done: boolean,
  *   resolve: (v: any) => void, reject: (e: unknown) => void }} Job
- * @typedef {{ situation: string, detail?: string }} Failure
+ * @typedef {import('./index.js').Failure} Failure
  */
 
 export class ReadlineProvider {

@@ -32,7 +32,7 @@ if ! ./scripts/check-wasm.sh >/dev/null 2>&1; then
 	echo "bench: note: wasm/askcore.wasm is not what the sources build (run make wasm); measuring the committed module" >&2
 fi
 
-"$tmp/bench" -stdio "$tmp/askcore-stdio" -acp "$tmp/askcore-acp" "$@"
+"$tmp/bench" -stdio "$tmp/askcore-stdio" -acp "$tmp/askcore-acp" -mcp "$tmp/askcore-mcp" "$@"
 echo
 # shellcheck disable=SC2086 # BENCHRSS_ARGS is a list of flags
 "$tmp/benchrss" -mcp "$tmp/askcore-mcp" -acp "$tmp/askcore-acp" ${BENCHRSS_ARGS:-}

@@ -15,36 +15,99 @@
 # default 1000x): go test's default, 60s per input, is otherwise not cut
 # short by the budget, and a short run would spend minutes minimizing.
 #
-# Targets are discovered, not listed: every `func FuzzXxx` that
-# `go test -list` reports in any package is run, one at a time (a fuzz run
-# takes one target), so targets added later (hostgo, ...) are picked up.
-# Their seed corpora (f.Add and testdata/fuzz/FuzzXxx/) already run in a
-# plain `go test`; this script explores beyond them. A failure leaves the
-# crashing input under that package's testdata/fuzz/ and fails the script.
+# FUZZ_SECONDS bounds the time of each target without a deadline: the run
+# gets the whole count, and when fuzzing (not the build, not the seed
+# corpus) has gone on for FUZZ_SECONDS it is interrupted (SIGINT), which
+# go test treats as a clean stop: it ends with go test's own verdict for
+# the package ("ok" or "FAIL" and a crasher written), which is the run's.
+# On an idle machine a target does its whole count; on a loaded one fewer
+# executions in the same time.
+#
+# Targets are discovered, not listed: every `func FuzzXxx` in a _test.go
+# file is run, one at a time (a fuzz run takes one target), so targets
+# added later are picked up. They are found in the sources rather than with
+# `go test -list` in every package, which would build every test binary of
+# the module only to list four packages' targets. Their seed corpora (f.Add
+# and testdata/fuzz/FuzzXxx/) already run in a plain `go test`; this script
+# explores beyond them. A failure leaves the crashing input under that
+# package's testdata/fuzz/ and fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-duration=${1:-10s}
+budget=${1:-10s}
 go=${GO:-go}
+seconds=${FUZZ_SECONDS:-}
 minimize=()
-case $duration in
+case $budget in
   *x) minimize=(-fuzzminimizetime "${FUZZ_MINIMIZE:-1000x}") ;;
 esac
 failed=()
 ran=0
+log=$(mktemp)
+running= # the process group of the go test under way, if any
+# The go test runs in its own process group: a Ctrl-C or a kill of this
+# script must reach it too.
+trap 'if [ -n "$running" ]; then kill -INT -- "-$running" 2>/dev/null || true; fi; rm -f "$log"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-for pkg in $("$go" list ./...); do
-  targets=$("$go" test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true)
-  for target in $targets; do
-    echo "fuzz: $pkg $target ($duration)"
-    ran=$((ran + 1))
-    if ! "$go" test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$duration" ${minimize[@]+"${minimize[@]}"}; then
-      failed+=("$pkg $target")
+# fuzz DIR TARGET: one run; false when go test says it failed.
+fuzz() {
+  local args=("$1" -run '^$' -fuzz "^${2}\$" -fuzztime "$budget" ${minimize[@]+"${minimize[@]}"})
+  if [ -z "$seconds" ]; then
+    "$go" test "${args[@]}"
+    return
+  fi
+  # Its own process group (job control on), so that SIGINT reaches go test
+  # and its test binary as a Ctrl-C would: a script's background jobs
+  # otherwise start with SIGINT ignored.
+  set -m
+  "$go" test "${args[@]}" >"$log" 2>&1 &
+  local pid=$! rc=0 waited=0 stopped=
+  set +m
+  running=$pid
+  tail -f --pid="$pid" -n +1 "$log" &
+  # The clock starts when go test reports it is fuzzing (after the build
+  # and the seed corpus); then one check a second, FUZZ_SECONDS of them.
+  while kill -0 "$pid" 2>/dev/null; do
+    if grep -q 'now fuzzing with' "$log"; then
+      if ((waited >= seconds)); then
+        kill -INT -- "-$pid" 2>/dev/null && stopped=1
+        break
+      fi
+      waited=$((waited + 1))
     fi
+    sleep 1
   done
-done
+  wait "$pid" || rc=$?
+  running=
+  wait # the tail
+  if [ -n "$stopped" ] && ((rc != 0)); then
+    # Interrupted: go test exits non-zero, and its last line is its verdict.
+    if ! grep -q -- '--- FAIL' "$log" && tail -n 1 "$log" | grep -q "^ok "; then
+      echo "fuzz: $2 stopped after about ${seconds}s of fuzzing"
+      rc=0
+    fi
+  fi
+  return "$rc"
+}
 
-echo "fuzz: ran $ran target(s) for $duration each"
+# dir<TAB>target for every fuzz target, sorted (vendored and npm trees skipped).
+targets=$(grep -rE --include='*_test.go' --exclude-dir=node_modules --exclude-dir=vendor --exclude-dir=testdata \
+  -o '^func Fuzz[A-Za-z0-9_]*\(' . | sed -E 's#^(.*)/[^/]+_test\.go:func (Fuzz[A-Za-z0-9_]*)\($#\1\t\2#' | sort -u)
+
+while IFS=$'\t' read -r dir target; do
+  [ -n "$target" ] || continue
+  echo "fuzz: $dir $target ($budget${seconds:+, at most about ${seconds}s of fuzzing})"
+  ran=$((ran + 1))
+  fuzz "$dir" "$target" || failed+=("$dir $target")
+done <<<"$targets"
+
+echo "fuzz: ran $ran target(s), $budget each${seconds:+ or about ${seconds}s of fuzzing}"
+if ((ran == 0)); then
+  echo "fuzz: no fuzz target found" >&2
+  exit 1
+fi
 if ((${#failed[@]})); then
   printf 'fuzz: FAILED %s\n' "${failed[@]}"
   exit 1

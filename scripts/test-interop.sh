@@ -10,9 +10,9 @@
 #        expected bytes come from the core through hostjs (the same
 #        askcore.wasm)
 #
-# Each suite is interop.test.mjs, then v3.test.mjs (previews and notes),
-# then web.test.mjs where there is one (the answer page in headless
-# Chromium, for a client without form elicitation).
+# Each suite is every *.test.mjs of its interop directory: the forms, the
+# previews and notes, and where there is one the answer page in headless
+# Chromium (for a client without form elicitation).
 #
 # npm dependencies (pinned in each interop/package-lock.json) are installed
 # with npm ci when missing or older than the lock file. ASKCORE_ACP_BIN and
@@ -35,11 +35,10 @@ run() { # run PROTOCOL: one interop suite
   cd "$root/cmd/$proto/interop"
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     echo "test-interop: npm ci (cmd/$proto/interop)"
-    npm ci --no-audit --no-fund
+    npm ci --prefer-offline --no-audit --no-fund
   fi
   echo "test-interop: node --test (TypeScript $upper client -> $bin)"
-  local files=(interop.test.mjs v3.test.mjs)
-  if [ -f web.test.mjs ]; then files+=(web.test.mjs); fi
+  local files=(*.test.mjs)
   node --test --test-reporter=spec "${files[@]}"
 }
 

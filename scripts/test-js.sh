@@ -17,13 +17,14 @@ cd "$(dirname "$0")/../hostjs"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "test-js: npm ci (hostjs)"
-  npm ci --no-audit --no-fund
+  npm ci --prefer-offline --no-audit --no-fund
 fi
 
 echo "test-js: tsc --noEmit"
 ./node_modules/.bin/tsc --noEmit -p tsconfig.json     # the declarations, exercised by test/types.ts
 ./node_modules/.bin/tsc --noEmit -p tsconfig.js.json  # the JS sources against their JSDoc
 ./node_modules/.bin/tsc --noEmit -p tsconfig.dom.json # the DOM provider, its JSDoc and dom.d.ts (test/dom-types.ts)
+./node_modules/.bin/tsc --noEmit -p tsconfig.impl.json # the entry points' exports against index.d.ts (test/impl-types.ts)
 
 [ -d ../testdata/seam ] || { echo "test-js: testdata/seam is missing" >&2; exit 1; }
 

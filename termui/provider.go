@@ -10,41 +10,24 @@
 //	defer prov.Close()
 //	dispose, err := svc.Register(prov)
 //
-// Every rule and every word comes from the core. With the keyboard picker
-// (docs/SPEC.md, "Keyboard picker"; Config.Picker), the provider draws the
-// core's picker op layout for the whole call (PICKER.md), has the core
-// check each question's pick on Enter (Call.CheckPick: an INVALID_ANSWER
-// message is shown under the question), resolves the call from the picks
-// (Call.Resolve), and leaves "→ " and the core's summary in place of the
-// picker. The preview of the option under the cursor is drawn beside the
-// list (below it on a terminal narrower than 100 columns; Shift-↑/↓ scroll
-// it), and Ctrl-N adds notes to the current question, which the pick
-// carries into the answer ("notes"). Esc declines (ASK_DECLINED), Ctrl-C
-// is the core's interrupted situation (ASK_ABORTED), and the picker leaves
-// the layout's declined or interrupted line.
-//
-// In line mode (pipes, TERM=dumb, --plain, the screen-reader mode) the
-// provider asks the questions of a call one after
-// another: it prints the core's present text for question i as it is (a
-// batch's starts with "Question i of n"; options numbered in display order,
-// recommended first, each description on the next line) and hands each
-// typed line to the core (Call.CheckLine: empty line = the recommended
-// option(s), number, label or value, free text; for a multi-select
-// question, comma-separated choices). An INVALID_ANSWER is printed as the
-// re-prompt and the question is asked again; a line that fits is echoed
-// as "→ " and the core's summary of it. Once every question has its line,
-// the provider hands the lines back (askcore.Lines) and the seam has the
-// core write the answer the model receives.
+// Every rule and every word comes from the core. The keyboard picker
+// (Config.Picker) draws the core's picker layout for the whole call, with
+// the preview of the option under the cursor and a notes line (Ctrl-N), has
+// the core check each pick on Enter (Call.CheckPick) and hands the picks
+// back; Esc declines, Ctrl-C interrupts. Line mode (pipes, TERM=dumb,
+// --plain, the screen-reader mode) prints the core's present text for each
+// question, has the core judge each typed line (Call.CheckLine: an
+// INVALID_ANSWER is the re-prompt) and hands the lines back. The seam has
+// the core write the answer the model receives. docs/SPEC.md ("Typed lines
+// and picks", "Keyboard picker") states the rules, PICKER.md the picker's
+// design.
 //
 // Calls are served one at a time in arrival order (a batch keeps the turn
-// for all its questions), so only one prompt owns the input. A pending
-// call (asking or queued) fails whole with ASK_ABORTED when its ctx is
-// done (abort, session end, provider disposed by the service),
-// when the provider is closed, when the person interrupts it (Interrupt,
-// wired to Ctrl-C by the front door; Ctrl-C typed in the picker), and when
-// the input ends (EOF): the provider prints the core's message for it and
-// returns the situation (an askcore.Failure), which the seam has the core
-// word for the model.
+// for all its questions), so only one prompt owns the input. A pending call
+// fails whole when its ctx is done, when the provider is closed, when the
+// person interrupts it (Interrupt, wired to Ctrl-C by the front door) and
+// when the input ends: the provider prints the core's message and returns
+// the situation (an askcore.Failure), which the core words for the model.
 package termui
 
 import (

@@ -88,6 +88,7 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 		ln.Close()
 		return err
 	}
+	srv.MountInbox()
 	hs := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -12,14 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/core"
 )
-
-// The line limit is the core's input limit: no longer message could be
-// answered.
-func TestLineLimitIsTheCoresInputLimit(t *testing.T) {
-	assert.Equal(t, core.MaxInputBytes, maxLineBytes)
-}
 
 // hugeCall is a tools/call of more than maxLineBytes, keys in the order
 // the TypeScript SDK writes them: method and params first, jsonrpc and id

@@ -6,14 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/mcpserver"
 )
 
 const usageLine = "usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]"
@@ -37,51 +37,11 @@ Flags:
 `
 
 func main() {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		cancel(signalCause{<-sigs})
-		// A second signal does not wait for the first to be served.
-		os.Exit(exitStatus(signalCause{<-sigs}))
-	}()
-	// A client that dies leaves a broken stdout: writing to it must fail
-	// (and end the session like a closed stdin) rather than kill the
-	// process with SIGPIPE before it has withdrawn its questions.
-	signal.Ignore(syscall.SIGPIPE)
-	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
-}
-
-// signalCause is the cancellation cause of run's ctx for a signal.
-type signalCause struct{ sig os.Signal }
-
-func (s signalCause) Error() string { return "received " + signalName(s.sig) }
-
-// signalName is a signal's conventional name ("SIGTERM").
-func signalName(sig os.Signal) string {
-	switch sig {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	}
-	return sig.String()
-}
-
-// exitStatus is the status for what ended run's ctx: 128 plus the signal's
-// number for a signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP), as a shell
-// reports a process a signal ended; 0 for a plain cancellation.
-func exitStatus(cause error) int {
-	var sc signalCause
-	if errors.As(cause, &sc) {
-		if n, ok := sc.sig.(syscall.Signal); ok {
-			return 128 + int(n)
-		}
-		return 1
-	}
-	return 0
+	ctx, stop := frontdoor.NotifyStop(context.Background())
+	defer stop()
+	status := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(status)
 }
 
 // stopWithin bounds the time from a signal to the exit (documented: 2 s;
@@ -91,9 +51,13 @@ func exitStatus(cause error) int {
 // still running is abandoned (the next start compiles again).
 const stopWithin = 1500 * time.Millisecond
 
+// engineCloseBudget is the part of stopWithin kept for releasing the
+// engine after the calls were answered.
+const engineCloseBudget = 300 * time.Millisecond
+
 // run is the whole program: it serves MCP on stdin/stdout until the client
-// closes stdin or stdout, or ctx is cancelled (a signal: see stop), and
-// returns the exit status.
+// closes stdin or stdout, or ctx is cancelled (a signal, whose status it
+// returns), and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("askcore-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -106,7 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	settings.AddEngineFlag(fs)
 	timeout := fs.Duration("timeout", 0,
 		"give up on a question after `DURATION` with ASK_TIMEOUT (e.g. 10m; default: never, nothing is chosen for the person)")
-	progress := fs.Duration("progress", defaultProgressEvery,
+	progress := fs.Duration("progress", 5*time.Second,
 		"while a person answers a call that carries a progress token, send notifications/progress every `DURATION` (0: never)")
 	var web frontdoor.WebMode
 	fs.Var(&web, "web", "`MODE` of the local answer page: auto (the default; where the client shows no form), always, or never (a client without forms gets ASK_FAILED)")
@@ -139,14 +103,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	every := *progress
 	if every == 0 {
-		every = -1 // options: negative is "never"
+		every = -1 // Options: negative is "never"
 	}
 
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(getenv)}))
+	log := frontdoor.Logger(stderr, getenv)
 	client, closeEngine, err := settings.Open(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return exitStatus(context.Cause(ctx))
+			return frontdoor.ExitStatus(context.Cause(ctx))
 		}
 		fmt.Fprintf(stderr, "askcore-mcp: starting the engine: %v\n", err)
 		return 1
@@ -162,60 +126,33 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}()
 
-	srv, err := newServer(ctx, client, options{timeout: *timeout, progressEvery: every, log: log, web: web,
-		page: pageOptions{noBrowser: *noBrowser, addr: *webAddr, log: stderr, getenv: getenv}})
+	svc := askcore.NewService(client)
+	srv, err := mcpserver.New(svc, &mcpserver.Options{
+		Timeout: *timeout, ProgressEvery: every, Web: web, NoBrowser: *noBrowser, Logger: log,
+		Page:       []answerpage.Option{answerpage.WithAddr(*webAddr), answerpage.WithLog(stderr), answerpage.WithEnv(getenv)},
+		StopWithin: stopWithin - engineCloseBudget,
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "askcore-mcp: %v\n", err)
 		return 1
 	}
-	defer srv.close()
-	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "web", web, "max_line_bytes", maxLineBytes)
-
-	tr := &lineTransport{r: stdin, w: stdout, log: log}
-	if c, ok := stdin.(io.Closer); ok {
-		tr.closeReader = c.Close
+	dispose, err := svc.Register(srv.Provider())
+	if err != nil {
+		fmt.Fprintf(stderr, "askcore-mcp: %v\n", err)
+		return 1
 	}
-	ss, err := srv.mcp.Connect(context.WithoutCancel(ctx), tr, nil)
+	defer srv.Close()
+	defer dispose()
+	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "web", web, "max_line_bytes", core.MaxInputBytes)
+
+	err = srv.Serve(ctx, stdin, stdout)
+	if ctx.Err() != nil {
+		engineDeadline, stopping = engineCloseBudget, true
+		return frontdoor.ExitStatus(context.Cause(ctx))
+	}
 	if err != nil {
 		log.Error("serving MCP", "err", err)
 		return 1
 	}
-	ended := make(chan error, 1)
-	go func() { ended <- ss.Wait() }()
-	select {
-	case err = <-ended:
-	case <-ctx.Done():
-		start := time.Now()
-		status := exitStatus(context.Cause(ctx))
-		srv.shutdown(ctx, ss, tr.conn, start.Add(stopWithin-engineCloseBudget))
-		engineDeadline, stopping = max(time.Until(start.Add(stopWithin)), 10*time.Millisecond), true
-		return status
-	}
-	switch {
-	case err == nil, errors.Is(err, io.EOF):
-		return 0
-	case errors.Is(err, syscall.EPIPE), errors.Is(err, io.ErrClosedPipe):
-		// The client went away (its end of stdout closed): pending
-		// questions were aborted, as at the end of stdin.
-		log.Info("the client closed the connection", "err", err)
-		return 0
-	default:
-		log.Error("serving MCP", "err", err)
-		return 1
-	}
-}
-
-// engineCloseBudget is the part of stopWithin kept for releasing the
-// engine after the calls were answered.
-const engineCloseBudget = 300 * time.Millisecond
-
-// logLevel is warn unless ASKCORE_LOG=debug or info.
-func logLevel(getenv func(string) string) slog.Level {
-	switch getenv("ASKCORE_LOG") {
-	case "debug":
-		return slog.LevelDebug
-	case "info":
-		return slog.LevelInfo
-	}
-	return slog.LevelWarn
+	return 0
 }

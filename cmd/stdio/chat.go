@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -180,9 +179,15 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode a
 	// The answer page: every question with --web; else a question the
 	// terminal provider cannot ask for want of input, when no terminal
 	// can be opened and a browser can (chatPage).
-	prov := &chatProvider{term: term, page: &lazyPage{core: rt.Core, web: web, log: errOut, getenv: s.getenv}, always: web.on}
-	defer prov.page.close()
-	if !web.on && !s.stdinTTY && !s.canOpenTTY() && browserOpensHere(s.getenv) {
+	prov := &chatProvider{term: term, page: answerpage.NewLazy(rt.Core, web.page.PageOptions(errOut, s.getenv)...), always: web.on}
+	defer func() {
+		// The page says why each question on it ended (a signal, Ctrl-C)
+		// rather than "withdrawn", if they end within pageCloseGrace.
+		ctx, cancel := context.WithTimeout(context.Background(), pageCloseGrace)
+		defer cancel()
+		_ = prov.page.Shutdown(ctx)
+	}()
+	if !web.on && !s.stdinTTY && !s.canOpenTTY() && answerpage.BrowserOpens(s.getenv) {
 		prov.onEOF = true
 	}
 
@@ -315,14 +320,14 @@ func banner(st termui.Style, modelInfo string, picker bool) string {
 }
 
 // chatProvider asks the chat's questions: on the terminal (termui), or on
-// the answer page (lazyPage) with --web (always), or, when onEOF, where
+// the answer page (answerpage.Lazy) with --web (always), or, when onEOF, where
 // the terminal provider cannot ask for want of input: stdin is not a
 // terminal and has ended, no terminal can be opened, and the page can
 // open itself in a browser here. Lines on stdin answer as long as there
 // are any (a program feeding the chat through a pipe keeps its answers).
 type chatProvider struct {
 	term   *termui.Provider
-	page   *lazyPage
+	page   *answerpage.Lazy
 	always bool
 	onEOF  bool
 	ended  atomic.Bool // stdin ended: with onEOF, questions go to the page at once
@@ -349,7 +354,7 @@ func (p *chatProvider) Ask(ctx context.Context, call *askcore.Call) (askcore.Rep
 var errPageInterrupted = errors.New("interrupted (Ctrl-C)")
 
 func (p *chatProvider) askPage(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
-	srv, done, err := p.page.begin()
+	srv, done, err := p.page.Begin()
 	if err != nil {
 		return askcore.Reply{}, err
 	}
@@ -386,63 +391,9 @@ func (p *chatProvider) Interrupt() bool {
 	return true
 }
 
-// lazyPage is the chat's answer page, made on its first question.
-type lazyPage struct {
-	core   *askcore.Core
-	web    webFlags
-	log    io.Writer
-	getenv func(string) string
-
-	mu     sync.Mutex
-	srv    *answerpage.Server
-	closed bool
-	asks   sync.WaitGroup
-}
-
-// begin returns the page and counts a question on it (done uncounts it).
-func (l *lazyPage) begin() (*answerpage.Server, func(), error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		return nil, nil, askcore.Failure{Situation: askcore.SituationWithdrawn}
-	}
-	if l.srv == nil {
-		l.srv = answerpage.New(l.core,
-			answerpage.WithAddr(l.web.addr),
-			answerpage.WithBrowser(!l.web.noBrowser),
-			answerpage.WithLog(l.log),
-			answerpage.WithEnv(l.getenv))
-	}
-	l.asks.Add(1)
-	return l.srv, l.asks.Done, nil
-}
-
-// pageCloseGrace bounds how long close waits for the questions on the
-// page to end by themselves (a signal or Ctrl-C ended them: the page then
-// says why, instead of "withdrawn").
+// pageCloseGrace bounds how long the chat's end waits for the questions
+// on the page to end by themselves.
 const pageCloseGrace = time.Second
-
-// close stops the page, once the questions on it ended (or after
-// pageCloseGrace).
-func (l *lazyPage) close() {
-	l.mu.Lock()
-	l.closed = true
-	srv := l.srv
-	l.mu.Unlock()
-	if srv == nil {
-		return
-	}
-	ended := make(chan struct{})
-	go func() {
-		l.asks.Wait()
-		close(ended)
-	}()
-	select {
-	case <-ended:
-	case <-time.After(pageCloseGrace):
-	}
-	_ = srv.Close()
-}
 
 // canOpenTTY reports whether the controlling terminal can be opened.
 func (s sys) canOpenTTY() bool {
@@ -455,25 +406,4 @@ func (s sys) canOpenTTY() bool {
 	}
 	_ = f.Close()
 	return true
-}
-
-// browserOpensHere reports whether the answer page would open itself in
-// a browser here, by the rule of package answerpage (WithBrowser):
-// ASKCORE_BROWSER names a command, or is not "none" and a desktop session
-// is detected (DISPLAY or WAYLAND_DISPLAY on Linux and the BSDs; always
-// on macOS and Windows).
-func browserOpensHere(getenv func(string) string) bool {
-	switch b := strings.TrimSpace(getenv(answerpage.EnvBrowser)); {
-	case strings.EqualFold(b, "none"):
-		return false
-	case b != "":
-		return true
-	}
-	switch runtime.GOOS {
-	case "darwin", "windows":
-		return true
-	case "android", "ios", "js", "wasip1", "plan9":
-		return false
-	}
-	return getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != ""
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/pagetest"
 )
 
 // The chat on the answer page, the binary end to end over HTTP (the page's
@@ -31,35 +31,18 @@ func chatScript(t *testing.T) string {
 	)
 }
 
-// chatPage waits for the page's URL on p's stderr and opens its event
-// stream.
+// chatPage waits for the page's URL on p's stderr and opens a browser on
+// it.
 func chatPage(t *testing.T, p *proc) *webPage {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for answerLine.FindStringSubmatch(p.stderr.String()) == nil {
-		select {
-		case <-p.done:
-			t.Fatalf("exited (%d) before printing the URL\nstdout:\n%s\nstderr:\n%s", p.code, p.stdout, p.stderr)
-		default:
-		}
-		require.False(t, time.Now().After(deadline), "no URL on stderr: %q", p.stderr.String())
-		time.Sleep(10 * time.Millisecond)
-	}
-	u, err := url.Parse(answerLine.FindStringSubmatch(p.stderr.String())[1])
-	require.NoError(t, err)
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &webPage{t: t, p: p, base: u, client: &http.Client{Transport: tr}}
+	u := pagetest.WaitURL(t, p.stderr.String, p.done)
+	return &webPage{t: t, p: p, page: pagetest.Open(t, u)}
 }
 
 // nextQuestion is the id and call of the next question added to the page.
 func (w *webPage) nextQuestion() (string, json.RawMessage) {
 	w.t.Helper()
-	var q struct {
-		ID   string          `json:"id"`
-		Call json.RawMessage `json:"call"`
-	}
-	require.NoError(w.t, json.Unmarshal([]byte(w.next("add")), &q))
+	q := w.events.Added()
 	return q.ID, q.Call
 }
 
@@ -132,7 +115,7 @@ func TestChatNoTerminalAsksOnThePage(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, said(askcore.SituationEOF)), out)
 	b, err := os.ReadFile(record)
 	require.NoError(t, err)
-	assert.Equal(t, w.base.String()+"\n", string(b), "the browser was opened once, with the page's URL")
+	assert.Equal(t, w.page.URL().String()+"\n", string(b), "the browser was opened once, with the page's URL")
 }
 
 // Where the page cannot reach the person by itself, or stdin still has
@@ -187,7 +170,7 @@ func TestChatWebSignals(t *testing.T) {
 	w.next("bye")
 	assert.Equal(t, exitTerminated, p.wait())
 	// A late answer is refused: the page is gone.
-	_, err := w.client.Post(w.base.String()+"answer", "application/json", strings.NewReader(`{}`))
+	_, err := http.Post(w.page.URL().String()+"answer", "application/json", strings.NewReader(`{}`))
 	assert.Error(t, err)
 }
 

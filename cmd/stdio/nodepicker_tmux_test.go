@@ -444,8 +444,12 @@ func TestNodePicker(t *testing.T) {
 		answer: pickAnswer(previewArgs, askcore.Pick{Options: []int{2}}),
 	})
 
+	// The cases run in parallel (go test's -parallel, GOMAXPROCS by
+	// default): each has its own two sessions and files, and most of a
+	// case is waiting for two screens, which overlaps well.
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			tm := server.With(t)
 			slug := strings.NewReplacer(" ", "-", "_", "-").Replace(c.name)
 			req := writeFile(t, dir, slug+".json", c.args)

@@ -8,20 +8,19 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/frontdoor"
 )
 
-// webFlags are ask's flags for answering in a browser.
+// webFlags are the flags for answering in a browser: --web, a switch
+// here, and the answer page's own flags (frontdoor.Web).
 type webFlags struct {
-	on        bool
-	noBrowser bool
-	addr      string
-	set       []string // the web flags given, for the usage check
+	on   bool
+	page frontdoor.Web
 }
 
 func (w *webFlags) add(fs *flag.FlagSet) {
 	fs.BoolVar(&w.on, "web", false, "ask on a local web page instead of the terminal (the URL is printed on stderr as \"askcore: answer at URL\")")
-	fs.BoolVar(&w.noBrowser, "no-browser", false, "with --web: do not open a browser, only print the URL (also ASKCORE_BROWSER=none)")
-	fs.StringVar(&w.addr, "web-addr", answerpage.DefaultAddr, "with --web: the page's `HOST:PORT` (a fixed port to forward over SSH; an address other than loopback is warned about)")
+	w.page.AddPageFlags(fs)
 }
 
 // check reports a web flag given without --web.
@@ -41,12 +40,7 @@ func (w *webFlags) check(fs *flag.FlagSet) string {
 // askWeb asks through the answer page: the request was read and found
 // valid; the core's answer (or error) is written as ask writes it.
 func askWeb(ctx context.Context, s sys, client *askcore.Core, arguments string, web webFlags, timeout time.Duration) int {
-	srv := answerpage.New(client,
-		answerpage.WithAddr(web.addr),
-		answerpage.WithBrowser(!web.noBrowser),
-		answerpage.WithLog(s.stderr),
-		answerpage.WithEnv(s.getenv),
-		answerpage.WithIdleStop(0))
+	srv := answerpage.New(client, append(web.page.PageOptions(s.stderr, s.getenv), answerpage.WithIdleStop(0))...)
 	defer srv.Close()
 	// The server starts with the question (a listen failure is the
 	// provider's, quoted by the core): the URL is printed once the

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/pagetest"
 )
 
 // `askcore-stdio ask --web`, the binary end to end without a browser: the
@@ -27,105 +23,41 @@ import (
 // core's answer on stdout. The same in a real browser:
 // hostjs/test/page.test.mjs.
 
-var answerLine = regexp.MustCompile(`(?m)^askcore: answer at (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)$`)
-
-// webPage is one `ask --web` process and the page it serves.
+// webPage is one process serving the answer page, and a browser on it
+// (pagetest) driving the page as its script does.
 type webPage struct {
 	t      *testing.T
 	p      *proc
-	base   *url.URL
-	client *http.Client
-	events *bufio.Scanner
+	page   *pagetest.Page
+	events *pagetest.Stream
 }
 
 // startWeb runs ask --web with args and waits for its URL on stderr.
 func startWeb(t *testing.T, env []string, args ...string) *webPage {
 	t.Helper()
-	p := start(t, env, false, append([]string{"ask", "--web"}, args...)...)
-	deadline := time.Now().Add(patience)
-	var m []string
-	for m == nil {
-		m = answerLine.FindStringSubmatch(p.stderr.String())
-		if m != nil {
-			break
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("exited (%d) before printing the URL\nstdout:\n%s\nstderr:\n%s", p.code, p.stdout, p.stderr)
-		default:
-		}
-		require.False(t, time.Now().After(deadline), "no URL on stderr: %q", p.stderr.String())
-		time.Sleep(10 * time.Millisecond)
-	}
-	u, err := url.Parse(m[1])
-	require.NoError(t, err)
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &webPage{t: t, p: p, base: u, client: &http.Client{Transport: tr}}
+	return chatPage(t, start(t, env, false, append([]string{"ask", "--web"}, args...)...))
 }
 
-// question opens the page's event stream and returns the first pending
+// question opens the page's event stream and returns the one pending
 // question: its id and its call.
 func (w *webPage) question() (id string, call json.RawMessage) {
 	w.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	w.t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, w.base.String()+"events", nil)
-	require.NoError(w.t, err)
-	res, err := w.client.Do(req)
-	require.NoError(w.t, err)
-	require.Equal(w.t, http.StatusOK, res.StatusCode)
-	w.t.Cleanup(func() { res.Body.Close() })
-	w.events = bufio.NewScanner(res.Body)
-	w.events.Buffer(make([]byte, 1<<20), 1<<22)
-	type question struct {
-		ID   string          `json:"id"`
-		Call json.RawMessage `json:"call"`
-	}
-	var snap struct{ Items []question }
-	require.NoError(w.t, json.Unmarshal([]byte(w.next("pending")), &snap))
-	if len(snap.Items) == 0 {
-		// Not yet on the page (a server started before the question).
-		var q question
-		require.NoError(w.t, json.Unmarshal([]byte(w.next("add")), &q))
-		return q.ID, q.Call
-	}
-	require.Len(w.t, snap.Items, 1)
-	return snap.Items[0].ID, snap.Items[0].Call
+	w.events = w.page.Events()
+	q := w.events.Sole()
+	return q.ID, q.Call
 }
 
 // next returns the data of the next event named name.
 func (w *webPage) next(name string) string {
 	w.t.Helper()
-	current := ""
-	for w.events.Scan() {
-		line := w.events.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			current = line[len("event: "):]
-		case strings.HasPrefix(line, "data: ") && current == name:
-			return line[len("data: "):]
-		}
-	}
-	w.t.Fatalf("the event stream ended before a %s event", name)
-	return ""
+	return w.events.Next(name).Data
 }
 
 // post sends a reply as the page does.
 func (w *webPage) post(id string, reply any) (int, string) {
 	w.t.Helper()
-	body, err := json.Marshal(map[string]any{"id": id, "reply": reply})
-	require.NoError(w.t, err)
-	req, err := http.NewRequest(http.MethodPost, w.base.String()+"answer", bytes.NewReader(body))
-	require.NoError(w.t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", w.base.Scheme+"://"+w.base.Host)
-	res, err := w.client.Do(req)
-	require.NoError(w.t, err)
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	require.NoError(w.t, err)
-	return res.StatusCode, string(b)
+	status, body := w.page.Post(id, reply, nil)
+	return status, string(body)
 }
 
 const webDB = `{"header":"Database","question":"Which database?","options":[{"label":"PostgreSQL","value":"postgres","recommended":true},{"label":"SQLite","preview":"db := sqlite.Open(\"app.db\")"}],"allowCustom":true}`
@@ -164,14 +96,7 @@ func TestAskWebRequestOnStdin(t *testing.T) {
 	p := start(t, baseEnv(), true, "ask", "--web", "--no-browser")
 	p.send(webDB)
 	require.NoError(t, p.stdin.Close())
-	deadline := time.Now().Add(patience)
-	for answerLine.FindStringSubmatch(p.stderr.String()) == nil {
-		require.False(t, time.Now().After(deadline), "no URL: %s", p.stderr)
-		time.Sleep(10 * time.Millisecond)
-	}
-	u, err := url.Parse(answerLine.FindStringSubmatch(p.stderr.String())[1])
-	require.NoError(t, err)
-	w := &webPage{t: t, p: p, base: u, client: &http.Client{Transport: &http.Transport{}}}
+	w := chatPage(t, p)
 	id, _ := w.question()
 	status, _ := w.post(id, map[string]any{"picks": []askcore.Pick{{Text: "DuckDB"}}})
 	require.Equal(t, http.StatusOK, status)
@@ -264,7 +189,7 @@ func TestAskWebOpensBrowser(t *testing.T) {
 			b, err := os.ReadFile(record)
 			if c.opened {
 				require.NoError(t, err)
-				assert.Equal(t, w.base.String()+"\n", string(b))
+				assert.Equal(t, w.page.URL().String()+"\n", string(b))
 			} else {
 				assert.True(t, os.IsNotExist(err), "opened: %s", b)
 			}

@@ -44,7 +44,7 @@ const { values: opt } = parseArgs({
 });
 const runs = Number(opt.runs);
 
-// Targets (issue 23).
+// Targets.
 const TARGET_WARM_MS = 300;
 const TARGET_TRANSFER = 1_000_000; // bytes, gzipped, the whole page
 const TARGET_RSS_MB = 64;

@@ -45,17 +45,13 @@ export class PickerInputEnded extends Error {
 
 /**
  * @typedef {import('./picker-state.js').Pick} Pick
- * @typedef {(question: number, pick: Pick) => (string | null | undefined | void | Promise<string | null | undefined | void>)} Check
- *   nothing accepts the pick; a string is a message for the person (shown under
- *   the question, the person stays on it); a throw ends run with that error.
+ * @typedef {import('../picker.js').PickerCheck} Check
  */
 
 /**
  * Where a picker runs: the input (a TTY stream, put in raw mode while a
  * picker runs), the output it draws on, and whether it may use colour.
- * @typedef {{input: NodeJS.ReadableStream & {isTTY?: boolean, isRaw?: boolean, setRawMode?: (raw: boolean) => unknown},
- *   output: NodeJS.WritableStream & {columns?: number, rows?: number, getWindowSize?: () => [number, number]},
- *   color: boolean}} PickerTerminal
+ * @typedef {import('../picker.js').PickerTerminal} PickerTerminal
  */
 
 /**

@@ -10,11 +10,8 @@ import { cleanText, truncate, tail, textWidth, wrap, wrapLine, dropLastGrapheme,
  * @typedef {{index: number, label: string, description?: string, preview?: string, recommended?: boolean}} LayoutEntry
  * @typedef {{position?: string, header?: string, question: string, multiSelect: boolean, entries: LayoutEntry[],
  *   custom?: string, cursor: number, toggled?: number[], help: string}} LayoutQuestion
- * @typedef {{questions: LayoutQuestion[], recommended: string, on: string, off: string, more: string,
- *   declined: string, interrupted: string, notes: string, notesHelp: string, previewTitle: string,
- *   previewHelp: string}} Layout
- * @typedef {{options: number[], text: string, notes?: string}} Pick
- *   notes: only when the person wrote some (Go's askcore.Pick omits empty notes)
+ * @typedef {import('../index.js').PickerLayout} Layout
+ * @typedef {import('../picker.js').PickerPick} Pick
  * @typedef {'none'|'redraw'|'confirm'|'decline'|'interrupt'} Action
  */
 

@@ -34,7 +34,7 @@ export class WasiExit extends Error {
  * platform's (performance.now, crypto.getRandomValues); the Node entry point
  * passes process.hrtime.bigint and crypto.randomFillSync, which are already
  * loaded when Node starts (the first performance/webcrypto use costs a few ms).
- * @typedef {{ monotonicNs?: () => bigint, realtimeNs?: () => bigint, randomFill?: (b: Uint8Array) => void }} Platform
+ * @typedef {NonNullable<import('../index.js').LoadOptions['platform']>} Platform
  */
 
 /** @type {Required<Platform>} */

@@ -14,7 +14,7 @@ import { DB_REQUEST } from './helpers.mjs';
 const core = await load();
 const MODEL_TEXT = JSON.stringify(DB_REQUEST, null, 2); // spaced, as a model may write it
 const strictSupported = JSON.stringify(/** @type {any} */ (core.schema)({ strict: true })) !== JSON.stringify(core.schema());
-const NO_STRICT = 'skipped: this core writes no strict schema yet (op schema with "strict": true, the core change of issue 20 item 2)';
+const NO_STRICT = 'skipped: this core writes no strict schema yet (op schema with "strict": true)';
 
 /**
  * A local stand-in for the API: `respond(path, body, n)` answers the n-th

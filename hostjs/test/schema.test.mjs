@@ -116,7 +116,7 @@ test('every corpus call the plain schema validates, the core takes (or refuses f
   }
   assert.ok(seen.ok >= 200, JSON.stringify(seen));
   assert.ok(refused >= 50, `the schema refuses ${refused} corpus calls`);
-  // The corpus pins the core's verdict on each cross-field rule (schema-rule-*, v2-normalize-*).
+  // The corpus pins the core's verdict on each cross-field rule (schema-rule-*, normalize-batch-*, normalize-multiselect-*).
   assert.ok(seen['cross-field'] >= 5, JSON.stringify(seen));
 });
 

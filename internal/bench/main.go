@@ -57,13 +57,13 @@ import (
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/internal/benchdata"
-	"github.com/askcore/askcore/internal/wz"
+	"github.com/askcore/askcore/internal/wasmruntime"
 	"github.com/askcore/askcore/wasm"
 )
 
 var ops = benchdata.Ops
 
-// Targets (issue 8, on a 2-core machine).
+// Targets (on a 2-core machine).
 const (
 	targetWazeroRatio    = 4.0
 	targetNodeRatio      = 3.0
@@ -86,15 +86,18 @@ const (
 )
 
 var (
-	stdioBin  = flag.String("stdio", "", "built askcore-stdio (default: go build into a temp dir)")
-	acpBin    = flag.String("acp", "", "built askcore-acp (default: go build into a temp dir)")
-	nodeBin   = flag.String("node", "node", "node binary")
-	calls     = flag.Int("calls", 500_000, "calls for the memory check")
-	runs      = flag.Int("runs", 7, "runs per start-up figure (median)")
-	rounds    = flag.Int("rounds", 5, "testing.Benchmark rounds per op and surface (median)")
-	benchtime = flag.Duration("benchtime", 200*time.Millisecond, "testing.Benchmark time per round")
-	verbose   = flag.Bool("v", false, "progress on stderr")
-	only      = flag.String("only", "", "comma-separated sections to run (compile,ops,module,instantiate,node,stdio,picker,acp,pool); default all")
+	stdioBin    = flag.String("stdio", "", "built askcore-stdio (default: go build into a temp dir)")
+	acpBin      = flag.String("acp", "", "built askcore-acp (default: go build into a temp dir)")
+	mcpBin      = flag.String("mcp", "", "built askcore-mcp (default: go build into a temp dir)")
+	nodeBin     = flag.String("node", "node", "node binary")
+	calls       = flag.Int("calls", 500_000, "calls for the memory check")
+	runs        = flag.Int("runs", 7, "runs per start-up figure (median)")
+	startupRuns = flag.Int("startup-runs", 15, "alternating native and wasm runs for the start-up table (median)")
+	newChild    = flag.String(newChildFlag, "", "internal: time hostgo.New on the cache dir `DIR` in a fresh process, print it, exit")
+	rounds      = flag.Int("rounds", 5, "testing.Benchmark rounds per op and surface (median)")
+	benchtime   = flag.Duration("benchtime", 200*time.Millisecond, "testing.Benchmark time per round")
+	verbose     = flag.Bool("v", false, "progress on stderr")
+	only        = flag.String("only", "", "comma-separated sections to run (startup,compile,ops,module,instantiate,node,stdio,picker,acp,pool); default all")
 )
 
 func want(section string) bool {
@@ -141,6 +144,10 @@ func passMiss(ok bool) string {
 func main() {
 	testing.Init()
 	flag.Parse()
+	if *newChild != "" {
+		runNewChild(*newChild)
+		return
+	}
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
 		fatal(err)
 	}
@@ -157,7 +164,7 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	if *stdioBin == "" || *acpBin == "" {
+	if *stdioBin == "" || *acpBin == "" || *mcpBin == "" {
 		progress("building the binaries")
 		if *stdioBin == "" {
 			*stdioBin = build(root, "./cmd/stdio", "askcore-stdio")
@@ -165,9 +172,15 @@ func main() {
 		if *acpBin == "" {
 			*acpBin = build(root, "./cmd/acp", "askcore-acp")
 		}
+		if *mcpBin == "" {
+			*mcpBin = build(root, "./cmd/mcp", "askcore-mcp")
+		}
 	}
 
 	warmDir := filepath.Join(tmp, "wazero-warm")
+	if want("startup") {
+		startupFigures()
+	}
 	if want("compile") {
 		compileFigures(ctx, warmDir)
 	}
@@ -320,7 +333,7 @@ func freshDir(prefix string) string {
 // its interpreter) and compiles the module in it, as a new process would.
 func compileOnce(ctx context.Context, interpreter bool, cache wazero.CompilationCache) time.Duration {
 	t0 := time.Now()
-	rt, _, err := wz.Compile(ctx, interpreter, cache, hostgo.DefaultMemoryLimitPages, false)
+	rt, _, err := wasmruntime.Compile(ctx, interpreter, cache, hostgo.DefaultMemoryLimitPages, false)
 	d := time.Since(t0)
 	if err != nil {
 		fatal(fmt.Errorf("compile: %w", err))
@@ -683,7 +696,7 @@ func firstPrompt() {
 }
 
 // targetPickerAboveMs: the keyboard picker must not add more than a few
-// milliseconds to the first prompt (issue 14).
+// milliseconds to the first prompt.
 const targetPickerAboveMs = 5
 
 // pickerFirstPaint runs cmd/stdio's BenchmarkAskFirstPaint: askcore-stdio

@@ -1,7 +1,7 @@
 // Command benchrss measures the resident memory (VmRSS) of the built front
 // doors, askcore-mcp and askcore-acp, while they sit idle: one alone, N
 // started at the same moment, and one after a 15 MB request. It prints each
-// figure as a ratio to the idle figure of one process alone (issue 21's
+// figure as a ratio to the idle figure of one process alone (the
 // targets: at most 1.3x when started together, back within 10% of idle after
 // an oversized call). `make bench` runs it through scripts/bench.sh.
 //
@@ -46,7 +46,7 @@ import (
 	"time"
 )
 
-// Targets (issue 21).
+// Targets.
 const (
 	targetTogether = 1.3 // N started at once, against one alone
 	targetAfterBig = 1.1 // after an oversized call, against idle

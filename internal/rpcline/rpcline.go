@@ -1,12 +1,23 @@
-// Package rpcline reads newline-delimited JSON-RPC messages (the stdio
-// framing of MCP and ACP) with a bound on the length of a line.
+// Package rpcline is the JSON-RPC 2.0 line guard of the stdio front
+// doors (MCP and ACP): it reads newline-delimited messages with a bound on
+// a line's length, and judges each before any SDK sees it, so that no
+// line a peer writes can end a session or go unanswered.
 //
-// A line longer than the limit is never held whole: Reader keeps its
-// first HeadBytes and last TailBytes, counts the rest as it discards it,
-// and reports it as a *TooLong, from which Sniff recovers what a reply
-// needs (the id, and whether it is a request or a response) when those are
-// within the kept bytes. The memory a Reader holds is bounded by the limit
-// plus its read buffer, whatever a peer sends.
+//   - Reader reads lines of at most a limit; a longer line is never held
+//     whole: it is discarded as it is read and reported as a *TooLong,
+//     from whose kept ends Sniff recovers the id and the kind of message.
+//   - Check validates one message (Split and CheckElement: a batch) and
+//     returns it with a valid ID, or the *Error to answer it with: -32700
+//     for what is not JSON, -32600 for what is not a JSON-RPC 2.0
+//     message, with the message's id when it is valid, else null.
+//   - ParseID, ID.Key: ids as both SDKs hold them (a string, or an
+//     integer within ±2^53), keyed so that maps can track them.
+//   - ErrorResponse writes an error response; Batch gathers the responses
+//     to a batch into one array.
+//
+// What each protocol does with a valid message (its SDK's gaps, its own
+// rules) is the front door's; MCP's behaviour on the wire is described in
+// docs/mcp.md ("Lines").
 package rpcline
 
 import (

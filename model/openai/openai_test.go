@@ -208,7 +208,7 @@ func TestPlainReply(t *testing.T) {
 }
 
 // TestToolsParameterCarriesPreview: the tools parameter the server
-// receives offers an option's preview (vocabulary v3) in both places an
+// receives offers an option's preview in both places an
 // option is described, a single question's options and each batch
 // question's options, as the core's schema says it: a string, bounded,
 // described for options compared by looking.

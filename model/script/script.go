@@ -14,29 +14,11 @@
 // ends the turn with the notice Finished.
 //
 // In content, {{answer}} becomes what the latest ask_user_question result
-// in the conversation answered, as text:
-//
-//	{"answer":"pg",...}                      pg
-//	{"answers":["auth","Chat"],...}          auth, Chat        (multi-select: joined by ", ")
-//	{"answers":[{"question":..,"answer":"pg"},
-//	            {"question":..,"answers":["auth","Chat"]}]}
-//	                                         pg; auth, Chat    (a batch: each question's answer, joined by "; ")
-//
-// or that result's error code when it failed (e.g. ASK_DECLINED). With no
-// such result yet the placeholder stays as is.
-//
-// {{notes}} becomes the notes the person added to that same result (the
-// answer's "notes", docs/SPEC.md "Answers"), as text:
-//
-//	{"answer":"pg",...,"notes":"keep v15"}   keep v15
-//	{"answer":"pg",...}                      (empty: no notes given)
-//	{"answers":[{"question":..,"answer":"pg","notes":"keep v15"},
-//	            {"question":..,"answer":"Aurora"},
-//	            {"question":..,"answers":["auth"],"notes":"OAuth only"}]}
-//	                                         keep v15; OAuth only  (a batch: the notes of the questions that have them, joined by "; ")
-//
-// and the empty string when that result failed. With no such result yet it
-// stays as is, as {{answer}} does.
+// answered, as text (a multi-select answer's values joined by ", ", a
+// batch's answers by "; "), or its error code (ASK_DECLINED, ...); {{notes}}
+// becomes the notes the person added to that result, empty when there are
+// none. With no such result yet both stay as they are. docs/SPEC.md ("Front
+// doors") is the rule; the tests hold an example of each case.
 //
 // Arguments reach the tool as text, unchanged, as a real model's do: a JSON
 // string is the arguments text itself (as OpenAI sends it), passed on

@@ -21,23 +21,21 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
+import { ANSWER_AT, launch, openPage as chromiumPage, skip } from "../../../testdata/interop/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
-const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? "/usr/bin/chromium";
-const skip = !existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
 if (skip) console.log(`# ${skip}`);
 // Only a failing test waits that long: a loaded machine makes it slower,
 // never red.
 const TIMEOUT = 60_000;
-const ANSWER_AT = /askcore: answer at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)\n/;
 
 // The scripted model: each session replays it from its first line.
 const dbArgs = {
@@ -66,12 +64,7 @@ before(async () => {
   core = await load();
   if (skip) return;
   const { chromium } = await import("playwright-core");
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: TIMEOUT,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launch(chromium, TIMEOUT);
 });
 
 after(async () => {
@@ -210,21 +203,8 @@ function assertRawOutputBytes(session, toolCallId, bytes) {
   assert.ok(lines[0].includes(`"rawOutput":${bytes},`), `rawOutput is not ${bytes} in\n${lines[0]}`);
 }
 
-// openPage opens url in a fresh browser context; the test fails on any page
-// error or console error (a Content-Security-Policy violation is one).
-async function openPage(t, url) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(errors, [], "page errors");
-  });
-  await page.goto(url, { timeout: TIMEOUT });
-  return page;
-}
+// openPage opens url in a fresh browser context (chromium.mjs).
+const openPage = (t, url) => chromiumPage(browser, t, url, TIMEOUT);
 
 const opts = { skip, timeout: 8 * TIMEOUT };
 

@@ -36,7 +36,7 @@ import { load } from "../../../hostjs/node.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The v3 calls every suite asks (the Go tests read the same file).
 const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
-  readFileSync(path.resolve(here, "../../../testdata/interop/v3-calls.json"), "utf8"),
+  readFileSync(path.resolve(here, "../../../testdata/interop/preview-notes-calls.json"), "utf8"),
 );
 const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
 const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];

@@ -26,7 +26,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,16 +35,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, ElicitRequestSchema, ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
+import { ANSWER_AT, launch, openPage as chromiumPage, skip } from "../../../testdata/interop/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
 const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];
-const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? "/usr/bin/chromium";
-const skip = !existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
 if (skip) console.log(`# ${skip}`);
 const TIMEOUT = 30_000;
 const TOOL = "ask_user_question";
-const ANSWER_AT = /askcore: answer at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)\n/;
 
 const dbArgs = {
   header: "Database",
@@ -67,12 +65,7 @@ before(async () => {
   core = await load();
   if (skip) return;
   const { chromium } = await import("playwright-core");
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: TIMEOUT,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launch(chromium, TIMEOUT);
 });
 
 after(async () => {
@@ -159,21 +152,8 @@ function assertResult(result, text, isError) {
   assert.equal(result.isError ?? false, isError, JSON.stringify(result));
 }
 
-// openPage opens url in a fresh browser context; the test fails on any page
-// error or console error (a Content-Security-Policy violation is one).
-async function openPage(t, url) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(errors, [], "page errors");
-  });
-  await page.goto(url, { timeout: TIMEOUT });
-  return page;
-}
+// openPage opens url in a fresh browser context (chromium.mjs).
+const openPage = (t, url) => chromiumPage(browser, t, url, TIMEOUT);
 
 const opts = { skip, timeout: 4 * TIMEOUT };
 

@@ -1,0 +1,207 @@
+package acpagent
+
+// Vocabulary v3 (docs/SPEC.md, "Forms" and "Answers"): options carry a
+// preview, which the core puts in the form's message as Markdown; every
+// question has an optional notes field (notes, notes_i in a batch), and the
+// person's notes come back in the core's answer. The front door needs no
+// change for them: the form, the reply and the answer are the core's. These
+// tests check that they pass through askcore-acp untouched, and that the
+// scripted model's {{notes}} reads them.
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/interopcalls"
+
+	"github.com/askcore/askcore"
+)
+
+// The v3 calls every suite asks: previews as fenced code blocks, an ASCII
+// mockup with a tab (the core expands it) and wide characters.
+var v3SingleArgs, v3MultiArgs, v3BatchArgs = interopcalls.Args()
+
+// v3Script asks the three calls, one per prompt, and quotes each answer and
+// its notes.
+var v3Script = `{"tool_calls":[{"id":"call_single","name":"ask_user_question","arguments":` + v3SingleArgs + `}]}
+{"content":"single: {{answer}} / notes: {{notes}}"}
+{"tool_calls":[{"id":"call_multi","name":"ask_user_question","arguments":` + v3MultiArgs + `}]}
+{"content":"multi: {{answer}} / notes: {{notes}}"}
+{"tool_calls":[{"id":"call_batch","name":"ask_user_question","arguments":` + v3BatchArgs + `}]}
+{"content":"batch: {{answer}} / notes: {{notes}}"}
+`
+
+// v3Core is the core the expected bytes come from.
+var v3Core = askcore.NewCore(askcore.Native{})
+
+type v3Turn struct {
+	id       string // the tool call
+	args     string
+	content  map[string]any // the person's reply
+	previews []string       // the bold lines the form's message must hold, in order
+	fields   []string       // every field of the form, in the core's order
+	notes    []string       // the notes fields among them
+	answer   string         // the core's answer, spelled out
+	text     string         // what the model says next ({{answer}} / {{notes}})
+}
+
+var v3Turns = []v3Turn{
+	{
+		id:       "call_single",
+		args:     v3SingleArgs,
+		content:  map[string]any{"choice": "by-layer", "custom_answer": "", "notes": "keep shared code in common/"},
+		previews: []string{"**Preview: By feature**", "**Preview: By layer**"},
+		fields:   []string{"choice", "custom_answer", "notes"},
+		notes:    []string{"notes"},
+		answer:   `{"answer":"by-layer","selected":{"index":1,"label":"By layer","value":"by-layer"},"notes":"keep shared code in common/"}`,
+		text:     "single: by-layer / notes: keep shared code in common/",
+	},
+	{
+		id:       "call_multi",
+		args:     v3MultiArgs,
+		content:  map[string]any{"choices": []any{"export", "search"}, "notes": "CSV <first> & JSON later"},
+		previews: []string{"**Preview: Search**", "**Preview: Export**"},
+		fields:   []string{"choices", "notes"},
+		notes:    []string{"notes"},
+		answer: `{"answers":["search","export"],"selected":[{"index":0,"label":"Search","value":"search"},{"index":1,"label":"Export","value":"export"}],` +
+			`"notes":"CSV \u003cfirst\u003e \u0026 JSON later"}`,
+		text: "multi: search, export / notes: CSV <first> & JSON later",
+	},
+	{
+		id:   "call_batch",
+		args: v3BatchArgs,
+		content: map[string]any{
+			"choice_1": "postgres", "notes_1": "but keep v15",
+			"choices_2": []any{"search"}, "custom_answer_2": "Audit log", "notes_2": "",
+			"answer_3": "Aurora", "notes_3": "named after the sky",
+		},
+		previews: []string{"**Preview: Question 1 of 3, SQLite**", "**Preview: Question 1 of 3, PostgreSQL**", "**Preview: Question 2 of 3, Search**"},
+		fields:   []string{"choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2", "answer_3", "notes_3"},
+		notes:    []string{"notes_1", "notes_2", "notes_3"},
+		answer: `{"answers":[` +
+			`{"question":"Which database?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"},"notes":"but keep v15"},` +
+			`{"question":"Which screens?","answers":["search","Audit log"],"selected":[{"index":0,"label":"Search","value":"search"}]},` +
+			`{"question":"What should the project be called?","answer":"Aurora","notes":"named after the sky"}]}`,
+		text: "batch: postgres; search, Audit log; Aurora / notes: but keep v15; named after the sky",
+	},
+}
+
+// TestV3PreviewsAndNotes: for a single, a multi-select and a batch call,
+// the client receives the core's form (its message carries the previews,
+// its schema a notes field per question), and the person's notes come back
+// as the core's answer, byte for byte, which the model quotes with
+// {{notes}}.
+func TestV3PreviewsAndNotes(t *testing.T) {
+	replies := map[string]map[string]any{}
+	for _, turn := range v3Turns {
+		replies[turn.id] = turn.content
+	}
+	var (
+		mu    sync.Mutex
+		forms []acp.UnstableCreateElicitationForm
+	)
+	seen := func() []acp.UnstableCreateElicitationForm {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]acp.UnstableCreateElicitationForm(nil), forms...)
+	}
+	h := newHarness(t, harnessOptions{script: v3Script}, func(_ context.Context, scope wireScope, f acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+		mu.Lock()
+		forms = append(forms, f)
+		mu.Unlock()
+		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: replies[scope.ToolCallID]}}, nil
+	})
+	h.initialize(true)
+	sid := h.newSession()
+
+	ctx := context.Background()
+	for i, turn := range v3Turns {
+		t.Run(turn.id, func(t *testing.T) {
+			stop, updates := h.prompt(sid, "next")
+			require.Equal(t, acp.StopReasonEndTurn, stop)
+			texts, tools := summarize(t, updates)
+			require.Len(t, tools, 2)
+			assert.Equal(t, turn.id, tools[0].id)
+			assert.JSONEq(t, turn.args, string(tools[0].rawInput))
+
+			call, err := v3Core.Normalize(ctx, turn.args)
+			require.NoError(t, err)
+			want, err := call.Form(ctx, askcore.ForACP)
+			require.NoError(t, err)
+
+			// The form on the wire is the core's, byte for byte.
+			wire := h.tap.elicitations()
+			require.Len(t, wire, i+1, "one form per call")
+			var message string
+			require.NoError(t, json.Unmarshal(wire[i]["message"], &message))
+			assert.Equal(t, want.Message, message, "the message is the core's")
+			assert.Equal(t, string(want.RequestedSchema), string(wire[i]["requestedSchema"]), "the requestedSchema is the core's bytes")
+			assert.JSONEq(t, `"`+turn.id+`"`, string(wire[i]["toolCallId"]))
+
+			// What the Go client decoded: the previews in display order,
+			// each under its bold line, and a notes field per question.
+			decoded := seen()
+			require.Len(t, decoded, i+1)
+			f := decoded[i]
+			assert.Equal(t, want.Message, f.Message)
+			at := 0
+			for _, p := range turn.previews {
+				j := strings.Index(f.Message[at:], "\n\n"+p+"\n\n")
+				require.GreaterOrEqual(t, j, 0, "%q after byte %d of the message:\n%s", p, at, f.Message)
+				at += j + len(p)
+			}
+			assert.ElementsMatch(t, turn.fields, keys(f.RequestedSchema.Properties))
+			assert.Equal(t, turn.fields, v3FieldOrder(t, want.RequestedSchema), "each notes field after its question's fields")
+			for _, n := range turn.notes {
+				field, ok := f.RequestedSchema.Properties[n].(map[string]any)
+				require.True(t, ok, "a %s field", n)
+				assert.Equal(t, "string", field["type"], n)
+				assert.Equal(t, float64(2000), field["maxLength"], n)
+				assert.NotContains(t, f.RequestedSchema.Required, n, "notes are optional")
+			}
+
+			// The answer: the core's bytes for this reply, as rawOutput.
+			reply, err := json.Marshal(map[string]any{"action": "accept", "content": turn.content})
+			require.NoError(t, err)
+			answer, err := call.Resolve(ctx, askcore.FormReply(reply))
+			require.NoError(t, err)
+			assert.Equal(t, turn.answer, string(answer.JSON()))
+			assert.Equal(t, acp.ToolCallStatusCompleted, tools[1].status, "%s", tools[1].rawOutput)
+			assert.Equal(t, []string{turn.answer}, h.tap.rawOutputs(sid, turn.id), "rawOutput is the answer as the core wrote it")
+			summary, err := call.Summary(ctx, answer)
+			require.NoError(t, err)
+			assert.Equal(t, []string{summary}, tools[1].content, "the card is the core's summary")
+			assert.Contains(t, summary, "(notes: ")
+			assert.Equal(t, []string{turn.text}, texts, "{{answer}} and {{notes}}")
+		})
+	}
+}
+
+// v3FieldOrder is the order of the properties in a requestedSchema as the
+// core wrote it.
+func v3FieldOrder(t *testing.T, schema json.RawMessage) []string {
+	t.Helper()
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(schema, &s))
+	dec := json.NewDecoder(strings.NewReader(string(s.Properties)))
+	_, err := dec.Token() // {
+	require.NoError(t, err)
+	var names []string
+	for dec.More() {
+		tok, err := dec.Token()
+		require.NoError(t, err)
+		names = append(names, tok.(string))
+		var skip json.RawMessage
+		require.NoError(t, dec.Decode(&skip))
+	}
+	return names
+}

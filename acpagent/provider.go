@@ -1,0 +1,146 @@
+package acpagent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/frontdoor"
+)
+
+// peer is the client side of one ACP connection, as the provider needs it.
+type peer interface {
+	// formElicitation reports whether the client advertised
+	// clientCapabilities.elicitation.form at initialize.
+	formElicitation() bool
+	// elicit sends elicitation/create and returns the client's raw result;
+	// errClientGone when the connection closed before the client answered.
+	elicit(ctx context.Context, req elicitationRequest) (json.RawMessage, error)
+}
+
+// errClientGone: the client's connection closed while it was asked.
+var errClientGone = errors.New("the ACP client disconnected")
+
+// provider is the ACP askcore.Provider: it turns a question into a form
+// elicitation in the asking agent's session, or, where the client shows no
+// form (Options.Web), a question on the answer page (page.go). One provider
+// serves every session of the process (the askcore.Service holds one
+// provider).
+//
+// Routing has two steps: router (the public agent -> session map, which
+// also holds the sub-agents bound to a session) gives the asking agent's
+// session, and peers the connection that holds that session.
+type provider struct {
+	router *askcore.Router
+	// mode says which questions go to page; a nil page takes none (a
+	// client without forms gets ASK_FAILED, as with WebNever).
+	mode frontdoor.WebMode
+	page *answerpage.Lazy
+
+	mu    sync.Mutex
+	peers map[string]peer // session ID -> its connection
+}
+
+func newProvider(router *askcore.Router) *provider {
+	return &provider{router: router, peers: make(map[string]peer)}
+}
+
+// openSession routes the questions of agentID, the agent sessionID was
+// created with, to p. Sub-agents join the session through the router.
+func (pv *provider) openSession(sessionID, agentID string, p peer) error {
+	pv.mu.Lock()
+	pv.peers[sessionID] = p
+	pv.mu.Unlock()
+	if _, err := pv.router.Bind(agentID, sessionID); err != nil {
+		pv.closeSession(sessionID)
+		return err
+	}
+	return nil
+}
+
+// closeSession unbinds every agent of sessionID (its agent and sub-agents):
+// their later questions are SESSION_NOT_FOUND.
+func (pv *provider) closeSession(sessionID string) {
+	pv.router.UnbindSession(sessionID)
+	pv.mu.Lock()
+	defer pv.mu.Unlock()
+	delete(pv.peers, sessionID)
+}
+
+// route returns the session of agentID and the connection that holds it.
+func (pv *provider) route(agentID string) (string, peer, bool) {
+	sessionID, ok := pv.router.SessionOf(agentID)
+	if !ok {
+		return "", nil, false
+	}
+	pv.mu.Lock()
+	defer pv.mu.Unlock()
+	p, ok := pv.peers[sessionID]
+	return sessionID, p, ok
+}
+
+// Ask implements askcore.Provider. The core builds the form, judges the
+// response and writes every error; this method only routes, carries bytes
+// and names the situation. When ctx is done it returns ctx's cause and the
+// service reports ASK_ABORTED. A question the page takes (Options.Web) goes
+// there instead of a form.
+func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	sessionID, p, ok := pv.route(call.From.AgentID)
+	if !ok {
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: call.From.AgentID}
+	}
+	if pv.page != nil && pv.mode.Page(p.formElicitation()) {
+		return pv.askPage(ctx, sessionID, p, call)
+	}
+	if !p.formElicitation() {
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoFormSupport}
+	}
+	form, err := call.Form(ctx, askcore.ForACP)
+	if err != nil {
+		return askcore.Reply{}, err
+	}
+	raw, err := p.elicit(ctx, elicitationRequest{
+		Mode:            "form",
+		SessionID:       sessionID,
+		ToolCallID:      call.From.ToolCallID,
+		Message:         form.Message,
+		RequestedSchema: form.RequestedSchema,
+	})
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return askcore.Reply{}, context.Cause(ctx)
+	case errors.Is(err, errClientGone):
+		// The connection's end cancels the prompt's ctx too, but it may
+		// not have reached ctx yet: the question is aborted either way.
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationAborted, Detail: err.Error()}
+	default:
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationClientError, Detail: clientErrorText(err)}
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationClientNoResult}
+	}
+	return askcore.FormReply(raw), nil
+}
+
+// clientErrorText is a client's error as the core quotes it: the JSON-RPC
+// message, its data when there is any, and its code.
+func clientErrorText(err error) string {
+	var re *acp.RequestError
+	if !errors.As(err, &re) {
+		return err.Error()
+	}
+	msg := re.Message
+	if re.Data != nil {
+		if b, mErr := json.Marshal(re.Data); mErr == nil && string(b) != "null" && string(b) != "{}" {
+			msg += " " + string(b)
+		}
+	}
+	return fmt.Sprintf("%s (JSON-RPC error %d)", msg, re.Code)
+}

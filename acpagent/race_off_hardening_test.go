@@ -1,0 +1,5 @@
+//go:build !race
+
+package acpagent
+
+const raceEnabled = false

@@ -1,0 +1,33 @@
+package acpagent
+
+import (
+	"encoding/json"
+)
+
+// A response to one of our requests that acp-go-sdk cannot decode (v0.13.0
+// drops such a line: "failed to parse incoming message"), say with a
+// string error code or a numeric "jsonrpc", would leave the request (a
+// pending question) waiting forever. When it still carries a usable id,
+// the line guard (sdkgap_lines.go) hands the SDK a JSON-RPC error for that
+// id in its place (-32603, "the client sent a malformed response"), so the
+// question fails with ASK_FAILED instead of hanging. The same goes for a
+// response that is not valid JSON but whose head names the id.
+
+// malformedResponse is the error response that replaces a malformed
+// response for id.
+func malformedResponse(id json.RawMessage) []byte {
+	return errorResponse(id, codeInternalError, "the client sent a malformed response", nil)
+}
+
+// usableID: a JSON-RPC id is a number or a string.
+func usableID(id json.RawMessage) bool {
+	var v any
+	if len(id) == 0 || json.Unmarshal(id, &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case float64, string:
+		return true
+	}
+	return false
+}

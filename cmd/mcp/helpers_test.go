@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/internal/leaktest"
+)
+
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
+
+// waitLong bounds every wait of a test: long enough for a loaded 2-core
+// machine under -race, short enough to fail rather than hang.
+const waitLong = 30 * time.Second
+
+// maxLineBytes is askcore-mcp's line limit: the core's input limit
+// (mcpserver TestLineLimitIsTheCoresInputLimit).
+const maxLineBytes = core.MaxInputBytes
+
+// nativeCore runs the core as Go code: the tests compare the program's
+// bytes with the core's own.
+var nativeCore = askcore.NewCore(askcore.Native{})
+
+const (
+	choiceArgs = `{"header":"Database","question":"Which database should I use?","options":[{"label":"PostgreSQL","value":"postgres","description":"a server"},{"label":"SQLite","value":"sqlite","recommended":true}],"allowCustom":true}`
+	openArgs   = `{"question":"What should the project be called?"}`
+)
+
+// wantAnswer is what the core writes for args answered with reply.
+func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError bool) {
+	t.Helper()
+	ctx := context.Background()
+	call, err := nativeCore.Normalize(ctx, args)
+	require.NoError(t, err)
+	res, err := call.Resolve(ctx, askcore.FormReply(json.RawMessage(reply)))
+	if err != nil {
+		return askcore.ErrorJSON(err), true
+	}
+	return res.JSON(), false
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader in different
+// goroutines.
+type syncBuffer struct {
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // closed (and replaced) on each write
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
+	return s.b.Write(p)
+}
+
+// waitMatch waits until the text written matches re, and returns the
+// first match's submatches; it fails after waitLong.
+func (s *syncBuffer) waitMatch(t *testing.T, re *regexp.Regexp) []string {
+	t.Helper()
+	deadline := time.After(waitLong)
+	for {
+		s.mu.Lock()
+		if m := re.FindStringSubmatch(s.b.String()); m != nil {
+			s.mu.Unlock()
+			return m
+		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("nothing matching %s within %s in:\n%s", re, waitLong, s.String())
+			return nil
+		}
+	}
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

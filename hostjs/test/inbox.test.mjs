@@ -1,0 +1,308 @@
+// The hub's inbox of the real binary (`askcore-hub serve` on a SQLite file)
+// in headless Chromium (Debian's chromium driven by playwright-core): a
+// person signs in with the one-time link `askcore-hub login` prints, an
+// agent asks through the real agent API (POST /v1/asks with its token), the
+// question appears on the open inbox by itself, the person answers it with
+// the keyboard picker's keys, the agent's long poll gets the reply, and a
+// second signed-in browser sees it answered (by whom, when, where). Also:
+// the page on a phone-sized screen (large targets, a screenshot), its
+// accessibility tree, hostile agent and model text, and no CSP violation.
+// The binary is built with go into a temporary directory; the test skips
+// when Chromium or go is missing. ASKCORE_INBOX_SCREENSHOT=path keeps the
+// phone screenshot (docs/inbox-phone.png is made so).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PATIENCE, DB_REQUEST, repoDir } from './helpers.mjs';
+
+const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
+const GO = process.env.GO ?? 'go';
+const haveGo = spawnSync(GO, ['version'], { encoding: 'utf8' }).status === 0;
+const skip =
+  (!existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`) ||
+  (!haveGo && `SKIP: no go to build askcore-hub (set GO)`);
+if (skip) console.log(`# ${skip}`);
+
+let browser;
+let dir;
+let bin;
+/** The hub every test uses (each with agents of its own). */
+let hub;
+
+before(async () => {
+  if (skip) return;
+  dir = mkdtempSync(join(tmpdir(), 'askcore-inbox-'));
+  bin = join(dir, 'askcore-hub');
+  const build = spawnSync(GO, ['build', '-o', bin, './cmd/hub'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
+  assert.equal(build.status, 0, `go build ./cmd/hub: ${build.stderr}`);
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: PATIENCE,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  hub = await startHub();
+});
+
+after(async () => {
+  if (hub?.child.exitCode === null) {
+    hub.child.kill('SIGTERM');
+    await new Promise((resolve) => hub.child.on('exit', resolve));
+  }
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A free port on 127.0.0.1. */
+async function freePort() {
+  const srv = createServer();
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+/** Runs the CLI with args on the hub's database; resolves to its stdout. */
+function cli(hub, ...args) {
+  const r = spawnSync(bin, args, { encoding: 'utf8', env: hub.env, timeout: PATIENCE });
+  assert.equal(r.status, 0, `askcore-hub ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/**
+ * Starts `askcore-hub serve` on a fresh SQLite file and a free port, and
+ * waits until it answers.
+ */
+async function startHub() {
+  const home = mkdtempSync(join(dir, 'hub-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, XDG_DATA_HOME: home, ASKCORE_HUB_DB: join(home, 'hub.db') };
+  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  child.stdout.resume();
+  const deadline = Date.now() + PATIENCE;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`askcore-hub serve exited: ${stderr}`);
+    try {
+      const res = await fetch(`${base}/signin`);
+      await res.arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`askcore-hub serve did not answer: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { base, env, child, get stderr() { return stderr; } };
+}
+
+/** A sign-in link for the hub's person, as `askcore-hub login` prints it. */
+function loginLink(hub) {
+  const out = cli(hub, 'login', '--url', hub.base);
+  const m = /(http:\/\/\S+\/signin\?token=[A-Za-z0-9_-]{43})/.exec(out);
+  assert.ok(m, `no sign-in link in: ${out}`);
+  return m[1].replace(/^http:\/\/[^/]+/, hub.base);
+}
+
+/** An agent's token, as `askcore-hub agent add NAME` prints it. */
+function agentToken(hub, name) {
+  const out = cli(hub, 'agent', 'add', name);
+  const m = /\b([A-Za-z0-9_-]{43,})\b/.exec(out);
+  assert.ok(m, `no agent token in: ${out}`);
+  return m[1];
+}
+
+/** The agent API with one agent's token. */
+function agentAPI(hub, token) {
+  const call = async (method, path, body) => {
+    const res = await fetch(hub.base + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  return {
+    ask: async (args, toolCallId, sessionId) => {
+      const r = await call('POST', '/v1/asks', { arguments: JSON.stringify(args), toolCallId, sessionId });
+      assert.ok(r.status === 200 || r.status === 201, JSON.stringify(r));
+      return r.body.id;
+    },
+    poll: async (id, wait) => (await call('GET', `/v1/asks/${id}?wait=${wait}`)).body,
+  };
+}
+
+/**
+ * A fresh browser context signed in with a fresh link: the link's page,
+ * its button, the inbox. Fails the test on page errors and CSP violations.
+ * @param {import('node:test').TestContext} t
+ */
+async function signIn(t, hub, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/net::ERR_|Failed to load resource|status of 409/.test(m.text())) errors.push(m.text());
+  });
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(loginLink(hub), { timeout: PATIENCE });
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${hub.base}/`);
+  await page.waitForFunction(() => window.__askcoreInbox?.ready, null, { timeout: PATIENCE });
+  t.after(async () => {
+    const violations = await page.evaluate(() => window.__violations).catch(() => []);
+    await context.close();
+    assert.deepEqual(errors, [], 'page errors');
+    assert.deepEqual(violations, [], 'CSP violations');
+  });
+  return page;
+}
+
+const opts = { skip, timeout: 4 * PATIENCE };
+
+test('sign in with the link, an ask appears live, answered with the keys; the agent gets it; a second browser sees it answered', opts, async (t) => {
+  const agent = agentAPI(hub, agentToken(hub, 'builder'));
+  const first = await signIn(t, hub);
+  const second = await signIn(t, hub);
+  await first.getByText('No question is waiting for an answer').waitFor();
+
+  // The link was used: a second try with it signs nobody in.
+  const id = await agent.ask(DB_REQUEST, 'call-1', 'session-a');
+  await first.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  await second.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  assert.equal(await first.getByRole('heading', { level: 2 }).first().textContent(), 'builder');
+  assert.equal(await first.getByRole('heading', { level: 3 }).first().textContent(), 'Session session-a');
+  assert.match(await first.locator('.ask-meta time').first().textContent(), /^asked just now$/);
+  assert.equal(await first.locator('#status').textContent(), '1 question is waiting for your answer.');
+  assert.equal(await first.locator('#announce').textContent(), 'New question from builder.');
+
+  // The keys: the form has the focus (it arrived with nothing focused),
+  // ArrowDown moves to SQLite, Enter confirms and sends.
+  await first.getByRole('radio', { name: 'PostgreSQL' }).focus();
+  await first.keyboard.press('ArrowDown');
+  await first.keyboard.press('Enter');
+  await first.locator('form[data-askcore-state="answered"]').waitFor({ timeout: PATIENCE });
+
+  const got = await agent.poll(id, 30);
+  assert.equal(got.state, 'replied');
+  assert.deepEqual(got.reply.picks.map((p) => p.options), [[1]]);
+
+  // The other browser is told: answered, by whom, when, where.
+  const ended = second.locator('form.askcore-call:not([data-askcore-state="open"])');
+  await ended.waitFor({ timeout: PATIENCE });
+  const text = await ended.locator('.askcore-status').textContent();
+  assert.match(text, /SQLite/);
+  assert.match(text, /Answered by .+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC from the inbox \(Chrome on Linux\)/);
+  assert.ok(await second.getByRole('radio', { name: 'PostgreSQL' }).isDisabled());
+});
+
+test('on a phone: grouped by agent and session, newest first, large targets, hostile text shown as text; screenshot', opts, async (t) => {
+  const builder = agentAPI(hub, agentToken(hub, 'release-bot'));
+  const reviewer = agentAPI(hub, agentToken(hub, 'reviewer'));
+  const page = await signIn(t, hub, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  await builder.ask(DB_REQUEST, 'call-1', 'schema');
+  await builder.ask({ question: 'Run the migrations on staging now?', options: [{ label: 'Yes', recommended: true }, 'No, wait for review'] }, 'call-2', 'deploy');
+  await reviewer.ask({ header: '<b>Style</b>', question: 'Keep the <script>alert(1)</script> helper?', options: ['Keep', 'Inline it'] }, 'call-3', 'review-42');
+  await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  await page.getByRole('radio', { name: 'Keep', exact: true }).waitFor({ timeout: PATIENCE });
+
+  // Newest first: the reviewer's ask, then release-bot's newest session.
+  const agents = await page.locator('section.agent > h2').allTextContents();
+  assert.deepEqual(agents, ['reviewer', 'release-bot']);
+  const sessions = await page.locator('section.agent').nth(1).locator('h3').allTextContents();
+  assert.deepEqual(sessions, ['Session deploy', 'Session schema']);
+  assert.equal(await page.locator('img').count(), 0, 'no element made of agent or model text');
+  assert.equal(await page.locator('script:not([src])').count(), 0);
+  await page.getByText('Keep the <script>alert(1)</script> helper?').waitFor();
+
+  // Every control at least 44 px high on a phone.
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll('button, .askcore-entry, input[type="text"]')]
+      .filter((e) => e.getClientRects().length > 0)
+      .map((e) => ({ what: e.textContent?.trim() || e.getAttribute('aria-labelledby') || e.tagName, h: e.getBoundingClientRect().height }))
+      .filter((x) => x.h < 44));
+  assert.deepEqual(small, [], 'targets under 44 px');
+  // Nothing wider than the screen.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no horizontal scrolling');
+
+  // Landmarks and labels for a screen reader.
+  const tree = await page.locator('body').ariaSnapshot();
+  assert.match(tree, /- banner:/);
+  assert.match(tree, /- main/);
+  assert.match(tree, /- heading "release-bot" \[level=2\]/);
+  assert.match(tree, /- radio "PostgreSQL/);
+  assert.match(tree, /- button "Sign out"/);
+  assert.equal(await page.locator('#announce').getAttribute('aria-live'), 'assertive');
+
+  const png = await page.screenshot({ fullPage: false });
+  if (process.env.ASKCORE_INBOX_SCREENSHOT) writeFileSync(process.env.ASKCORE_INBOX_SCREENSHOT, png);
+  assert.ok(png.length > 10_000);
+
+  // An agent's name and session id are text too.
+  const hostile = agentAPI(hub, agentToken(hub, '<img src=x onerror=alert(1)>'));
+  await hostile.ask({ question: 'Proceed?', options: ['Yes', 'No'] }, 'call-4', '<svg onload=alert(2)>');
+  await page.getByRole('heading', { name: '<img src=x onerror=alert(1)>', level: 2 }).waitFor({ timeout: PATIENCE });
+  await page.getByRole('heading', { name: 'Session <svg onload=alert(2)>', level: 3 }).waitFor();
+  assert.equal(await page.locator('img, svg').count(), 0, 'no element made of agent text');
+});
+
+test('the sign-in link: a GET (a link scanner) uses nothing up, the button signs in once', opts, async (t) => {
+  const link = loginLink(hub);
+  // A scanner fetches the link twice.
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(link);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('set-cookie'), null);
+    await res.text();
+  }
+  const context = await browser.newContext();
+  t.after(() => context.close());
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${hub.base}/`);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  const cookies = await context.cookies();
+  assert.equal(cookies.length, 1);
+  assert.equal(cookies[0].httpOnly, true);
+  assert.equal(cookies[0].sameSite, 'Strict');
+  // The same link again, in another browser: used.
+  const other = await browser.newContext();
+  t.after(() => other.close());
+  const again = await other.newPage();
+  await again.goto(link);
+  await again.getByRole('button', { name: 'Sign in' }).click();
+  await again.getByText('was used already or has expired').waitFor();
+  assert.deepEqual(await other.cookies(), []);
+  // A link to the inbox in another site: the SameSite=Strict cookie stays
+  // home on that navigation; the hub's own link brings it.
+  const elsewhere = createHttpServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end(`<a id="go" href="${hub.base}/">the inbox</a>`);
+  });
+  await new Promise((resolve) => elsewhere.listen(0, 'localhost', resolve));
+  t.after(() => elsewhere.close());
+  const site = await context.newPage();
+  await site.goto(`http://localhost:${/** @type {import('node:net').AddressInfo} */ (elsewhere.address()).port}/`);
+  await site.click('#go');
+  await site.getByText('You are not signed in.').waitFor();
+  await site.getByRole('link', { name: 'open the inbox' }).click();
+  await site.getByRole('button', { name: 'Sign out' }).waitFor();
+  await site.close();
+
+  // Sign out: back to the signed-out page.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByText('You are not signed in.').waitFor();
+});

@@ -1,0 +1,184 @@
+package mcpserver
+
+// Previews and notes (docs/SPEC.md, "Forms" and "Answers"): options carry a
+// preview, which the core puts in the form's message as Markdown; every
+// question has an optional notes field (notes, notes_i in a batch), and the
+// person's notes come back in the core's answer. The front door needs no
+// change for them: the form, the reply and the answer are the core's. These
+// tests check that they pass through askcore-mcp untouched, in both ways a
+// client speaks to it, and that go-sdk accepts the form (it checks an
+// elicitation's schema before sending it).
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/interopcalls"
+)
+
+// The calls with previews and notes every suite asks: previews as fenced code blocks, an ASCII
+// mockup with a tab (the core expands it) and wide characters.
+var previewSingleArgs, previewMultiArgs, previewBatchArgs = interopcalls.Args()
+
+// previewCase is one call answered with one reply.
+type previewCase struct {
+	name     string
+	args     string
+	content  map[string]any
+	previews []string // the bold lines the form's message must hold, in order
+	notes    []string // the notes fields the form must offer
+	fields   []string // every field of the form, in the core's order
+	answer   string   // the core's answer, spelled out
+}
+
+var previewCases = []previewCase{
+	{
+		name:     "single",
+		args:     previewSingleArgs,
+		content:  map[string]any{"choice": "by-layer", "custom_answer": "", "notes": "keep shared code in common/"},
+		previews: []string{"**Preview: By feature**", "**Preview: By layer**"},
+		notes:    []string{"notes"},
+		fields:   []string{"choice", "custom_answer", "notes"},
+		answer:   `{"answer":"by-layer","selected":{"index":1,"label":"By layer","value":"by-layer"},"notes":"keep shared code in common/"}`,
+	},
+	{
+		name:     "multi-select",
+		args:     previewMultiArgs,
+		content:  map[string]any{"choices": []any{"export", "search"}, "notes": "CSV <first> & JSON later"},
+		previews: []string{"**Preview: Search**", "**Preview: Export**"},
+		notes:    []string{"notes"},
+		fields:   []string{"choices", "notes"},
+		answer: `{"answers":["search","export"],"selected":[{"index":0,"label":"Search","value":"search"},{"index":1,"label":"Export","value":"export"}],` +
+			`"notes":"CSV \u003cfirst\u003e \u0026 JSON later"}`,
+	},
+	{
+		name: "batch",
+		args: previewBatchArgs,
+		content: map[string]any{
+			"choice_1": "postgres", "notes_1": "but keep v15",
+			"choices_2": []any{"search"}, "custom_answer_2": "Audit log", "notes_2": "",
+			"answer_3": "Aurora", "notes_3": "named after the sky",
+		},
+		previews: []string{"**Preview: Question 1 of 3, SQLite**", "**Preview: Question 1 of 3, PostgreSQL**", "**Preview: Question 2 of 3, Search**"},
+		notes:    []string{"notes_1", "notes_2", "notes_3"},
+		fields:   []string{"choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2", "answer_3", "notes_3"},
+		answer: `{"answers":[` +
+			`{"question":"Which database?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"},"notes":"but keep v15"},` +
+			`{"question":"Which screens?","answers":["search","Audit log"],"selected":[{"index":0,"label":"Search","value":"search"}]},` +
+			`{"question":"What should the project be called?","answer":"Aurora","notes":"named after the sky"}]}`,
+	},
+}
+
+// TestPreviewsAndNotes: the client receives the core's form, whose
+// message carries the previews and whose schema has a notes field per
+// question; the person's notes come back as the core's answer, byte for
+// byte.
+func TestPreviewsAndNotes(t *testing.T) {
+	for _, m := range modes {
+		for _, tc := range previewCases {
+			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
+				e := &elicitor{respond: replyWith("accept", tc.content)}
+				h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
+				res := h.mustCall(json.RawMessage(tc.args))
+
+				forms := e.seen()
+				require.Len(t, forms, 1, "one form for the call")
+				want := wantForm(t, tc.args)
+				assert.Equal(t, want.Message, forms[0].Message, "the message is the core's")
+				got, err := json.Marshal(forms[0].RequestedSchema)
+				require.NoError(t, err)
+				assert.JSONEq(t, string(want.RequestedSchema), string(got), "the requestedSchema is the core's")
+
+				// The previews, in display order, each under its bold line,
+				// as the fenced blocks the model wrote.
+				at := 0
+				for _, p := range tc.previews {
+					i := strings.Index(forms[0].Message[at:], "\n\n"+p+"\n\n")
+					require.GreaterOrEqual(t, i, 0, "%q after byte %d of the message:\n%s", p, at, forms[0].Message)
+					at += i + len(p)
+				}
+				if tc.name != "multi-select" {
+					assert.Contains(t, forms[0].Message, "```")
+				} else {
+					assert.Contains(t, forms[0].Message, "Export  ▸ CSV | JSON", "the tab expanded to column 8, the next multiple of 4")
+					assert.NotContains(t, forms[0].Message, "Preview: Sync", "an option without a preview has none")
+				}
+
+				// One optional string field for the notes of each question,
+				// after that question's other fields.
+				var schema struct {
+					Properties map[string]struct {
+						Type      string `json:"type"`
+						Title     string `json:"title"`
+						MaxLength int    `json:"maxLength"`
+					} `json:"properties"`
+					Required []string `json:"required"`
+				}
+				require.NoError(t, json.Unmarshal(got, &schema))
+				for _, n := range tc.notes {
+					f, ok := schema.Properties[n]
+					require.True(t, ok, "a %s field: %s", n, got)
+					assert.Equal(t, "string", f.Type, n)
+					assert.NotEmpty(t, f.Title, n)
+					assert.Equal(t, 2000, f.MaxLength, n)
+					assert.NotContains(t, schema.Required, n, "notes are optional")
+				}
+				assert.Equal(t, tc.fields, fieldOrder(t, want.RequestedSchema), "each notes field after its question's fields")
+
+				// The answer: the core's bytes for this reply.
+				reply, err := json.Marshal(map[string]any{"action": "accept", "content": tc.content})
+				require.NoError(t, err)
+				core, isErr := wantAnswer(t, tc.args, string(reply))
+				require.False(t, isErr, "%s", core)
+				assert.Equal(t, tc.answer, string(core))
+				assertBytes(t, res, core, false)
+			})
+		}
+	}
+}
+
+// TestNotesOnlyWhenGiven: empty or blank notes are no notes, so an
+// answer without them is the answer of a call without notes, byte for byte.
+func TestNotesOnlyWhenGiven(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			content := map[string]any{"choice": "by-feature", "notes": "  \n "}
+			e := &elicitor{respond: replyWith("accept", content)}
+			h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
+			res := h.mustCall(json.RawMessage(previewSingleArgs))
+			reply, err := json.Marshal(map[string]any{"action": "accept", "content": content})
+			require.NoError(t, err)
+			core, isErr := wantAnswer(t, previewSingleArgs, string(reply))
+			require.False(t, isErr, "%s", core)
+			assert.Equal(t, `{"answer":"by-feature","selected":{"index":0,"label":"By feature","value":"by-feature"}}`, string(core))
+			assertBytes(t, res, core, false)
+		})
+	}
+}
+
+// fieldOrder is the order of the properties in a requestedSchema as the
+// core wrote it.
+func fieldOrder(t *testing.T, schema json.RawMessage) []string {
+	t.Helper()
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(schema, &s))
+	dec := json.NewDecoder(strings.NewReader(string(s.Properties)))
+	_, err := dec.Token() // {
+	require.NoError(t, err)
+	var names []string
+	for dec.More() {
+		tok, err := dec.Token()
+		require.NoError(t, err)
+		names = append(names, tok.(string))
+		var skip json.RawMessage
+		require.NoError(t, dec.Decode(&skip))
+	}
+	return names
+}

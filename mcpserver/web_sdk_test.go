@@ -1,0 +1,106 @@
+package mcpserver
+
+// The answer page with go-sdk's own client (over lineTransport, as on
+// stdio): on 2025-11-25 through URL-mode elicitation, and on 2026-07-28,
+// where go-sdk sends no elicitation/create, the page alone with its URL
+// in the progress messages.
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/answerpage"
+)
+
+// TestGoClientURLMode: go-sdk's client, advertising elicitation.url only,
+// receives the page's URL in a URL-mode request it validates, consents,
+// and hears notifications/elicitation/complete with the same
+// elicitationId once the page answered; the result is the core's bytes.
+func TestGoClientURLMode(t *testing.T) {
+	asked := make(chan *mcp.ElicitParams, 1)
+	completed := make(chan string, 1)
+	log := &syncBuffer{}
+	h := start(t, modeLegacy, options{page: pageOptions{opts: []answerpage.Option{answerpage.WithLog(log)}}}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked <- r.Params
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+		ElicitationCompleteHandler: func(_ context.Context, r *mcp.ElicitationCompleteNotificationRequest) {
+			completed <- r.Params.ElicitationID
+		},
+	})
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() { results <- h.mustCall(json.RawMessage(choiceArgs)) }()
+	var params *mcp.ElicitParams
+	select {
+	case params = <-asked:
+	case res := <-results:
+		t.Fatalf("answered without asking: %v", res)
+	}
+	assert.Equal(t, "url", params.Mode)
+	assert.Equal(t, "Answer in your browser: Which database should I use?", params.Message)
+	assert.Nil(t, params.RequestedSchema)
+	assert.Equal(t, log.waitMatch(t, answerLine)[1], params.URL, "the URL printed is the URL sent")
+
+	page := openPage(t, params.URL)
+	q := page.stream().question()
+	status, _ := page.answer(q.ID, picksReply(askcore.Pick{Options: []int{1}}))
+	require.Equal(t, http.StatusOK, status)
+	res := <-results
+	assertBytes(t, res, []byte(wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
+	assert.Equal(t, params.ElicitationID, <-completed)
+	assert.Equal(t, "answered", h.logs.wait(t, 0))
+}
+
+// TestGoClientWithoutFormsOnThePage: go-sdk's client without elicitation,
+// on both protocol versions: the call stays open while the page is
+// answered, its progress notifications name the page.
+func TestGoClientWithoutFormsOnThePage(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			messages := make(chan string, 16)
+			h := start(t, m, options{}, &mcp.ClientOptions{
+				Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					if m.inputRequests {
+						panic("no elicitation/create on 2026-07-28")
+					}
+					return &mcp.ElicitResult{Action: "accept"}, nil
+				},
+				ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+					select {
+					case messages <- r.Params.Message:
+					default:
+					}
+				},
+			})
+			results := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				params := &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(openArgs)}
+				params.SetProgressToken(7)
+				ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+				defer cancel()
+				res, err := h.cs.CallTool(ctx, params)
+				assert.NoError(t, err)
+				results <- res
+			}()
+			msg := <-messages
+			url, ok := strings.CutPrefix(msg, "askcore: answer at ")
+			require.True(t, ok, "the progress message names the page: %q", msg)
+			page := openPage(t, url)
+			q := page.stream().question()
+			status, _ := page.answer(q.ID, picksReply(askcore.Pick{Text: "Hardy"}))
+			require.Equal(t, http.StatusOK, status)
+			assertBytes(t, <-results, []byte(wantReply(t, openArgs, askcore.Picks(askcore.Pick{Text: "Hardy"}))), false)
+		})
+	}
+}

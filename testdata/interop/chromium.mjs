@@ -1,0 +1,45 @@
+// The answer page in real headless Chromium, for the interop suites of
+// askcore-acp and askcore-mcp (cmd/*/interop/web.test.mjs): Debian's
+// chromium driven by playwright-core, never a downloaded browser.
+//
+// playwright-core is each suite's own dependency: a suite passes its
+// chromium (from its node_modules) to launch.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+
+// CHROMIUM is the browser (ASKCORE_CHROMIUM overrides /usr/bin/chromium).
+export const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? "/usr/bin/chromium";
+
+// skip is the reason the page tests skip (no Chromium), else false; a
+// suite prints it once.
+export const skip = !existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
+
+// ANSWER_AT matches the line a front door writes for each start of the
+// page, "askcore: answer at URL"; group 1 is the URL.
+export const ANSWER_AT = /askcore: answer at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)\n/;
+
+// launch starts headless Chromium with chromium, playwright-core's.
+export function launch(chromium, timeout) {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+// openPage opens url in a fresh context of browser; test t fails on any
+// page error or console error (a Content-Security-Policy violation is one).
+export async function openPage(browser, t, url, timeout) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  t.after(async () => {
+    await context.close();
+    assert.deepEqual(errors, [], "page errors");
+  });
+  await page.goto(url, { timeout });
+  return page;
+}
