@@ -393,3 +393,16 @@ func TestMetrics(t *testing.T) {
 		assert.Equal(t, 200, tok.do("GET", "/metrics", "m3tr1cs", "").status)
 	})
 }
+
+// TestRefusalsAreStructured: methods and paths the API does not serve
+// get a JSON error too, never the mux's plain text.
+func TestRefusalsAreStructured(t *testing.T) {
+	eachDB(t, func(t *testing.T, d db) {
+		r := newReplica(t, d, hubserver.Options{})
+		a := addAgent(t, r.store, "ada", "ci", 0)
+		for _, req := range [][2]string{{"PUT", "/v1/asks"}, {"GET", "/v1/asks"}, {"PATCH", "/v1/asks/x"}, {"POST", "/metrics"}, {"OPTIONS", "/v1/asks"}} {
+			assertHubError(t, r.do(req[0], req[1], a.token, ""), http.StatusMethodNotAllowed, "NOT_ALLOWED")
+		}
+		assertHubError(t, r.do("GET", "/v1/other", a.token, ""), http.StatusNotFound, "NOT_FOUND")
+	})
+}

@@ -150,8 +150,16 @@ func (s *Server) routes() {
 	for _, add := range routeSets {
 		add(s)
 	}
+	// Other methods on the hub's routes, and other /v1/ paths, get a
+	// structured refusal too, not the mux's plain text.
+	notAllowed := func(w http.ResponseWriter, r *http.Request) {
+		WriteError(w, http.StatusMethodNotAllowed, hubError(codeFor(http.StatusMethodNotAllowed), r.Method+" is not served on "+quote(r.URL.Path)))
+	}
+	s.mux.HandleFunc("/v1/asks", notAllowed)
+	s.mux.HandleFunc("/v1/asks/{id}", notAllowed)
+	s.mux.HandleFunc("/metrics", notAllowed)
 	s.mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
-		WriteError(w, http.StatusNotFound, hubError(codeFor(http.StatusNotFound), "no such route: "+r.Method+" "+r.URL.Path))
+		WriteError(w, http.StatusNotFound, hubError(codeFor(http.StatusNotFound), "no such route: "+r.Method+" "+quote(r.URL.Path)))
 	})
 }
 
