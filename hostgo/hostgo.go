@@ -18,8 +18,10 @@
 //     or not, and the interpreter tier is released; processes starting
 //     together on a cold cache share one compile (a lock file in the cache
 //     directory), the others loading what the first wrote;
-//   - memory freed in bulk (the interpreter tier, a grown instance, a large
-//     input's garbage) is returned to the operating system at once;
+//   - an instance's linear memory is a reserved mapping (on Unix) that grows
+//     in place and goes back to the kernel when the instance closes; other
+//     memory freed in bulk (the interpreter tier, a large input's garbage) is
+//     returned to the operating system at once;
 //   - the guest gets a real monotonic clock (its garbage collector needs one),
 //     no filesystem, no environment, no arguments, a memory page limit, and
 //     inputs no larger than the core's own limit (a longer one is not copied

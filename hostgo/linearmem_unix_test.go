@@ -19,7 +19,11 @@ import (
 // it was (nothing copied) with its contents.
 func TestLinearMemoryGrowsInPlace(t *testing.T) {
 	ctx := context.Background()
-	e := sharedEngine(t, "compiler")
+	// An Engine of its own: its instance is fresh (about 40 pages), so the
+	// call below must grow it, whatever other tests did before.
+	e, err := New(ctx, append(engineOpts["compiler"], WithPoolSize(1))...)
+	require.NoError(t, err)
+	defer e.Close(ctx)
 	in, err := e.acquire(ctx)
 	require.NoError(t, err)
 	before, ok := in.mem.Read(0, in.mem.Size())
@@ -27,7 +31,7 @@ func TestLinearMemoryGrowsInPlace(t *testing.T) {
 	old := bytes.Clone(before)
 	pages := in.pages()
 
-	large := append([]byte(`{"op":"normalize","arguments":"`), bytes.Repeat([]byte("x"), 2<<20)...)
+	large := append([]byte(`{"op":"normalize","arguments":"`), bytes.Repeat([]byte("x"), 3<<20)...)
 	large = append(large, `"}`...)
 	out, err := in.call(ctx, large)
 	same(t, "large call", large, core.Handle(large), out, err)
