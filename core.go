@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/askcore/askcore/core"
@@ -149,12 +150,10 @@ func (c *Core) Fail(ctx context.Context, f Failure) *Error {
 		env["tool"] = failText(f.Tool)
 	}
 	if f.Tools != nil {
-		tools := f.Tools[:min(len(f.Tools), core.MaxFailTools)]
-		cut := make([]string, len(tools))
-		for i, t := range tools {
-			cut[i] = failText(t)
-		}
-		env["tools"] = cut
+		env["tools"] = failTexts(f.Tools)
+	}
+	if f.Reasons != nil {
+		env["reasons"] = failTexts(f.Reasons)
 	}
 	var e Error
 	raw, err := c.call(context.WithoutCancel(ctx), env, &e)
@@ -162,7 +161,7 @@ func (c *Core) Fail(ctx context.Context, f Failure) *Error {
 	switch {
 	case err == nil:
 		e.raw = raw
-		e.situation = f.Situation
+		e.situation, e.reason = f.Situation, f.reason(e.Message)
 		return &e
 	case errors.As(err, &ce):
 		return ce // an unknown situation: INVALID_REQUEST
@@ -176,7 +175,31 @@ func (c *Core) Fail(ctx context.Context, f Failure) *Error {
 		return &Error{Name: ErrorName, Code: CodeAskFailed, Message: err.Error()}
 	}
 	e.raw = raw
+	e.situation, e.reason = f.Situation, f.reason(e.Message)
 	return &e
+}
+
+// reason is why f's surface could not show the question, for a
+// no_surface list: its detail, its reasons, or the core's message.
+func (f Failure) reason(message string) string {
+	switch {
+	case f.Detail != "":
+		return f.Detail
+	case len(f.Reasons) > 0:
+		return strings.Join(f.Reasons, "; ")
+	}
+	return message
+}
+
+// failTexts cuts a list of host texts as op "fail" reads it: the first
+// core.MaxFailTools entries, each cut by failText.
+func failTexts(list []string) []string {
+	list = list[:min(len(list), core.MaxFailTools)]
+	out := make([]string, len(list))
+	for i, t := range list {
+		out[i] = failText(t)
+	}
+	return out
 }
 
 // Terminal decides what a terminal front door does with the facts it read

@@ -20,10 +20,14 @@ type Error struct {
 	Message string `json:"message"`
 
 	raw json.RawMessage // the object as the core wrote it
-	// situation is the situation Core.Fail wrote the error for, if any:
+	// situation is the situation the core wrote the error for, if any:
 	// an invalid_reply error is worded for the model already, and passes
-	// on as it is.
+	// on as it is; a not_shown one drops its surface out of FirstReply.
 	situation Situation
+	// reason says in the core's words why a surface could not show the
+	// question (not_shown and the other drop-out situations), for the
+	// no_surface message FirstReply has the core write.
+	reason string
 }
 
 // Names an Error carries on the wire.
@@ -125,6 +129,9 @@ const (
 	SituationUnknownTool        Situation = "unknown_tool"         // ToolError UNKNOWN_TOOL; Tool, Tools
 	SituationToolFailed         Situation = "tool_failed"          // ToolError TOOL_FAILED; Tool, Detail
 	SituationToolCancelled      Situation = "tool_cancelled"       // ToolError TOOL_CANCELLED
+	SituationNotShown           Situation = "not_shown"            // ASK_FAILED: nobody saw the question on this surface; Detail: why
+	SituationNoSurface          Situation = "no_surface"           // ASK_FAILED: no surface could show the question; Reasons: why each could not
+	SituationAnsweredElsewhere  Situation = "answered_elsewhere"   // ASK_ABORTED: another surface got the answer first; Detail: which
 )
 
 // Failure is a situation with its particulars. A provider returns one as
@@ -142,6 +149,9 @@ type Failure struct {
 	// ToolError situations.
 	Tool  string
 	Tools []string
+	// Reasons say why each surface tried could not show the question,
+	// for SituationNoSurface (FirstReply fills them in).
+	Reasons []string
 }
 
 // Error is for logs; the message a model sees is the core's (Core.Fail).

@@ -70,6 +70,7 @@ func conformanceCases() []struct{ name, in string } {
 	cases = append(cases, normConformanceCases()...)
 	cases = append(cases, v2ConformanceCases()...)
 	cases = append(cases, v3ConformanceCases()...)
+	cases = append(cases, truthConformanceCases()...)
 	cases = append(cases, schemaConformanceCases()...)
 	return cases
 }
@@ -376,7 +377,7 @@ func TestConformanceCorpus(t *testing.T) {
 	for _, c := range []errCode{codeInvalidRequest, codeInvalidAnswer, codeAskDeclined, codeAskCancelled, codeAskFailed} {
 		require.True(t, codes[c], "no corpus case produces %s", c)
 	}
-	for _, op := range []string{"normalize", "schema", "present", "resolve", "elicitation", "elicitation_result"} {
+	for _, op := range []string{"normalize", "schema", "present", "resolve", "elicitation", "elicitation_result", "form_reply", "progress"} {
 		require.True(t, ops[op], "no corpus case for op %s", op)
 	}
 }

@@ -139,7 +139,7 @@ func TestFailEverySituation(t *testing.T) {
 		out := Handle([]byte(`{"op":"fail","situation":"` + s + `","detail":"d","tool":"t","ms":1000}`))
 		require.Equal(t, okEnvelope(e.JSON()), string(out), s)
 	}
-	require.Equal(t, 29, len(seen))
+	require.Equal(t, 32, len(seen))
 	requireCode(t, failFor(failure{Situation: "nope"}), codeInvalidRequest)
 	// Host text is sanitized, folded to one line and cut.
 	e := failFor(failure{Situation: situationClientError, Detail: "\x1b[2Jline\nnext" + strings.Repeat("x", 2*maxDetailChars)})

@@ -2,6 +2,7 @@ package core
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/askcore/askcore/core/internal/jsonx"
 )
@@ -18,32 +19,85 @@ const (
 	forMCP formTarget = "mcp"
 )
 
-// appendForm writes the form of a normalized call for target t.
-func appendForm(b []byte, a *call, t formTarget) []byte {
+// formSpec says for whom a form is written: the protocol, the client (its
+// clientInfo name: some clients block submission on an empty optional
+// field) and, for a form sent again, the core's message that leads it.
+type formSpec struct {
+	target formTarget
+	client string
+	lead   string
+}
+
+// appendForm writes the form of a normalized call as fs says.
+func appendForm(b []byte, a *call, fs formSpec) []byte {
 	b = append(b, `{"message":`...)
-	b = jsonx.AppendString(b, formMessage(a))
+	msg := formMessage(a)
+	if fs.lead != "" {
+		msg = fs.lead + "\n\n" + msg
+	}
+	b = jsonx.AppendString(b, msg)
 	b = append(b, `,"requestedSchema":`...)
-	b = appendFormSchema(b, a, t)
+	b = appendFormSchema(b, a, fs)
 	return append(b, '}')
 }
 
-// formMessage is the form's message: the question, or for a batch a line
-// that says how many questions the form holds (each field carries its own),
-// then the options' previews, if any. Clients render the message as
-// Markdown (or as plain text, which a preview reads as too), and it is the
-// one place both ACP and MCP clients show in full: option descriptions
-// inside oneOf are dropped by some, and multi-select items carry none.
+// Clients show a form's message in a box a few lines high (Claude Code: 3
+// lines, then "… (+N more lines)"). A question longer than
+// formShortChars characters or formShortLines lines leads with its ask:
+// the sentence that ends with its last question mark (or its last
+// sentence), cut to formAskChars, then the whole question.
+const (
+	formShortChars = 200
+	formShortLines = 3
+	formAskChars   = 200
+)
+
+// formMessage is the form's message: the question (a long one led by its
+// ask), or for a batch a line that says how many questions the form holds
+// (each field carries its own), then the options' previews, if any.
+// Clients render the message as Markdown (or as plain text, which a
+// preview reads as too), and it is the one place both ACP and MCP clients
+// show in full: option descriptions inside oneOf are dropped by some, and
+// multi-select items carry none.
 func formMessage(a *call) string {
 	var msg string
 	switch {
 	case !a.Batch:
 		msg = a.Questions[0].Question
+		if ask := askOf(msg); ask != "" {
+			msg = ask + "\n\n" + msg
+		}
 	case len(a.Questions) == 1:
 		msg = "Please answer the question below."
 	default:
 		msg = "Please answer the " + strconv.Itoa(len(a.Questions)) + " questions below."
 	}
 	return msg + formPreviews(a)
+}
+
+// askOf returns the actual ask of a long question, to lead its form's
+// message: the sentence ending at its last question mark (its last
+// sentence when it has none), cut to formAskChars. It returns "" for a
+// question short enough to show whole, or one that starts with its ask.
+func askOf(q string) string {
+	if len([]rune(q)) <= formShortChars && strings.Count(q, "\n") < formShortLines {
+		return ""
+	}
+	end := strings.LastIndexByte(q, '?')
+	if end < 0 {
+		end = len(q) - 1
+	}
+	start := 0
+	for i := end - 1; i > 0; i-- {
+		if c := q[i]; c == '\n' || c == ' ' && strings.IndexByte(".!?:", q[i-1]) >= 0 {
+			start = i + 1
+			break
+		}
+	}
+	if start == 0 {
+		return ""
+	}
+	return cut(sanitize(q[start:end+1], false), formAskChars)
 }
 
 // formPreviews lists the previews of a call's options in display order,
@@ -107,9 +161,9 @@ func fieldName(a *call, base string, i int) string {
 
 // appendFormSchema writes the requestedSchema of a normalized call: one
 // object with the fields of every question, in question order.
-func appendFormSchema(b []byte, a *call, t formTarget) []byte {
+func appendFormSchema(b []byte, a *call, fs formSpec) []byte {
 	b = append(b, `{"type":"object"`...)
-	if !a.Batch && a.Questions[0].Header != "" && t != forMCP {
+	if !a.Batch && a.Questions[0].Header != "" && fs.target != forMCP {
 		b = append(b, `,"title":`...)
 		b = jsonx.AppendString(b, a.Questions[0].Header)
 	}
@@ -119,7 +173,7 @@ func appendFormSchema(b []byte, a *call, t formTarget) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b, required = appendQuestionFields(b, a, i, t, required)
+		b, required = appendQuestionFields(b, a, i, fs, required)
 	}
 	b = append(b, `},"required":[`...)
 	for i, name := range required {
@@ -157,14 +211,15 @@ func appendFieldHead(b []byte, a *call, i int, t formTarget, name, typ, title st
 
 // appendQuestionFields writes the fields of question i and adds the
 // required ones to required.
-func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []string) ([]byte, []string) {
+func appendQuestionFields(b []byte, a *call, i int, fs formSpec, required []string) ([]byte, []string) {
 	r := &a.Questions[i]
+	t := fs.target
 	if len(r.Options) == 0 {
 		name := fieldName(a, fieldAnswer, i)
 		b = appendFieldHead(b, a, i, t, name, "string", titleAnswer)
 		b = append(b, `,"minLength":1,"maxLength":`...)
 		b = jsonx.AppendInt(b, MaxAnswerChars)
-		return appendNotesField(append(b, '}'), a, i), append(required, name)
+		return appendNotesField(append(b, '}'), a, i, fs), append(required, name)
 	}
 	var ob [MaxOptions]int
 	order := r.appendDisplayOrder(ob[:0])
@@ -173,7 +228,7 @@ func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []str
 		name = fieldName(a, fieldChoices, i)
 		b = appendFieldHead(b, a, i, t, name, "array", titleChoices)
 		b = append(b, `,"items":{"anyOf":`...)
-		b = appendConsts(b, r, order, false)
+		b = appendConsts(b, r, order, t, false)
 		b = append(b, '}')
 		if !r.AllowCustom {
 			b = append(b, `,"minItems":1`...)
@@ -196,7 +251,7 @@ func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []str
 		name = fieldName(a, fieldChoice, i)
 		b = appendFieldHead(b, a, i, t, name, "string", titleChoice)
 		b = append(b, `,"oneOf":`...)
-		b = appendConsts(b, r, order, true)
+		b = appendConsts(b, r, order, t, true)
 		if d := r.defaultIndex(); d >= 0 {
 			b = append(b, `,"default":`...)
 			b = jsonx.AppendString(b, r.Options[d].Value)
@@ -204,21 +259,35 @@ func appendQuestionFields(b []byte, a *call, i int, t formTarget, required []str
 	}
 	b = append(b, '}')
 	if !r.AllowCustom {
-		return appendNotesField(b, a, i), append(required, name)
+		return appendNotesField(b, a, i, fs), append(required, name)
 	}
 	desc := descCustom
 	if r.MultiSelect {
 		desc = descCustomMulti
 	}
 	b = appendTextField(b, a, i, fieldCustomAnswer, titleCustom, desc, MaxAnswerChars)
-	return appendNotesField(b, a, i), required
+	return appendNotesField(b, a, i, fs), required
 }
 
 // appendNotesField writes question i's optional notes field, after its
 // other fields: the person may add notes to any answer, also where free
-// text is not allowed for the answer itself.
-func appendNotesField(b []byte, a *call, i int) []byte {
+// text is not allowed for the answer itself. A client that will not
+// submit a form with an empty optional text field (blocksEmptyField)
+// gets no notes field: a note nobody wanted must not be the price of an
+// answer.
+func appendNotesField(b []byte, a *call, i int, fs formSpec) []byte {
+	if blocksEmptyField(fs.client) {
+		return b
+	}
 	return appendTextField(b, a, i, fieldNotes, titleNotes, descNotes, MaxNotesChars)
+}
+
+// blocksEmptyField reports a client known to refuse submitting a form
+// while an optional text field is empty (measured: the Codex TUI, whose
+// clientInfo name is codex-mcp-client, blocks Enter until something is
+// typed).
+func blocksEmptyField(client string) bool {
+	return strings.Contains(strings.ToLower(client), "codex")
 }
 
 // appendTextField writes `,"name":{"type":"string",...}`, an optional text
@@ -239,10 +308,49 @@ func appendTextField(b []byte, a *call, i int, base, title, desc string, max int
 	return append(b, '}')
 }
 
+// MaxOptionTitleChars bounds an option's title in an MCP form, where the
+// title carries the recommended mark and the description.
+const MaxOptionTitleChars = 120
+
+// optionTitle is an option's title in a form. MCP clients show option
+// titles only (Claude Code and Codex drop oneOf descriptions, and
+// multi-select items carry none), so for MCP the title says everything
+// the person needs: "Postgres (recommended) — durable, needs a server",
+// on one line, the description cut so the title stays within
+// MaxOptionTitleChars. ACP clients show descriptions:
+// there the title is the label.
+// It also says whether the title carries the whole description, which
+// the option then does not repeat.
+func optionTitle(o *option, t formTarget) (title string, carriesDescription bool) {
+	if t != forMCP {
+		return o.Label, false
+	}
+	title = o.Label
+	if o.Recommended {
+		title += " (recommended)"
+	}
+	// The label and the mark are kept whole (a label is at most
+	// MaxLabelChars); the description fills the room left, if any.
+	if room := MaxOptionTitleChars - len([]rune(title)) - len([]rune(titleSep)); o.Description != "" && room >= minTitleRoom {
+		d := sanitize(o.Description, false)
+		c := cut(d, room-1)
+		return title + titleSep + c, c == d && d == o.Description
+	}
+	return title, false
+}
+
+// titleSep joins an option's label and description in an MCP title;
+// minTitleRoom is the least room worth showing a description in.
+const (
+	titleSep     = " — "
+	minTitleRoom = 16
+)
+
 // appendConsts writes the options in display order as
-// [{"const":value,"title":label[,"description":...]}...]; descriptions only
-// with withDescription (single choice: multi-select items take none).
-func appendConsts(b []byte, r *request, order []int, withDescription bool) []byte {
+// [{"const":value,"title":title[,"description":...]}...]; descriptions only
+// with withDescription (single choice: multi-select items take none), and
+// not when the title carries them whole.
+func appendConsts(b []byte, r *request, order []int, t formTarget, withDescription bool) []byte {
 	b = append(b, '[')
 	for n, oi := range order {
 		o := &r.Options[oi]
@@ -251,9 +359,10 @@ func appendConsts(b []byte, r *request, order []int, withDescription bool) []byt
 		}
 		b = append(b, `{"const":`...)
 		b = jsonx.AppendString(b, o.Value)
+		title, carried := optionTitle(o, t)
 		b = append(b, `,"title":`...)
-		b = jsonx.AppendString(b, o.Label)
-		if withDescription && o.Description != "" {
+		b = jsonx.AppendString(b, title)
+		if withDescription && o.Description != "" && !carried {
 			b = append(b, `,"description":`...)
 			b = jsonx.AppendString(b, o.Description)
 		}
@@ -534,27 +643,50 @@ func formMultiAnswer(a *call, i int, c content, custom string) (answer, *harness
 }
 
 // envelopeElicitation is op "elicitation_result": it reads the envelope's
-// response and writes the call's answer.
+// response and writes the call's answer. With "delivery", a decline or
+// cancel no person could have given is not_shown (notShown).
 func envelopeElicitation(b []byte, a *call, env *jsonx.Value) ([]byte, *harnessError) {
+	d, err := envelopeDelivery(env)
+	if err != nil {
+		return nil, err
+	}
+	action, c, err := envelopeResponse(env)
+	if err != nil {
+		return nil, err
+	}
+	if reason, ok := notShown(action, d); ok {
+		return nil, failFor(failure{Situation: situationNotShown, Detail: reason})
+	}
+	answers, err := elicitationResult(a, action, c)
+	if err != nil {
+		return nil, err
+	}
+	return appendCallAnswer(b, a, answers), nil
+}
+
+// envelopeResponse reads the envelope's "response", the client's reply to
+// the form: its action and content. A response missing from the envelope
+// is the host's fault (INVALID_REQUEST); one the client got wrong is
+// ASK_FAILED, never INVALID_REQUEST, which would tell the model to fix a
+// request that was fine.
+func envelopeResponse(env *jsonx.Value) (string, content, *harnessError) {
 	resp, n := lookup(env, "response")
 	switch {
 	case n == 0 || resp.Kind == jsonx.Null:
-		return nil, invalidRequest(`response is required: the client's {"action":...,"content":{...}}`)
+		return "", nil, invalidRequest(`response is required: the client's {"action":...,"content":{...}}`)
 	case n > 1:
-		return nil, invalidRequest(`the input has the key "response" ` + strconv.Itoa(n) + " times: send it once")
+		return "", nil, invalidRequest(`the input has the key "response" ` + strconv.Itoa(n) + " times: send it once")
 	case resp.Kind != jsonx.Object:
-		// The client's fault, not the model's: the model must not read
-		// INVALID_REQUEST ("fix your request") for it.
-		return nil, newError(codeAskFailed, "The client answered the form with "+resp.Kind.Noun()+` instead of an object {"action":...,"content":{...}}.`)
+		return "", nil, newError(codeAskFailed, "The client answered the form with "+resp.Kind.Noun()+` instead of an object {"action":...,"content":{...}}.`)
 	}
 	act, n := lookup(resp, "action")
 	switch {
 	case n == 0 || act.Kind == jsonx.Null:
-		return nil, newError(codeAskFailed, `The client answered the form without an action (expected "accept", "decline" or "cancel").`)
+		return "", nil, newError(codeAskFailed, `The client answered the form without an action (expected "accept", "decline" or "cancel").`)
 	case n > 1:
-		return nil, newError(codeAskFailed, `The client answered the form with "action" given `+strconv.Itoa(n)+" times.")
+		return "", nil, newError(codeAskFailed, `The client answered the form with "action" given `+strconv.Itoa(n)+" times.")
 	case act.Kind != jsonx.String:
-		return nil, newError(codeAskFailed, "The client answered the form with an action that is "+act.Kind.Noun()+`, not a string (expected "accept", "decline" or "cancel").`)
+		return "", nil, newError(codeAskFailed, "The client answered the form with an action that is "+act.Kind.Noun()+`, not a string (expected "accept", "decline" or "cancel").`)
 	}
 	cv, n := lookup(resp, "content")
 	c := jsonContent{v: cv}
@@ -566,9 +698,5 @@ func envelopeElicitation(b []byte, a *call, env *jsonx.Value) ([]byte, *harnessE
 	case cv.Kind != jsonx.Object:
 		c.v = &nullValue
 	}
-	answers, err := elicitationResult(a, act.Str, c)
-	if err != nil {
-		return nil, err
-	}
-	return appendCallAnswer(b, a, answers), nil
+	return act.Str, c, nil
 }

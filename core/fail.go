@@ -45,6 +45,9 @@ const (
 	situationUnknownTool        situation = "unknown_tool"         // ToolError UNKNOWN_TOOL; Tool, Tools
 	situationToolFailed         situation = "tool_failed"          // ToolError TOOL_FAILED; Tool, Detail
 	situationToolCancelled      situation = "tool_cancelled"       // ToolError TOOL_CANCELLED
+	situationNotShown           situation = "not_shown"            // ASK_FAILED: the surface did not show the question to anyone; Detail: why
+	situationNoSurface          situation = "no_surface"           // ASK_FAILED: no surface could show the question; Reasons: why each could not
+	situationAnsweredElsewhere  situation = "answered_elsewhere"   // ASK_ABORTED: another surface got the answer; Detail: which
 )
 
 // ToolErrorName names failures of the tool machinery (an agent loop)
@@ -63,8 +66,8 @@ const (
 const maxDetailChars = 300
 
 // Host text in a fail envelope is read only so far: the first
-// MaxFailTextChars characters of detail, of tool and of each tool name, and
-// the first MaxFailTools names of tools. A host may cut its text the same
+// MaxFailTextChars characters of detail, of tool, of each tool name and of
+// each reason, and the first MaxFailTools names of tools and reasons. A host may cut its text the same
 // way before it builds the envelope (a provider's error can be any length)
 // and get the same bytes, and the envelope stays far under MaxInputBytes.
 const (
@@ -85,7 +88,18 @@ type failure struct {
 	// ToolError situations.
 	Tool  string
 	Tools []string
+	// Reasons say why each surface tried could not show the question,
+	// for situationNoSurface.
+	Reasons []string
 }
+
+// maxReasons bounds the reasons a no_surface message lists; the rest are
+// counted.
+const maxReasons = 8
+
+// msgNobodySaw ends the messages of the situations where nobody saw the
+// question: the model must neither wait for nor invent an answer.
+const msgNobodySaw = ". Nothing was chosen: continue without the answer, or ask in your reply and stop."
 
 // failFor returns the error for f: {"name","code","message"} as every surface
 // reports it. An unknown situation is itself reported as INVALID_REQUEST.
@@ -169,6 +183,19 @@ func failFor(f failure) *harnessError {
 		return &harnessError{Name: ToolErrorName, Code: codeToolFailed, Message: withDetail(tool+" failed", ": ")}
 	case situationToolCancelled:
 		return &harnessError{Name: ToolErrorName, Code: codeToolCancelled, Message: "the run was cancelled before this tool call ran"}
+	case situationNotShown:
+		if detail == "" {
+			detail = "the surface asked could not show it"
+		}
+		return newError(codeAskFailed, "Nobody saw the question: "+detail+msgNobodySaw)
+	case situationNoSurface:
+		return newError(codeAskFailed, "Nobody saw the question: no surface could show it"+reasonList(f.Reasons)+msgNobodySaw)
+	case situationAnsweredElsewhere:
+		msg := "the question was answered elsewhere"
+		if detail != "" {
+			msg += " (" + detail + ")"
+		}
+		return newError(codeAskAborted, msg+", so it is no longer asked here")
 	}
 	return invalidRequest("unknown situation " + snippet(string(f.Situation)) + ": use one of " + situationList)
 }
@@ -176,7 +203,29 @@ func failFor(f failure) *harnessError {
 // situationList names every Situation, for messages and the envelope check.
 const situationList = "no_provider, duplicate_provider, aborted, withdrawn, timeout, no_answer, not_a_reply, stale_answer, invalid_reply, provider_failed, engine_fault, " +
 	"interrupted, eof, input_closed, read_failed, declined, no_terminal, session_not_found, no_form_support, client_error, " +
-	"client_no_result, client_disconnected, client_reply_invalid, stopped, usage, request_read_failed, unknown_tool, tool_failed, tool_cancelled"
+	"client_no_result, client_disconnected, client_reply_invalid, stopped, usage, request_read_failed, unknown_tool, tool_failed, tool_cancelled, " +
+	"not_shown, no_surface, answered_elsewhere"
+
+// reasonList writes the reasons of a no_surface failure: " (a; b; c)",
+// each sanitized and cut, at most maxReasons of them and the number of
+// the others.
+func reasonList(reasons []string) string {
+	var parts []string
+	for _, r := range reasons {
+		if r = cut(sanitize(r, false), maxDetailChars); r != "" {
+			parts = append(parts, r)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	more := ""
+	if len(parts) > maxReasons {
+		more = "; and " + strconv.Itoa(len(parts)-maxReasons) + " more"
+		parts = parts[:maxReasons]
+	}
+	return " (" + strings.Join(parts, "; ") + more + ")"
+}
 
 // quoteDetail quotes a detail already sanitized and cut.
 func quoteDetail(s string) string { return `"` + s + `"` }
@@ -234,6 +283,19 @@ func envelopeFailure(env *jsonx.Value) (failure, *harnessError) {
 			return f, invalidRequest("ms must be a whole number of milliseconds, given once")
 		}
 		f.Millis = ms
+	}
+	if v, n := lookup(env, "reasons"); n > 0 && v.Kind != jsonx.Null {
+		if n > 1 || v.Kind != jsonx.Array {
+			return f, invalidRequest("reasons must be an array of texts (why each surface could not show the question), given once")
+		}
+		for i := range v.Arr {
+			if v.Arr[i].Kind != jsonx.String {
+				return f, invalidRequest("reasons must hold texts (strings), got " + v.Arr[i].Kind.Noun())
+			}
+			if len(f.Reasons) < MaxFailTools {
+				f.Reasons = append(f.Reasons, head(v.Arr[i].Str, MaxFailTextChars))
+			}
+		}
 	}
 	if v, n := lookup(env, "tools"); n > 0 && v.Kind != jsonx.Null {
 		if n > 1 || v.Kind != jsonx.Array {

@@ -7,7 +7,7 @@ import (
 )
 
 // Ops lists the envelope's operations.
-const opList = "normalize, schema, present, resolve, elicitation, elicitation_result, picker, summary, fail, terminal, sanitize"
+const opList = "normalize, schema, present, resolve, elicitation, elicitation_result, form_reply, picker, summary, fail, progress, terminal, sanitize"
 
 // Handle is the one entry point every surface exposes: a JSON envelope in,
 // a JSON envelope out (docs/SPEC.md). It never panics: any input,
@@ -109,6 +109,8 @@ func dispatch(input []byte) ([]byte, *harnessError) {
 		b := okPrefix(128 + len(e.Message))
 		b = appendError(b, e)
 		return append(b, '}'), nil
+	case "progress":
+		return envelopeProgress(&env)
 	case "terminal":
 		t, err := envelopeTerminal(&env)
 		if err != nil {
@@ -117,7 +119,7 @@ func dispatch(input []byte) ([]byte, *harnessError) {
 		b := okPrefix(32)
 		b = appendTerminalMode(b, terminalModeFor(t))
 		return append(b, '}'), nil
-	case "normalize", "present", "resolve", "elicitation", "elicitation_result", "picker", "summary":
+	case "normalize", "present", "resolve", "elicitation", "elicitation_result", "form_reply", "picker", "summary":
 	default:
 		return nil, invalidRequest("unknown op " + snippet(op) + ": use one of " + opList)
 	}
@@ -139,24 +141,25 @@ func dispatch(input []byte) ([]byte, *harnessError) {
 	case "picker":
 		b = appendPicker(b, &a)
 	case "elicitation":
-		t, err := envelopeOptString(&env, "for")
+		t, err := envelopeFormTarget(&env)
 		if err != nil {
 			return nil, err
 		}
-		switch formTarget(t) {
-		case "", forACP:
-			b = appendForm(b, &a, forACP)
-		case forMCP:
-			b = appendForm(b, &a, forMCP)
-		default:
-			return nil, invalidRequest(`for must be "acp" or "mcp", got ` + snippet(t))
+		client, err := envelopeOptString(&env, "client")
+		if err != nil {
+			return nil, err
 		}
+		b = appendForm(b, &a, formSpec{target: t, client: client})
 	case "resolve":
 		if b, err = envelopeResolve(b, &env, &a); err != nil {
 			return nil, err
 		}
 	case "elicitation_result":
 		if b, err = envelopeElicitation(b, &a, &env); err != nil {
+			return nil, err
+		}
+	case "form_reply":
+		if b, err = envelopeFormReply(b, &a, &env); err != nil {
 			return nil, err
 		}
 	case "summary":

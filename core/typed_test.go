@@ -93,7 +93,7 @@ func typedElicitation(r request) (form, error) {
 		return form{}, err
 	}
 	a := call{Questions: []request{n}}
-	return form{Message: formMessage(&a), RequestedSchema: appendFormSchema(nil, &a, forACP)}, nil
+	return form{Message: formMessage(&a), RequestedSchema: appendFormSchema(nil, &a, formSpec{target: forACP})}, nil
 }
 
 // Present returns what a terminal shows for r (contract section 4). r is

@@ -379,7 +379,10 @@ export type Situation =
   | 'request_read_failed'
   | 'unknown_tool'
   | 'tool_failed'
-  | 'tool_cancelled';
+  | 'tool_cancelled'
+  | 'not_shown'
+  | 'no_surface'
+  | 'answered_elsewhere';
 
 /** One situation with its particulars; empty ones are left out of the envelope. */
 export interface Failure {
@@ -391,6 +394,49 @@ export interface Failure {
   /** The tool called, and the tools available, for the ToolError situations. */
   tool?: string;
   tools?: string[];
+  /** Why each surface could not show the question, for "no_surface". */
+  reasons?: string[];
+}
+
+/**
+ * What a host knows about how a form (or URL-mode) request went, for the
+ * core's not-shown rule: a decline or cancel sooner than 250 ms, or in a
+ * turn the protocol says nobody runs, was not a person's.
+ */
+export interface Delivery {
+  /** Milliseconds from sending the request to its reply. */
+  ms: number;
+  /** The client's clientInfo name and version (MCP), or the ACP client's. */
+  client?: string;
+  clientVersion?: string;
+  /** "url": a URL-mode request to open the answer page. Default "form". */
+  mode?: 'form' | 'url';
+  /** The protocol's word on who started the turn (Codex: _meta.turn_trigger "exec"). */
+  trigger?: string;
+}
+
+/** One reply to a call's form, for core.formReply / question.judgeForm. */
+export interface FormRound {
+  /** The client's reply as it sent it: {action, content}. */
+  response: ElicitationResponse | unknown;
+  /** The round of the step whose form this replies to; 0 (default) for the first form. */
+  round?: number;
+  /** The protocol of the form sent again, if it must be. */
+  for?: 'acp' | 'mcp';
+  delivery?: Delivery;
+}
+
+/** What a host does next with a form reply (op "form_reply"). */
+export type FormStep =
+  | { next: 'answer'; answer: Answer }
+  | { next: 'ask_again'; form: Elicitation; round: number; roundsLeft: number }
+  | { next: 'end' | 'next_surface'; error: HarnessError };
+
+/** One way to reach the person, for firstReply. */
+export interface Surface {
+  /** What the core's messages call it: "the form", "the answer page". */
+  name?: string;
+  provider: Provider | ProviderFunction;
 }
 
 /** Where a terminal front door runs (op "terminal"); absent facts are false or empty. */
@@ -457,7 +503,12 @@ export declare class Core {
   picker(call: CallLike): PickerLayout;
   /** One line per question saying what `answer` chose; with `index`, `answer` is that question's own answer. */
   summary(call: CallLike, answer: Answer | QuestionAnswer, index?: number): string;
-  elicitation(call: CallLike): Elicitation;
+  /** The form, for ACP (default) or MCP clients; `client` (a clientInfo name) leaves out what that client cannot show or submit. */
+  elicitation(call: CallLike, options?: { for?: 'acp' | 'mcp'; client?: string }): Elicitation;
+  /** What a host does next with a client's reply to the form: answer, ask again (up to 3 times), end, or try the next surface. */
+  formReply(call: CallLike, reply: FormRound): FormStep;
+  /** The words of a progress message for a question that has waited `ms` milliseconds, with the URL where the person can answer. */
+  progress(progress: { ms: number; url?: string }): string;
   /** The call's answer to a client's form response (serialized with JSON.stringify). */
   elicitationResult(call: CallLike, response: ElicitationResponse | unknown): Answer;
   /** The core's error for a situation, returned (not thrown) with `raw` set. */
@@ -579,6 +630,17 @@ export interface Question extends Call {
    * (the core's "invalid_reply"), ASK_FAILED ("not_a_reply", "stale_answer").
    */
   resolve(reply: Reply): ResolvedAnswer;
+  /** The core the question was normalized by. */
+  readonly core: Core;
+  /** The form for this question, for ACP (default) or MCP clients, and for a known client (its clientInfo name). */
+  form(options?: { for?: 'acp' | 'mcp'; client?: string }): Elicitation;
+  /**
+   * What to do next with a client's reply to this question's form: "answer"
+   * (return step.answer: accepted for this question), "ask_again" (send
+   * step.form, judge its reply with step.round), "end" or "next_surface"
+   * (throw step.error).
+   */
+  judgeForm(reply: FormRound): FormStep & { answer?: ResolvedAnswer };
 }
 
 /**
@@ -635,3 +697,11 @@ export interface AskUserQuestionTool {
 }
 
 export declare function askUserQuestionTool(interaction: UserInteraction): AskUserQuestionTool;
+
+/**
+ * A provider that asks through every surface at once: the first to end the
+ * ask wins, the others are withdrawn (their signal aborts with the core's
+ * answered_elsewhere error); a surface that could not show the question
+ * drops out; when all dropped out, the core's no_surface error (ASK_FAILED).
+ */
+export declare function firstReply(surfaces: Surface[]): Provider;

@@ -6,7 +6,7 @@
 // JSON text of answers (RAW) and errors (`raw`).
 
 import { createWasi } from './wasi.js';
-import { HarnessError, HostFaultError, errorFromCore, rememberCore } from './errors.js';
+import { HarnessError, HostFaultError, errorFromCore, markSituation, rememberCore } from './errors.js';
 
 export const ABI_VERSION = 1;
 
@@ -416,11 +416,70 @@ export class Core {
   }
 
   /**
-   * The form for a call (op "elicitation"), for ACP and MCP clients.
+   * The form for a call (op "elicitation"), for ACP (default) or MCP
+   * clients; `client`, the client's clientInfo name, leaves out what that
+   * client cannot show or submit (Go: Call.Form, Call.FormFor).
    * @param {unknown} call
+   * @param {{for?: 'acp' | 'mcp', client?: string}} [options]
    */
-  elicitation(call) {
-    return this.#exec('{"op":"elicitation",' + callField(call) + '}').value;
+  elicitation(call, options) {
+    let env = '{"op":"elicitation",' + callField(call);
+    if (options?.for !== undefined) env += ',"for":' + valueJSON(options.for);
+    if (options?.client !== undefined && options.client !== '') env += ',"client":' + valueJSON(options.client);
+    return this.#exec(env + '}').value;
+  }
+
+  /**
+   * What a host does next with a client's reply to a call's form (op
+   * "form_reply"; Go: Call.JudgeForm): {next: "answer", answer} (the tool
+   * result, accepted for this call), {next: "ask_again", form, round,
+   * roundsLeft} (send form, then judge its reply with round), {next: "end",
+   * error} or {next: "next_surface", error} (nobody saw the question here:
+   * try the next surface). `delivery` holds what the host knows about how the
+   * request went: {ms, client, clientVersion, mode: "form"|"url", trigger}.
+   * @param {unknown} call
+   * @param {{response: unknown, round?: number, for?: 'acp' | 'mcp', delivery?: {ms: number, client?: string, clientVersion?: string, mode?: 'form' | 'url', trigger?: string}}} reply
+   * @returns {{next: 'answer' | 'ask_again' | 'end' | 'next_surface', answer?: any, form?: {message: string, requestedSchema: object}, round?: number, roundsLeft?: number, error?: HarnessError}}
+   */
+  formReply(call, reply) {
+    if (!reply || typeof reply !== 'object') throw new TypeError('formReply(call, reply): reply is {response, round?, for?, delivery?}');
+    let env = '{"op":"form_reply",' + callField(call) + ',"response":' + valueJSON(reply.response);
+    if (reply.round !== undefined && reply.round !== null) env += ',"round":' + valueJSON(reply.round);
+    if (reply.for !== undefined) env += ',"for":' + valueJSON(reply.for);
+    if (reply.delivery !== undefined && reply.delivery !== null) env += ',"delivery":' + deliveryJSON(reply.delivery);
+    const { value, raw } = this.#exec(env + '}');
+    /** @type {any} */
+    const step = { next: value.next };
+    if (value.next === 'answer') {
+      const answerRaw = raw.slice('{"next":"answer","answer":'.length, -1);
+      step.answer = value.answer;
+      Object.defineProperty(step.answer, RAW, { value: answerRaw });
+      remember(step.answer, answerRaw);
+    } else if (value.next === 'ask_again') {
+      Object.assign(step, { form: value.form, round: value.round, roundsLeft: value.roundsLeft });
+    } else {
+      // "error" is the result's last field: its bytes run to the end.
+      const errorRaw = raw.slice(raw.indexOf(',"error":') + ',"error":'.length, -1);
+      step.error = errorFromCore(value.error, errorRaw);
+      if (value.situation !== undefined) markSituation(step.error, value.situation, value.reason ?? value.error.message);
+    }
+    return step;
+  }
+
+  /**
+   * The words of a progress message for a question that has waited `ms`
+   * milliseconds (op "progress"; Go: Core.Progress): "Waiting for your
+   * answer… (1 minute 5 seconds so far). Answer at URL". Send it only while
+   * the question is open.
+   * @param {{ms: number, url?: string}} progress
+   * @returns {string}
+   */
+  progress(progress) {
+    const ms = Math.max(0, Math.floor(Number(progress?.ms)));
+    if (!Number.isFinite(ms)) throw new TypeError(`progress: ms must be a finite number, got ${progress?.ms}`);
+    let env = '{"op":"progress","ms":' + ms;
+    if (progress.url !== undefined && progress.url !== '') env += ',"url":' + valueJSON(progress.url);
+    return this.#exec(env + '}').value.message;
   }
 
   /**
@@ -440,7 +499,7 @@ export class Core {
    * returned, not thrown, with `raw` set. An unknown situation gives the
    * core's INVALID_REQUEST. A fresh instance is tried once when the engine
    * faults (the faulty one is discarded).
-   * @param {{situation: string, detail?: string, ms?: number, tool?: string, tools?: string[]}} failure
+   * @param {{situation: string, detail?: string, ms?: number, tool?: string, tools?: string[], reasons?: string[]}} failure
    * @returns {HarnessError}
    */
   fail(failure) {
@@ -448,7 +507,7 @@ export class Core {
     for (let attempt = 0; ; attempt++) {
       try {
         const { value, raw } = this.#exec(env);
-        return errorFromCore(value, raw);
+        return markSituation(errorFromCore(value, raw), String(failure.situation), failReason(failure, String(value?.message ?? '')));
       } catch (err) {
         if (err instanceof HarnessError) return err;
         if (!(err instanceof HostFaultError) || attempt > 0) throw err;
@@ -615,7 +674,7 @@ function indexField(index) {
 /**
  * Op "fail" for a failure; absent (or empty) particulars are left out, as
  * Go's Core.Fail does.
- * @param {{situation: string, detail?: unknown, ms?: number, tool?: string, tools?: string[]}} f
+ * @param {{situation: string, detail?: unknown, ms?: number, tool?: string, tools?: string[], reasons?: string[]}} f
  */
 function failEnvelope(f) {
   if (!f || typeof f !== 'object') throw new TypeError('fail(failure): failure is {situation, detail?, ms?, tool?, tools?}');
@@ -628,7 +687,36 @@ function failEnvelope(f) {
   if (f.tool !== undefined && f.tool !== null && f.tool !== '') env += ',"tool":' + JSON.stringify(failText(f.tool));
   if (Array.isArray(f.tools)) env += ',"tools":' + JSON.stringify(f.tools.slice(0, MAX_FAIL_TOOLS).map(failText));
   else if (f.tools !== undefined && f.tools !== null) env += ',"tools":' + valueJSON(f.tools);
+  if (Array.isArray(f.reasons)) env += ',"reasons":' + JSON.stringify(f.reasons.slice(0, MAX_FAIL_TOOLS).map(failText));
+  else if (f.reasons !== undefined && f.reasons !== null) env += ',"reasons":' + valueJSON(f.reasons);
   return env + '}';
+}
+
+/**
+ * Why a failure's surface could not show the question, for a no_surface
+ * list (Go: Failure.reason): its detail, its reasons, or the core's message.
+ * @param {{detail?: unknown, reasons?: unknown}} f
+ * @param {string} message
+ */
+function failReason(f, message) {
+  if (f.detail !== undefined && f.detail !== null && f.detail !== '') return String(f.detail);
+  if (Array.isArray(f.reasons) && f.reasons.length > 0) return f.reasons.join('; ');
+  return message;
+}
+
+/**
+ * The "delivery" field as Go's Delivery writes it: ms in whole
+ * milliseconds, the other facts when given.
+ * @param {{ms?: unknown, client?: unknown, clientVersion?: unknown, mode?: unknown, trigger?: unknown}} d
+ */
+function deliveryJSON(d) {
+  if (typeof d !== 'object') return valueJSON(d);
+  /** @type {Record<string, unknown>} */
+  const o = { ms: typeof d.ms === 'number' && Number.isFinite(d.ms) ? Math.max(0, Math.floor(d.ms)) : d.ms };
+  for (const k of /** @type {const} */ (['client', 'clientVersion', 'mode', 'trigger'])) {
+    if (d[k] !== undefined && d[k] !== null && d[k] !== '') o[k] = d[k];
+  }
+  return JSON.stringify(o);
 }
 
 /** What op "fail" reads of host text (Go: core.MaxFailTextChars, core.MaxFailTools). */

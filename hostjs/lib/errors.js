@@ -75,6 +75,37 @@ export function errorFromCore(obj, raw) {
 }
 
 /** A fault of the host itself (a trap in the module, a refused input buffer), not a rule of the core. */
+/**
+ * The situation the core wrote an error for, and why its surface could not
+ * show the question (Go: Error's situation and reason): FirstReply drops a
+ * surface whose error says it could not show the question, and lists why.
+ * Internal to the package.
+ * @type {WeakMap<object, {situation: string, reason: string}>}
+ */
+const situations = new WeakMap();
+
+/**
+ * Records the situation of an error the core wrote.
+ * @template T
+ * @param {T} err
+ * @param {string} situation
+ * @param {string} reason
+ * @returns {T}
+ */
+export function markSituation(err, situation, reason) {
+  if (err && typeof err === 'object') situations.set(err, { situation, reason });
+  return err;
+}
+
+/**
+ * The situation and reason recorded for err, if any.
+ * @param {unknown} err
+ * @returns {{situation: string, reason: string} | undefined}
+ */
+export function situationOf(err) {
+  return err && typeof err === 'object' ? situations.get(err) : undefined;
+}
+
 export class HostFaultError extends Error {}
 HostFaultError.prototype.name = 'AskcoreHostFault';
 

@@ -19,7 +19,7 @@
 // core's op "fail". Go's seam meets the same situations with the same bytes;
 // testdata/seam pins both (test/seam-corpus.test.mjs runs it here).
 
-import { Codes, HarnessError, HostFaultError } from './errors.js';
+import { Codes, HarnessError, HostFaultError, situationOf } from './errors.js';
 import { remember } from './core.js';
 
 /**
@@ -101,7 +101,7 @@ function isPlainObject(v) {
  * @param {unknown} err
  */
 function forTheModel(core, err) {
-  if (err instanceof HarnessError && typeof err.raw === 'string' && err.code === Codes.INVALID_ANSWER && !forModel.has(err)) {
+  if (err instanceof HarnessError && typeof err.raw === 'string' && err.code === Codes.INVALID_ANSWER && !forModel.has(err) && situationOf(err)?.situation !== 'invalid_reply') {
     const reworded = core.fail({ situation: 'invalid_reply', detail: err.message });
     forModel.add(reworded);
     return reworded;
@@ -161,6 +161,36 @@ class Question {
    */
   checkPick(i, pick) {
     return this.#core.summary(this, this.#core.resolve(this, pick, i), i);
+  }
+
+  /** The core the question was normalized by (Go: Call.Core). */
+  get core() {
+    return this.#core;
+  }
+
+  /**
+   * The form for this question (op "elicitation"; Go: Call.Form,
+   * Call.FormFor): for ACP (default) or MCP clients, and for a known
+   * client (its clientInfo name).
+   * @param {{for?: 'acp' | 'mcp', client?: string}} [options]
+   */
+  form(options) {
+    return this.#core.elicitation(this, options);
+  }
+
+  /**
+   * What to do next with a client's reply to this question's form (op
+   * "form_reply"; Go: Call.JudgeForm), so that a provider only loops:
+   * "answer" (return step.answer: it is accepted for this question),
+   * "ask_again" (send step.form, judge its reply with step.round), "end" or
+   * "next_surface" (throw step.error; FirstReply drops a surface whose
+   * error is next_surface's).
+   * @param {{response: unknown, round?: number, for?: 'acp' | 'mcp', delivery?: {ms: number, client?: string, clientVersion?: string, mode?: 'form' | 'url', trigger?: string}}} reply
+   */
+  judgeForm(reply) {
+    const step = this.#core.formReply(this, reply);
+    if (step.answer && typeof step.answer === 'object') answerOf.set(step.answer, this);
+    return step;
   }
 
   /**
@@ -395,6 +425,94 @@ export class UserInteraction {
     if (err === undefined || err === null) return this.#fail({ situation: 'no_answer' });
     return this.#fail({ situation: 'provider_failed', detail: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/**
+ * The situations in which a surface could not show the question at all:
+ * FirstReply drops it out while the others may still reach the person.
+ */
+const DROP_OUT = new Set(['not_shown', 'no_surface', 'no_form_support', 'no_terminal', 'session_not_found', 'no_provider']);
+
+/**
+ * A provider that puts the question to the person through every surface at
+ * once (Go: askcore.FirstReply, same semantics). `surfaces` are
+ * {name, provider}: name is what the core's messages call it ("the form",
+ * "the answer page"), provider a provider ({ask} or a function). The first
+ * surface to end the ask wins: its reply (or what it threw: the person
+ * dismissed the question there) is the outcome, and the others are
+ * withdrawn: their signal aborts with the core's answered_elsewhere error
+ * (ASK_ABORTED, naming the winner) as its reason. A surface that throws an
+ * error of a situation in which it could not show the question (not_shown,
+ * no_form_support, no_terminal, session_not_found, no_provider,
+ * no_surface) drops out while the others wait; when all dropped out, the
+ * core's no_surface error (ASK_FAILED) lists why each could not, in the
+ * order of the surfaces.
+ * @param {Array<{name?: string, provider: {ask: Function} | Function}>} surfaces
+ * @returns {{ask: (question: any, options?: {signal?: AbortSignal}) => Promise<unknown>}}
+ */
+export function firstReply(surfaces) {
+  if (!Array.isArray(surfaces)) throw new TypeError('firstReply(surfaces): surfaces is an array of {name, provider}');
+  const list = surfaces.map((s) => ({ name: s?.name, provider: typeof s?.provider === 'function' ? { ask: s.provider } : s?.provider }));
+  /** @param {number} i */
+  const nameOf = (i) => (list[i].name ? String(list[i].name) : `surface ${i + 1}`);
+  return {
+    ask(question, { signal } = {}) {
+      const core = question.core;
+      if (list.length === 0) return Promise.reject(core.fail({ situation: 'no_surface' }));
+      const controllers = list.map(() => new AbortController());
+      /** @type {(string | undefined)[]} */
+      const reasons = new Array(list.length);
+      return new Promise((resolve, reject) => {
+        let left = list.length;
+        let done = false;
+        const onAbort = () => {
+          if (done) return;
+          done = true;
+          for (const c of controllers) c.abort(signal?.reason);
+          reject(signal?.reason);
+        };
+        /**
+         * @param {number} i
+         * @param {boolean} failed
+         * @param {unknown} value the reply, or what the surface threw
+         */
+        const outcome = (i, failed, value) => {
+          if (done) return;
+          const info = failed ? situationOf(value) : undefined;
+          if (info && DROP_OUT.has(info.situation)) {
+            reasons[i] = nameOf(i) + ': ' + (info.reason || /** @type {Error} */ (value).message);
+            if (--left > 0) return;
+            done = true;
+            signal?.removeEventListener('abort', onAbort);
+            reject(core.fail({ situation: 'no_surface', reasons: reasons.filter((r) => r !== undefined) }));
+            return;
+          }
+          done = true;
+          signal?.removeEventListener('abort', onAbort);
+          // The others are withdrawn with the core's words for why.
+          const elsewhere = core.fail({ situation: 'answered_elsewhere', detail: nameOf(i) });
+          controllers.forEach((c, j) => j !== i && c.abort(elsewhere));
+          if (failed) reject(value);
+          else resolve(value);
+        };
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        list.forEach((s, i) => {
+          let pending;
+          try {
+            if (!s.provider || typeof s.provider.ask !== 'function') throw core.fail({ situation: 'no_provider' });
+            pending = Promise.resolve(s.provider.ask(question, { signal: controllers[i].signal }));
+          } catch (err) {
+            pending = Promise.reject(err);
+          }
+          pending.then(
+            (reply) => outcome(i, false, reply),
+            (err) => outcome(i, true, err),
+          );
+        });
+      });
+    },
+  };
 }
 
 /**

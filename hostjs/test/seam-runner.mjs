@@ -40,7 +40,55 @@ export function trapping(core, HostFaultError) {
 
 /** The provider behaviours of testdata/seam/README.md. */
 export const PROVIDERS = ['none', 'lines', 'picks', 'form', 'decline', 'undefined', 'throw', 'panic', 'wait', 'ignore', 'delay', 'terminal',
-  'resolved', 'forged', 'stale', 'not-a-reply', 'reprompt'];
+  'resolved', 'forged', 'stale', 'not-a-reply', 'reprompt', 'form-rounds', 'fail', 'first-reply'];
+
+/**
+ * The form-rounds provider: sends the question's MCP form and judges each
+ * response in turn (question.judgeForm), as a front door's loop does.
+ * @param {any} q
+ * @param {unknown[]} responses
+ * @param {any} delivery
+ */
+function formRounds(q, responses, delivery) {
+  q.form({ for: 'mcp', client: delivery?.client });
+  let round = 0;
+  for (const response of responses ?? []) {
+    const step = q.judgeForm({ response, round, for: 'mcp', delivery });
+    if (step.next === 'answer') return step.answer;
+    if (step.next === 'ask_again') {
+      round = step.round;
+      continue;
+    }
+    throw step.error;
+  }
+  throw new Error('the case ran out of responses');
+}
+
+/**
+ * The provider of one surface of a first-reply case, or of a fail case.
+ * @param {any} s
+ */
+function surfaceProvider(s) {
+  return {
+    /** @param {any} q @param {{signal: AbortSignal}} o */
+    ask(q, { signal }) {
+      switch (s.provider) {
+        case 'lines':
+          return { lines: s.lines };
+        case 'wait':
+          return new Promise((_resolve, reject) => {
+            if (signal.aborted) return reject(signal.reason);
+            signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+          });
+        case 'form-rounds':
+          return formRounds(q, s.responses, s.delivery);
+        case 'fail':
+          throw q.core.fail({ situation: s.situation, detail: s.detail });
+      }
+      throw new Error(`unknown surface provider ${s.provider}`);
+    },
+  };
+}
 
 /**
  * Runs case `c` and returns "answer " + the answer's bytes or "error " + the
@@ -112,6 +160,12 @@ export async function runSeamCase(api, core, c, options = {}) {
         throw new Error('reprompt: the line was accepted');
       case 'decline':
         return { decline: true };
+      case 'form-rounds':
+        return formRounds(q, c.responses, c.delivery);
+      case 'fail':
+        return surfaceProvider(c).ask(q, { signal });
+      case 'first-reply':
+        return api.firstReply((c.surfaces ?? []).map((/** @type {any} */ s) => ({ name: s.name, provider: surfaceProvider(s) }))).ask(q, { signal });
       case 'undefined':
         return undefined;
       case 'throw':

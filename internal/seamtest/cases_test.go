@@ -24,6 +24,14 @@ var argsOversized = `{"question":"<b>Q</b> & ` + strings.Repeat("Q", 262144) + `
 // longError is host text longer than the core quotes (MaxDetailChars).
 var longError = "the terminal went away: " + strings.Repeat("lost ", 100)
 
+// Delivery facts of the real clients (measured) and of a person.
+var (
+	codexExec   = &seamDelivery{Ms: 2, Client: "codex-mcp-client", ClientVersion: "0.169.0", Trigger: "exec"}
+	claudePrint = &seamDelivery{Ms: 14, Client: "claude-code", ClientVersion: "2.1.328"}
+	person      = &seamDelivery{Ms: 4200, Client: "claude-code", ClientVersion: "2.1.328"}
+	emptyForm   = raw(`{"action":"accept","content":{}}`)
+)
+
 type namedCase struct {
 	name string
 	c    seamCase
@@ -119,6 +127,34 @@ func seamCases() []namedCase {
 		{"reply-reprompt-error", seamCase{Arguments: argsDB, Provider: "reprompt", Lines: []string{"Oracle"}}},
 		{"reply-resolved-invalid", seamCase{Arguments: argsDB, Provider: "resolved", Lines: []string{"Oracle"}}},
 		{"reply-lines-no-option", seamCase{Arguments: argsDB, Provider: "lines", Lines: []string{"Oracle"}}},
+		// nobody saw the question (not_shown), the form asked again, and
+		// several surfaces at once (FirstReply)
+		{"notshown-codex-exec", seamCase{Arguments: argsDB, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"decline"}`)}, Delivery: codexExec}},
+		{"notshown-claude-print-cancel", seamCase{Arguments: argsBatch, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"cancel"}`)}, Delivery: claudePrint}},
+		{"notshown-codex-url-decline", seamCase{Arguments: argsDB, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"decline"}`)}, Delivery: &seamDelivery{Ms: 9, Client: "codex-mcp-client", Mode: "url"}}},
+		{"notshown-person-declines", seamCase{Arguments: argsDB, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"decline"}`)}, Delivery: person}},
+		{"notshown-fail", seamCase{Arguments: argsDB, Provider: "fail", Situation: "not_shown", Detail: "the answer page: no browser can open here and nobody sees its address"}},
+		{"reask-then-valid", seamCase{Arguments: argsDBCustom, Provider: "form-rounds", Responses: []json.RawMessage{emptyForm, raw(`{"action":"accept","content":{"choice":"nope"}}`), raw(`{"action":"accept","content":{"custom_answer":"DuckDB"}}`)}, Delivery: person}},
+		{"reask-rounds-used-up", seamCase{Arguments: argsDBCustom, Provider: "form-rounds", Responses: []json.RawMessage{emptyForm, emptyForm, emptyForm, emptyForm}, Delivery: person}},
+		{"reask-codex-notes-left-out", seamCase{Arguments: argsDB, Provider: "form-rounds", Responses: []json.RawMessage{emptyForm, raw(`{"action":"accept","content":{"choice":"sqlite"}}`)}, Delivery: &seamDelivery{Ms: 5000, Client: "codex-mcp-client"}}},
+		{"nosurface-every-surface-dropped-out", seamCase{Arguments: argsDB, Provider: "first-reply", Surfaces: []seamSurface{
+			{Name: "the form", Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"decline"}`)}, Delivery: codexExec},
+			{Name: "the terminal", Provider: "fail", Situation: "no_terminal"},
+			{Name: "the answer page", Provider: "fail", Situation: "not_shown", Detail: "no browser can open here and nobody sees its address"},
+		}}},
+		{"nosurface-no-surfaces", seamCase{Arguments: argsDB, Provider: "first-reply", Surfaces: []seamSurface{}}},
+		{"firstreply-form-not-shown-terminal-answers", seamCase{Arguments: argsDB, Provider: "first-reply", Surfaces: []seamSurface{
+			{Name: "the form", Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"cancel"}`)}, Delivery: claudePrint},
+			{Name: "the terminal", Provider: "lines", Lines: []string{"3"}},
+		}}},
+		{"firstreply-first-wins", seamCase{Arguments: argsDB, Provider: "first-reply", Surfaces: []seamSurface{
+			{Name: "the terminal", Provider: "wait"},
+			{Name: "the form", Provider: "form-rounds", Responses: []json.RawMessage{emptyForm, raw(`{"action":"accept","content":{"choice":"postgres"}}`)}, Delivery: person},
+		}}},
+		{"firstreply-person-declines", seamCase{Arguments: argsDB, Provider: "first-reply", Surfaces: []seamSurface{
+			{Name: "the terminal", Provider: "wait"},
+			{Name: "the form", Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"decline"}`)}, Delivery: person},
+		}}},
 		{"terminal-multi-invalid-part-then-valid", seamCase{Arguments: `{"question":"Which checks?","options":["Lint","Tests","Fuzz"],"multiSelect":true}`,
 			Provider: "terminal", Stdin: stdin("lint, Slack\n3,1\n")}},
 	}

@@ -57,6 +57,89 @@ type seamCase struct {
 	// closed Reply type cannot hold any of them, so its provider returns
 	// the nearest it can: an Answer the core did not write.
 	Value string `json:"value,omitempty"`
+	// Responses are the client's replies to the form, one per round, for
+	// a "form-rounds" provider; Delivery the facts it judges them with.
+	Responses []json.RawMessage `json:"responses,omitempty"`
+	Delivery  *seamDelivery     `json:"delivery,omitempty"`
+	// Situation and Detail are the failure a "fail" provider returns.
+	Situation string `json:"situation,omitempty"`
+	Detail    string `json:"detail,omitempty"`
+	// Surfaces are what a "first-reply" provider asks through at once.
+	Surfaces []seamSurface `json:"surfaces,omitempty"`
+}
+
+// seamDelivery is askcore.Delivery as a case writes it.
+type seamDelivery struct {
+	Ms            int64  `json:"ms"`
+	Client        string `json:"client,omitempty"`
+	ClientVersion string `json:"clientVersion,omitempty"`
+	Mode          string `json:"mode,omitempty"`
+	Trigger       string `json:"trigger,omitempty"`
+}
+
+// seamSurface is one surface of a "first-reply" provider: a name and what
+// its provider does ("lines", "wait", "form-rounds" or "fail", with the
+// fields of those providers).
+type seamSurface struct {
+	Name      string            `json:"name"`
+	Provider  string            `json:"provider"`
+	Lines     []string          `json:"lines,omitempty"`
+	Responses []json.RawMessage `json:"responses,omitempty"`
+	Delivery  *seamDelivery     `json:"delivery,omitempty"`
+	Situation string            `json:"situation,omitempty"`
+	Detail    string            `json:"detail,omitempty"`
+}
+
+// surfaceProvider is the provider of one surface.
+func surfaceProvider(t *testing.T, s seamSurface) askcore.ProviderFunc {
+	return func(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+		switch s.Provider {
+		case "lines":
+			return askcore.Lines(s.Lines...), nil
+		case "wait":
+			<-ctx.Done()
+			return askcore.Reply{}, ctx.Err()
+		case "form-rounds":
+			return formRounds(ctx, call, s.Responses, s.Delivery)
+		case "fail":
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.Situation(s.Situation), Detail: s.Detail}
+		}
+		t.Errorf("unknown surface provider %q", s.Provider)
+		return askcore.Reply{}, errors.New("unknown surface provider")
+	}
+}
+
+// formRounds sends the call's MCP form and judges each response in turn
+// (Call.JudgeForm), as a front door's loop does: an answer is handed back,
+// a form to ask again takes the next response, anything else is the
+// provider's error.
+func formRounds(ctx context.Context, call *askcore.Call, responses []json.RawMessage, sd *seamDelivery) (askcore.Reply, error) {
+	var d *askcore.Delivery
+	client := ""
+	if sd != nil {
+		d = &askcore.Delivery{Elapsed: time.Duration(sd.Ms) * time.Millisecond, Client: sd.Client, ClientVersion: sd.ClientVersion,
+			Mode: askcore.DeliveryMode(sd.Mode), Trigger: sd.Trigger}
+		client = sd.Client
+	}
+	if _, err := call.FormFor(ctx, askcore.ForMCP, client); err != nil {
+		return askcore.Reply{}, err
+	}
+	round := 0
+	for _, resp := range responses {
+		step, err := call.JudgeForm(ctx, askcore.FormRound{Target: askcore.ForMCP, Response: resp, Round: round, Delivery: d})
+		if err != nil {
+			return askcore.Reply{}, err
+		}
+		switch step.Next {
+		case askcore.FormAnswer:
+			return askcore.Answered(step.Answer), nil
+		case askcore.FormAskAgain:
+			round = step.Round
+			continue
+		}
+		return askcore.Reply{}, step.Err
+	}
+	return askcore.Reply{}, errors.New("the case ran out of responses")
 }
 
 // errTrap stands for a trap of the engine: a host fault, not a verdict of
@@ -144,6 +227,16 @@ func run(t *testing.T, eng askcore.Engine, c seamCase) string {
 			return askcore.Reply{}, err
 		case "decline":
 			return askcore.Decline(), nil
+		case "form-rounds":
+			return formRounds(ctx, call, c.Responses, c.Delivery)
+		case "fail":
+			return surfaceProvider(t, seamSurface{Provider: "fail", Situation: c.Situation, Detail: c.Detail})(ctx, call)
+		case "first-reply":
+			surfaces := make([]askcore.Surface, len(c.Surfaces))
+			for i, s := range c.Surfaces {
+				surfaces[i] = askcore.Surface{Name: s.Name, Provider: surfaceProvider(t, s)}
+			}
+			return askcore.FirstReply(surfaces...).Ask(ctx, call)
 		case "undefined":
 			return askcore.Reply{}, nil
 		case "throw":

@@ -1,0 +1,126 @@
+package askcore
+
+import (
+	"context"
+	"errors"
+	"strconv"
+)
+
+// Surface is one way to reach the person, for FirstReply: a provider and
+// the name the core's messages give it ("the form", "the answer page",
+// "the terminal").
+type Surface struct {
+	Name     string
+	Provider Provider
+}
+
+// FirstReply returns a provider that puts the call to the person through
+// every surface at once. The first surface to end the ask wins: its reply
+// (or its error: the person dismissed the question there) is the
+// outcome, and the others are withdrawn: their ctx is cancelled with the
+// core's answered_elsewhere error (ASK_ABORTED, naming the winner) as its
+// cause, so a terminal can say in the core's words why the question went
+// away. A surface that could not show the question drops out while the
+// others wait: one that fails with not_shown (FormNextSurface's error),
+// no_form_support, no_terminal, session_not_found, no_provider or
+// no_surface. When every surface dropped out, the ask fails with the
+// core's no_surface error (ASK_FAILED), listing why each could not, in
+// the order of the surfaces.
+//
+// Surfaces run on their own goroutines; FirstReply returns as soon as the
+// outcome is known and does not wait for the withdrawn ones (a provider
+// should return when its ctx is done, as Provider says).
+func FirstReply(surfaces ...Surface) Provider {
+	return firstReply(append([]Surface(nil), surfaces...))
+}
+
+type firstReply []Surface
+
+type surfaceResult struct {
+	i     int
+	reply Reply
+	err   error
+}
+
+func (f firstReply) Ask(ctx context.Context, call *Call) (Reply, error) {
+	if len(f) == 0 {
+		return Reply{}, Failure{Situation: SituationNoSurface}
+	}
+	results := make(chan surfaceResult, len(f)) // buffered: a late surface never blocks
+	cancels := make([]context.CancelCauseFunc, len(f))
+	for i, s := range f {
+		sctx, cancel := context.WithCancelCause(ctx)
+		cancels[i] = cancel
+		if s.Provider == nil {
+			results <- surfaceResult{i: i, err: Failure{Situation: SituationNoProvider}}
+			continue
+		}
+		go func() {
+			r, err := callProvider(sctx, s.Provider, call)
+			results <- surfaceResult{i, r, err}
+		}()
+	}
+	var withdrawn error // the others' cause: nil (a plain cancel) unless a surface won
+	defer func() {
+		for _, cancel := range cancels {
+			cancel(withdrawn)
+		}
+	}()
+	reasons := make([]string, len(f)) // in surface order, whatever order they dropped out in
+	for range f {
+		select {
+		case r := <-results:
+			if reason, ok := droppedOut(ctx, call.Core(), r.err); ok {
+				reasons[r.i] = surfaceName(f, r.i) + ": " + reason
+				continue
+			}
+			// The others are withdrawn with the core's words for why.
+			withdrawn = call.Core().Fail(ctx, Failure{Situation: SituationAnsweredElsewhere, Detail: surfaceName(f, r.i)})
+			return r.reply, r.err
+		case <-ctx.Done():
+			return Reply{}, context.Cause(ctx)
+		}
+	}
+	return Reply{}, Failure{Situation: SituationNoSurface, Reasons: reasons}
+}
+
+// surfaceName is the name of surface i, or its position when it has none.
+func surfaceName(f firstReply, i int) string {
+	if f[i].Name != "" {
+		return f[i].Name
+	}
+	return "surface " + strconv.Itoa(i+1)
+}
+
+// dropOut lists the situations in which a surface could not show the
+// question at all: the others may still reach the person.
+var dropOut = map[Situation]bool{
+	SituationNotShown:        true,
+	SituationNoSurface:       true,
+	SituationNoFormSupport:   true,
+	SituationNoTerminal:      true,
+	SituationSessionNotFound: true,
+	SituationNoProvider:      true,
+}
+
+// droppedOut reports whether err says its surface could not show the
+// question, and why, in the core's words where the core wrote them.
+func droppedOut(ctx context.Context, c *Core, err error) (string, bool) {
+	var f Failure
+	var e *Error
+	switch {
+	case err == nil:
+		return "", false
+	case errors.As(err, &f):
+		if !dropOut[f.Situation] {
+			return "", false
+		}
+		return c.Fail(ctx, f).reason, true
+	case errors.As(err, &e) && e != nil && dropOut[e.situation]:
+		if e.reason != "" {
+			return e.reason, true
+		}
+		return e.Message, true
+	}
+	return "", false
+}
