@@ -4,7 +4,7 @@
 GO       ?= go
 WASM     := wasm/askcore.wasm
 
-.PHONY: all build wasm check-wasm test test-go test-js test-interop fuzz-short bench demo clean
+.PHONY: all build wasm check-wasm test test-go test-js test-interop test-hosts fuzz-short bench demo clean
 
 all: build
 
@@ -24,7 +24,7 @@ wasm:
 check-wasm:
 	GO=$(GO) ./scripts/check-wasm.sh
 
-test: check-wasm test-go test-js test-interop fuzz-short
+test: check-wasm test-go test-js test-interop test-hosts fuzz-short
 
 # gofmt first: an unformatted file is a review comment a machine can make.
 test-go:
@@ -37,6 +37,11 @@ test-js:
 
 test-interop: build
 	./scripts/test-interop.sh
+
+# The real hosts from npm (Claude Code, Codex, Gemini CLI, opencode) against
+# bin/askcore-mcp, with fake model servers; TUIs through tmux.
+test-hosts: build
+	./scripts/test-hosts.sh
 
 # A number of executions per target, not a duration: with Go 1.26 a
 # -fuzztime duration can end a clean run with "context deadline exceeded"
