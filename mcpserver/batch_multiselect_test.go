@@ -1,9 +1,8 @@
 package mcpserver
 
-// Batches and multi-select (docs/SPEC.md, core v2). These tests were
-// written against the specified shapes before the core implemented them
-// (they failed on the v1 core) and pass with core v2. The front door needed
-// no change for them: the form, the reply and the answer are the core's.
+// Batches and multi-select questions (docs/SPEC.md, "Batches" and
+// "Multi-select") pass through the server untouched: the form, the reply
+// and the answer are the core's.
 
 import (
 	"encoding/json"
@@ -14,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestCoreV2MultiSelect(t *testing.T) {
+func TestMultiSelect(t *testing.T) {
 	const args = `{"header":"Features","question":"Which features should I enable?","multiSelect":true,"allowCustom":true,"options":[{"label":"Search","value":"search","recommended":true},{"label":"Export","value":"export"},{"label":"Sync","value":"sync","recommended":true}]}`
 	content := map[string]any{"choices": []any{"sync", "search"}, "custom_answer": "audit log"}
 	for _, m := range modes {
@@ -54,7 +53,7 @@ func TestCoreV2MultiSelect(t *testing.T) {
 	}
 }
 
-func TestCoreV2Batch(t *testing.T) {
+func TestBatch(t *testing.T) {
 	const args = `{"questions":[{"header":"Database","question":"Which database?","options":[{"label":"SQLite","value":"sqlite","recommended":true},{"label":"PostgreSQL","value":"postgres"}]},{"question":"What should the project be called?"}]}`
 	content := map[string]any{"choice_1": "postgres", "answer_2": "askcore"}
 	for _, m := range modes {

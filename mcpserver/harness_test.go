@@ -51,7 +51,6 @@ func (s *testServer) close() {
 	s.Close()
 }
 
-
 // waitLong bounds every wait of a test: long enough for a loaded 2-core
 // machine under -race, short enough to fail rather than hang.
 const waitLong = 30 * time.Second

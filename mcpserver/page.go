@@ -30,8 +30,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/internal/rpcline"
 	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/internal/rpcline"
 )
 
 // pageOptions configure the answer page.

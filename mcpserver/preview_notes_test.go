@@ -1,6 +1,6 @@
 package mcpserver
 
-// Vocabulary v3 (docs/SPEC.md, "Forms" and "Answers"): options carry a
+// Previews and notes (docs/SPEC.md, "Forms" and "Answers"): options carry a
 // preview, which the core puts in the form's message as Markdown; every
 // question has an optional notes field (notes, notes_i in a batch), and the
 // person's notes come back in the core's answer. The front door needs no
@@ -21,12 +21,12 @@ import (
 	"github.com/askcore/askcore/internal/v3calls"
 )
 
-// The v3 calls every suite asks: previews as fenced code blocks, an ASCII
+// The calls with previews and notes every suite asks: previews as fenced code blocks, an ASCII
 // mockup with a tab (the core expands it) and wide characters.
-var v3SingleArgs, v3MultiArgs, v3BatchArgs = v3calls.Args()
+var previewSingleArgs, previewMultiArgs, previewBatchArgs = v3calls.Args()
 
-// v3Case is one call answered with one reply.
-type v3Case struct {
+// previewCase is one call answered with one reply.
+type previewCase struct {
 	name     string
 	args     string
 	content  map[string]any
@@ -36,10 +36,10 @@ type v3Case struct {
 	answer   string   // the core's answer, spelled out
 }
 
-var v3Cases = []v3Case{
+var previewCases = []previewCase{
 	{
 		name:     "single",
-		args:     v3SingleArgs,
+		args:     previewSingleArgs,
 		content:  map[string]any{"choice": "by-layer", "custom_answer": "", "notes": "keep shared code in common/"},
 		previews: []string{"**Preview: By feature**", "**Preview: By layer**"},
 		notes:    []string{"notes"},
@@ -48,7 +48,7 @@ var v3Cases = []v3Case{
 	},
 	{
 		name:     "multi-select",
-		args:     v3MultiArgs,
+		args:     previewMultiArgs,
 		content:  map[string]any{"choices": []any{"export", "search"}, "notes": "CSV <first> & JSON later"},
 		previews: []string{"**Preview: Search**", "**Preview: Export**"},
 		notes:    []string{"notes"},
@@ -58,7 +58,7 @@ var v3Cases = []v3Case{
 	},
 	{
 		name: "batch",
-		args: v3BatchArgs,
+		args: previewBatchArgs,
 		content: map[string]any{
 			"choice_1": "postgres", "notes_1": "but keep v15",
 			"choices_2": []any{"search"}, "custom_answer_2": "Audit log", "notes_2": "",
@@ -74,13 +74,13 @@ var v3Cases = []v3Case{
 	},
 }
 
-// TestV3PreviewsAndNotes: the client receives the core's form, whose
+// TestPreviewsAndNotes: the client receives the core's form, whose
 // message carries the previews and whose schema has a notes field per
 // question; the person's notes come back as the core's answer, byte for
 // byte.
-func TestV3PreviewsAndNotes(t *testing.T) {
+func TestPreviewsAndNotes(t *testing.T) {
 	for _, m := range modes {
-		for _, tc := range v3Cases {
+		for _, tc := range previewCases {
 			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
 				e := &elicitor{respond: replyWith("accept", tc.content)}
 				h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
@@ -142,18 +142,18 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 	}
 }
 
-// TestV3NotesOnlyWhenGiven: empty or blank notes are no notes, so an
-// answer without them is the v2 answer, byte for byte.
-func TestV3NotesOnlyWhenGiven(t *testing.T) {
+// TestNotesOnlyWhenGiven: empty or blank notes are no notes, so an
+// answer without them is the answer of a call without notes, byte for byte.
+func TestNotesOnlyWhenGiven(t *testing.T) {
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			content := map[string]any{"choice": "by-feature", "notes": "  \n "}
 			e := &elicitor{respond: replyWith("accept", content)}
 			h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
-			res := h.mustCall(json.RawMessage(v3SingleArgs))
+			res := h.mustCall(json.RawMessage(previewSingleArgs))
 			reply, err := json.Marshal(map[string]any{"action": "accept", "content": content})
 			require.NoError(t, err)
-			core, isErr := wantAnswer(t, v3SingleArgs, string(reply))
+			core, isErr := wantAnswer(t, previewSingleArgs, string(reply))
 			require.False(t, isErr, "%s", core)
 			assert.Equal(t, `{"answer":"by-feature","selected":{"index":0,"label":"By feature","value":"by-feature"}}`, string(core))
 			assertBytes(t, res, core, false)

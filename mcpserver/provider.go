@@ -160,7 +160,7 @@ func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (ask
 		return askcore.Reply{}, context.Cause(ctx)
 	}
 	// lineTransport hands the client's response over as a wireReply
-	// error (sdkgap_transport.go): the raw result, which the core judges
+	// error (sdkgap_replies.go): the raw result, which the core judges
 	// as the client sent it (go-sdk would have validated it against the
 	// form and filled in defaults, so an accept without an answer would
 	// have chosen the default for the person), or the failure for a

@@ -109,4 +109,3 @@ func (r *wireReply) Error() string {
 	}
 	return "the client's reply to the form, for the core to judge"
 }
-

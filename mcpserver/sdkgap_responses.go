@@ -198,4 +198,3 @@ func repairResponse(m *jsonrpc.Response, method string, initialized bool) *jsonr
 	}
 	return m
 }
-

@@ -16,14 +16,10 @@ import (
 	"github.com/askcore/askcore/internal/rpcline"
 )
 
-// seam is the core and the service whose one provider is the MCP provider.
+// seam is the core and the service the server asks through.
 type seam struct {
 	core *askcore.Core
 	svc  *askcore.Service
-}
-
-func newSeam(c *askcore.Core) *seam {
-	return &seam{core: c, svc: askcore.NewService(c)}
 }
 
 // tool is the model-facing tool as the core describes it (op schema):

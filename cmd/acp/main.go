@@ -7,11 +7,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
-	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/acpagent"
 	"github.com/askcore/askcore/frontdoor"
 )
 
@@ -32,24 +30,23 @@ Flags:
 
 func main() {
 	// From the first moment: a signal during start-up is handled too.
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, stopSignals...)
+	ctx, stop := frontdoor.NotifyStop(context.Background())
+	defer stop()
 	// The ACP SDK's own diagnostics go through slog.Default: to stderr.
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(os.Getenv)})))
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv, sigs))
+	slog.SetDefault(frontdoor.Logger(os.Stderr, os.Getenv))
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
 }
 
-// stopSignals end askcore-acp (serve: every pending question withdrawn,
-// the final updates written) with status 128 + the signal's number.
-var stopSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP}
-
-// closeGrace bounds the engine's release after a signal (stopGrace +
-// closeGrace < 2 s).
+// closeGrace bounds the engine's release after a signal (with
+// acpagent.StopGrace, the exit comes within 2 s of the signal).
 const closeGrace = 300 * time.Millisecond
 
-// run is the whole program; it returns the exit status. A signal on sigs
-// (nil: none) ends it as serve describes.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, sigs <-chan os.Signal) int {
+// run is the whole program; it returns the exit status. When ctx is
+// cancelled (frontdoor.NotifyStop: a signal) the agent stops as
+// acpagent.Agent.Serve says and run returns frontdoor.ExitStatus.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("askcore-acp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -59,11 +56,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	}
 	var settings frontdoor.Settings
 	settings.AddFlags(fs)
+	var web frontdoor.Web
+	web.AddFlags(fs)
 	version := fs.Bool("version", false, "print the version and exit")
-	web := webSettings{log: stderr, getenv: getenv}
-	fs.Var(&web.mode, "web", "`MODE` of the local answer page: auto (the default; where the client did not advertise form elicitation), always, or never (a client without forms gets ASK_FAILED)")
-	fs.BoolVar(&web.noBrowser, "no-browser", false, "never open a browser for the answer page, only print its URL (also ASKCORE_BROWSER=none)")
-	fs.StringVar(&web.addr, "web-addr", answerpage.DefaultAddr, "the answer page's `HOST:PORT` (a fixed port to forward over SSH; an address other than loopback is warned about)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -77,64 +72,37 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return 2
 	}
 
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(getenv)}))
+	log := frontdoor.Logger(stderr, getenv)
 	// Check the model settings now (a bad --script fails here, not at the
 	// first session); the engine opens in the background.
-	if _, source, err := settings.Model(getenv); err != nil {
+	_, source, err := settings.Model(getenv)
+	if err != nil {
 		fmt.Fprintf(stderr, "askcore-acp: %v\n", err)
 		return 1
-	} else {
-		log.Info("askcore-acp ready", "model", string(source), "engine", settings.Engine, "web", web.mode)
 	}
-	a := newApp(func(ctx context.Context) (*frontdoor.Runtime, error) {
-		return frontdoor.Build(ctx, settings, getenv)
-	}, log, web)
-	sig := serve(a, stdin, stdout, sigs)
+	log.Info("askcore-acp ready", "model", string(source), "engine", settings.Engine, "web", web.Mode)
+	a := acpagent.New(acpagent.Options{
+		Start: func(ctx context.Context) (acpagent.Backend, error) {
+			rt, err := frontdoor.Build(ctx, settings, getenv)
+			if err != nil {
+				return acpagent.Backend{}, err
+			}
+			return acpagent.FromRuntime(rt), nil
+		},
+		Web:  web.Mode,
+		Page: web.PageOptions(stderr, getenv),
+		Log:  log,
+	})
+	served := a.Serve(ctx, stdin, stdout)
 
 	grace := 5 * time.Second
-	if sig != nil {
+	if served != nil {
 		grace = closeGrace
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	closeCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	if err := a.close(ctx); err != nil {
+	if err := a.Close(closeCtx); err != nil {
 		log.Warn("closing the engine", "err", err)
 	}
-	if sig != nil {
-		return exitStatus(sig)
-	}
-	return 0
-}
-
-// exitStatus is the conventional status of a program a signal ended:
-// 128 + its number (SIGHUP 129, SIGINT 130, SIGTERM 143).
-func exitStatus(sig os.Signal) int {
-	if n, ok := sig.(syscall.Signal); ok {
-		return 128 + int(n)
-	}
-	return 1
-}
-
-// signalName is SIGTERM, SIGINT or SIGHUP (else Go's name for sig).
-func signalName(sig os.Signal) string {
-	switch sig {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	}
-	return sig.String()
-}
-
-// logLevel is warn unless ASKCORE_LOG=debug or info.
-func logLevel(getenv func(string) string) slog.Level {
-	switch getenv("ASKCORE_LOG") {
-	case "debug":
-		return slog.LevelDebug
-	case "info":
-		return slog.LevelInfo
-	}
-	return slog.LevelWarn
+	return frontdoor.ExitStatus(served)
 }

@@ -3,14 +3,34 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/leaktest"
 )
+
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
+
+// patience bounds every wait; only a failing test waits that long.
+const patience = 2 * time.Minute
+
+func noEnv(string) string { return "" }
+
+// script is a scripted model that only talks.
+func script(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "script.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(`{"content":"hello"}`+"\n"), 0o600))
+	return path
+}
 
 // The program answers initialize on stdout, and only protocol goes there;
 // it exits 0 when stdin closes.
@@ -20,7 +40,7 @@ func TestRunServesStdio(t *testing.T) {
 	var stderr bytes.Buffer
 	exit := make(chan int, 1)
 	go func() {
-		exit <- run([]string{"--script", writeScript(t, testScript), "--engine", "native"}, inR, outW, &stderr, noEnv, nil)
+		exit <- run(context.Background(), []string{"--script", script(t), "--engine", "native"}, inR, outW, &stderr, noEnv)
 		outW.Close()
 	}()
 	_, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"elicitation":{"form":{}}}}}`+"\n")
@@ -51,10 +71,23 @@ func TestRunServesStdio(t *testing.T) {
 
 func TestRunBadSettings(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 1, run([]string{"--script", "/nonexistent/script.jsonl"}, bytes.NewReader(nil), &stdout, &stderr, noEnv, nil))
+	assert.Equal(t, 1, run(context.Background(), []string{"--script", "/nonexistent/script.jsonl"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
 	assert.Empty(t, stdout.String())
 	assert.Contains(t, stderr.String(), "askcore-acp")
-	assert.Equal(t, 2, run([]string{"--bogus"}, bytes.NewReader(nil), &stdout, &stderr, noEnv, nil))
-	assert.Equal(t, 2, run([]string{"extra"}, bytes.NewReader(nil), &stdout, &stderr, noEnv, nil))
+	assert.Equal(t, 2, run(context.Background(), []string{"--bogus"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
+	assert.Equal(t, 2, run(context.Background(), []string{"extra"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
+	assert.Empty(t, stdout.String())
+}
+
+// A bad --web is a usage error.
+func TestWebFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 2, run(context.Background(), []string{"--web", "sometimes"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
+	assert.Contains(t, stderr.String(), `want auto, always or never, got "sometimes"`)
+	stderr.Reset()
+	assert.Equal(t, 2, run(context.Background(), []string{"--help"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
+	for _, want := range []string{"--web auto|always|never", "--no-browser", "--web-addr", "ASKCORE_BROWSER=none", "askcore: answer at URL", "ssh -L 8765:127.0.0.1:8765"} {
+		assert.Contains(t, stderr.String(), want)
+	}
 	assert.Empty(t, stdout.String())
 }

@@ -16,8 +16,8 @@
 //     to a batch into one array.
 //
 // What each protocol does with a valid message (its SDK's gaps, its own
-// rules) is the front door's; the behaviour on the wire is described in
-// docs/SPEC.md ("JSON-RPC lines").
+// rules) is the front door's; MCP's behaviour on the wire is described in
+// docs/mcp.md ("Lines").
 package rpcline
 
 import (

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 import (
 	"context"
@@ -34,7 +34,7 @@ const subScript = `{"tool_calls":[{"id":"call_sub","name":"ask_user_question","a
 // subScript.
 type delegateTool struct {
 	rt     *frontdoor.Runtime
-	app    *app
+	app    *Agent
 	model  agent.Model
 	run    func(ctx context.Context, sub *agent.Agent, release func()) (json.RawMessage, error)
 	failed chan error // NewSubAgent errors
@@ -44,7 +44,7 @@ var delegateSpec = askcore.Tool{Name: "delegate", Description: "delegate a task"
 
 // execute is the delegate tool's agent.ToolHandler.
 func (d *delegateTool) execute(ctx context.Context, call agent.ToolCall, from askcore.Identity) (json.RawMessage, error) {
-	sub, release, err := d.rt.NewSubAgent(d.app.router, from.AgentID, from.AgentID+"/"+call.ID, agent.Hooks{})
+	sub, release, err := d.rt.NewSubAgent(d.app.Router(), from.AgentID, from.AgentID+"/"+call.ID, agent.Hooks{})
 	if err != nil {
 		d.failed <- err
 		return nil, err
@@ -81,7 +81,7 @@ func newDelegateHarness(t *testing.T, run func(context.Context, *agent.Agent, fu
 	h.initialize(true)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	rt, err := h.app.runtime(ctx)
+	rt, err := h.rt.get(ctx)
 	require.NoError(t, err)
 	subModel, err := script.Parse(strings.NewReader(subScript))
 	require.NoError(t, err)
@@ -136,17 +136,17 @@ func TestClosingSessionUnbindsSubAgents(t *testing.T) {
 	require.Equal(t, acp.StopReasonEndTurn, stop)
 	assert.Empty(t, d.failed)
 	sub := <-subs
-	bound, ok := h.app.router.SessionOf(sub.ID)
+	bound, ok := h.app.Router().SessionOf(sub.ID)
 	require.True(t, ok)
 	assert.Equal(t, string(sid), bound)
 	parentID := strings.TrimSuffix(sub.ID, "/call_delegate")
-	_, ok = h.app.router.SessionOf(parentID)
+	_, ok = h.app.Router().SessionOf(parentID)
 	require.True(t, ok)
 
 	_, err := h.conn.CloseSession(context.Background(), acp.CloseSessionRequest{SessionId: sid})
 	require.NoError(t, err)
 	for _, id := range []string{parentID, sub.ID} {
-		_, ok = h.app.router.SessionOf(id)
+		_, ok = h.app.Router().SessionOf(id)
 		assert.False(t, ok, "%s is still bound after its session closed", id)
 	}
 

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,16 +21,19 @@ import (
 // askTitle is the title of an ask_user_question tool call in the client.
 const askTitle = "Question for you"
 
-// serve runs one ACP connection (the agent reads r and writes w) until the
-// peer goes away, then waits for its prompts to end; or until a signal
-// arrives on sigs: then it withdraws every pending question, waits (at
-// most stopGrace) for every request of the client to have its response,
-// and returns the signal. A nil sigs never fires.
-func serve(a *app, r io.Reader, w io.Writer, sigs <-chan os.Signal) os.Signal {
+// Serve runs one ACP connection, the agent side: it reads the client's
+// lines from r and writes its own to w, until the client goes away (then
+// it waits for the connection's prompts to end and returns nil) or ctx is
+// done. Then it stops: every prompt in flight ends with ctx's cause (a
+// pending question is withdrawn, its tool fails with ASK_ABORTED naming
+// the cause, "the agent received SIGTERM" for frontdoor.Stopped), and it
+// waits, at most StopGrace, for every request of the client to have its
+// response on the wire, and returns ctx's cause.
+func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s := newServer(a)
 	out := newOutput(w)
 	// No conn.SetLogger: in v0.13.0 it races with the connection's own
-	// goroutines; the SDK logs through slog.Default (main sets it).
+	// goroutines; the SDK logs through slog.Default.
 	// The core escapes <, > and & as encoding/json does, so the SDK's HTML
 	// escaping keeps the core's bytes.
 	s.guard = newLineGuard(r, out, a.log)
@@ -41,40 +43,53 @@ func serve(a *app, r io.Reader, w io.Writer, sigs <-chan os.Signal) os.Signal {
 	case <-conn.Done():
 		s.shutdown()
 		return nil
-	case sig := <-sigs:
-		s.stopOnSignal(sig, out, sigs)
-		return sig
+	case <-ctx.Done():
+		cause := context.Cause(ctx)
+		s.stop(cause, out, nil)
+		return cause
 	}
 }
 
-// stopGrace bounds how long a signal waits for the prompts it ended to
-// have their final updates and responses written; with closeGrace (the
-// engine's release) it keeps the exit within 2 s of the signal.
-const stopGrace = 1500 * time.Millisecond
+// stopCause is what a stopped prompt's question is aborted with: for a
+// signal, "the agent received SIGTERM".
+func stopCause(cause error) error {
+	if name := frontdoor.StoppedBy(cause); name != "" {
+		return errors.New("the agent received " + name)
+	}
+	return cause
+}
 
-// stopOnSignal ends every prompt in flight with sig as the cause (a
-// pending question becomes ASK_ABORTED "the agent received SIGTERM", its
-// tool_call_update goes out, the prompt ends with stopReason cancelled),
-// refuses new ones, and waits for the client's requests to be answered:
-// until stopGrace has passed, the client has gone, or a second signal came.
-func (s *server) stopOnSignal(sig os.Signal, out *output, sigs <-chan os.Signal) {
-	deadline := time.Now().Add(stopGrace)
-	cause := errors.New("the agent received " + signalName(sig))
-	s.app.log.Warn("stopping: withdrawing pending questions", "signal", signalName(sig), "prompts", s.stopPrompts(cause))
+// StopGrace bounds how long Serve, once stopped, waits for the prompts it
+// ended to have their final updates and responses written; with the
+// engine's release it keeps a signal's exit within 2 s.
+const StopGrace = 1500 * time.Millisecond
+
+// stop ends every prompt in flight with cause (a pending question becomes
+// ASK_ABORTED naming it, stopCause, its tool_call_update goes out, the prompt ends
+// with stopReason cancelled), refuses new ones, and waits for the
+// client's requests to be answered: until StopGrace has passed, the
+// client has gone, or hurry is closed.
+func (s *server) stop(cause error, out *output, hurry <-chan struct{}) {
+	deadline := time.Now().Add(StopGrace)
+	why := []any{"cause", cause.Error()}
+	if name := frontdoor.StoppedBy(cause); name != "" {
+		why = []any{"signal", name}
+	}
+	s.agent.log.Warn("stopping: withdrawing pending questions", append(why, "prompts", s.stopPrompts(stopCause(cause)))...)
 	answered := make(chan bool, 1)
 	go func() { answered <- out.waitAnswered(deadline, s.conn.Done()) }()
 	select {
 	case ok := <-answered:
 		if !ok {
-			s.app.log.Warn("exiting with requests unanswered", "requests", out.unanswered())
+			s.agent.log.Warn("exiting with requests unanswered", "requests", out.unanswered())
 		}
-	case sig := <-sigs:
-		s.app.log.Warn("second signal: exiting now", "signal", signalName(sig))
+	case <-hurry:
+		s.agent.log.Warn("exiting now, requests unanswered", "requests", out.unanswered())
 	}
 	s.mu.Lock()
 	s.closed = true
 	for id := range s.sessions {
-		s.app.closeSession(id)
+		s.agent.closeSession(id)
 		delete(s.sessions, id)
 	}
 	s.mu.Unlock()
@@ -82,7 +97,7 @@ func (s *server) stopOnSignal(sig os.Signal, out *output, sigs <-chan os.Signal)
 
 // server is the acp.Agent of one connection.
 type server struct {
-	app   *app
+	agent *Agent
 	ready chan struct{} // closed once conn is set
 	conn  *acp.AgentSideConnection
 	guard *lineGuard // the client's lines (nil in some tests)
@@ -99,16 +114,16 @@ type server struct {
 }
 
 // session is one ACP session: one agent, its history kept across prompts
-// (sub-agents that code in the session creates join it through app.router).
+// (sub-agents that code in the session creates join it through the router).
 type session struct {
-	id    string
-	agent *agent.Agent
-	core  *askcore.Core // the core, for the text the client is shown
-	turn  sync.Mutex    // one prompt at a time
+	id   string
+	conv Conversation
+	core *askcore.Core // the core, for the text the client is shown
+	turn sync.Mutex    // one prompt at a time
 }
 
-func newServer(a *app) *server {
-	return &server{app: a, ready: make(chan struct{}), sessions: make(map[string]*session), running: make(map[int]context.CancelCauseFunc)}
+func newServer(a *Agent) *server {
+	return &server{agent: a, ready: make(chan struct{}), sessions: make(map[string]*session), running: make(map[int]context.CancelCauseFunc)}
 }
 
 func (s *server) attach(conn *acp.AgentSideConnection) {
@@ -122,7 +137,7 @@ func (s *server) shutdown() {
 	s.mu.Lock()
 	s.closed = true
 	for id := range s.sessions {
-		s.app.closeSession(id)
+		s.agent.closeSession(id)
 		delete(s.sessions, id)
 	}
 	s.mu.Unlock()
@@ -161,7 +176,7 @@ func (s *server) disconnected() bool {
 func (s *server) update(sessionID string, u acp.SessionUpdate) {
 	<-s.ready
 	if err := sendSessionUpdate(context.Background(), s.conn, sessionID, u); err != nil {
-		s.app.log.Debug("session/update not sent", "session", sessionID, "err", err)
+		s.agent.log.Debug("session/update not sent", "session", sessionID, "err", err)
 	}
 }
 
@@ -173,7 +188,7 @@ func (s *server) Initialize(_ context.Context, p acp.InitializeRequest) (acp.Ini
 	return acp.InitializeResponse{
 		ProtocolVersion:   acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: false},
-		AgentInfo:         &acp.Implementation{Name: "askcore-acp", Title: acp.Ptr("askcore"), Version: frontdoor.Version()},
+		AgentInfo:         &acp.Implementation{Name: s.agent.opts.Name, Title: acp.Ptr("askcore"), Version: s.agent.opts.Version},
 		AuthMethods:       []acp.AuthMethod{},
 	}, nil
 }
@@ -186,16 +201,16 @@ func (s *server) Authenticate(context.Context, acp.AuthenticateRequest) (acp.Aut
 // NewSession creates an agent for the session (its history is kept across
 // prompts) and routes its questions here. It waits for the engine.
 func (s *server) NewSession(ctx context.Context, _ acp.NewSessionRequest) (acp.NewSessionResponse, error) {
-	rt, sessionID, agentID, err := s.app.openSession(ctx, s)
+	b, sessionID, agentID, err := s.agent.openSession(ctx, s)
 	if err != nil {
 		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
 	}
-	sess := &session{id: sessionID, core: rt.Core}
-	sess.agent = rt.NewAgent(agentID, sessionID, s.hooks(sess))
+	sess := &session{id: sessionID, core: b.Core}
+	sess.conv = b.NewConversation(agentID, sessionID, s.hooks(sess))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		s.app.closeSession(sess.id)
+		s.agent.closeSession(sess.id)
 		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": "connection closed"})
 	}
 	s.sessions[sess.id] = sess
@@ -266,7 +281,7 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	}
 
-	runErr := sess.agent.Run(ctx, promptText(p.Prompt))
+	runErr := sess.conv.Run(ctx, promptText(p.Prompt))
 	if ctx.Err() != nil || errors.Is(runErr, context.Canceled) || s.disconnected() {
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	}
@@ -297,7 +312,7 @@ func (s *server) CloseSession(_ context.Context, p acp.CloseSessionRequest) (acp
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.sessions[string(p.SessionId)]; ok {
-		s.app.closeSession(string(p.SessionId))
+		s.agent.closeSession(string(p.SessionId))
 		delete(s.sessions, string(p.SessionId))
 	}
 	return acp.CloseSessionResponse{}, nil
@@ -358,7 +373,7 @@ func (s *server) sendText(sess *session, text string) {
 		s.update(sess.id, acp.UpdateAgentMessageText(chunk))
 	})
 	if err != nil { // never show model text the core did not clean
-		s.app.log.Warn("agent text not sent (or not all of it): the core could not sanitize it", "session", sess.id, "err", err)
+		s.agent.log.Warn("agent text not sent (or not all of it): the core could not sanitize it", "session", sess.id, "err", err)
 	}
 }
 
@@ -370,7 +385,7 @@ func (s *server) toolTitle(sess *session, name string) string {
 	}
 	title, err := sess.core.SanitizeTitle(context.Background(), name)
 	if err != nil { // no title rather than model text the core did not clean
-		s.app.log.Warn("tool title left empty: the core could not sanitize it", "session", sess.id, "err", err)
+		s.agent.log.Warn("tool title left empty: the core could not sanitize it", "session", sess.id, "err", err)
 	}
 	return title
 }
@@ -411,7 +426,7 @@ func (s *server) toolResultUpdate(sess *session, call agent.ToolCall, result jso
 		if summary, err := s.summary(sess, call, result); err == nil {
 			opts = append(opts, acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(summary))}))
 		} else {
-			s.app.log.Warn("tool card without a summary", "session", sess.id, "call", call.ID, "err", err)
+			s.agent.log.Warn("tool card without a summary", "session", sess.id, "call", call.ID, "err", err)
 		}
 	}
 	return acp.UpdateToolCall(acp.ToolCallId(call.ID), opts...)

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // peer is the client side of one ACP connection, as the provider needs it.
@@ -27,7 +29,7 @@ var errClientGone = errors.New("the ACP client disconnected")
 
 // provider is the ACP askcore.Provider: it turns a question into a form
 // elicitation in the asking agent's session, or, where the client shows no
-// form (--web), a question on the answer page (web.go). One provider
+// form (Options.Web), a question on the answer page (page.go). One provider
 // serves every session of the process (the askcore.Service holds one
 // provider).
 //
@@ -36,9 +38,10 @@ var errClientGone = errors.New("the ACP client disconnected")
 // session, and peers the connection that holds that session.
 type provider struct {
 	router *askcore.Router
-	// web is the answer page; nil: none (a client without forms gets
-	// ASK_FAILED, as with --web=never).
-	web *pages
+	// mode says which questions go to page; a nil page takes none (a
+	// client without forms gets ASK_FAILED, as with WebNever).
+	mode frontdoor.WebMode
+	page *answerpage.Lazy
 
 	mu    sync.Mutex
 	peers map[string]peer // session ID -> its connection
@@ -85,14 +88,14 @@ func (pv *provider) route(agentID string) (string, peer, bool) {
 // Ask implements askcore.Provider. The core builds the form, judges the
 // response and writes every error; this method only routes, carries bytes
 // and names the situation. When ctx is done it returns ctx's cause and the
-// service reports ASK_ABORTED. A question the page takes (web.use) goes
+// service reports ASK_ABORTED. A question the page takes (Options.Web) goes
 // there instead of a form.
 func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 	sessionID, p, ok := pv.route(call.From.AgentID)
 	if !ok {
 		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationSessionNotFound, Detail: call.From.AgentID}
 	}
-	if pv.web.use(p.formElicitation()) {
+	if pv.page != nil && pv.mode.Page(p.formElicitation()) {
 		return pv.askPage(ctx, sessionID, p, call)
 	}
 	if !p.formElicitation() {

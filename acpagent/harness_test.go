@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 import (
 	"bufio"
@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/internal/leaktest"
 )
@@ -256,7 +257,8 @@ func (t *tap) rawOutputs(sid acp.SessionId, toolCallID string) []string {
 // over in-memory pipes.
 type harness struct {
 	t      *testing.T
-	app    *app
+	app    *Agent
+	rt     *testRuntime
 	client *testClient
 	conn   *acp.ClientSideConnection
 	tap    *tap
@@ -264,15 +266,34 @@ type harness struct {
 	toAgent  *io.PipeWriter
 	served   chan struct{}
 	closed   bool
-	sigs     chan os.Signal // a signal for serve
-	returned chan struct{}  // closed once serve returned ...
-	stopped  os.Signal      // ... this
+	stop     context.CancelCauseFunc // stops Serve, as a signal does
+	returned chan struct{}           // closed once Serve returned ...
+	stopped  error                   // ... this
 }
 
 type harnessOptions struct {
-	script string      // defaults to testScript
-	build  builder     // defaults to frontdoor.Build with the native engine
-	web    webSettings // the answer page (the zero value: --web=auto)
+	script string                                                // defaults to testScript
+	build  func(ctx context.Context) (*frontdoor.Runtime, error) // defaults to frontdoor.Build with the native engine
+	web    frontdoor.WebMode                                     // when the answer page asks (default WebAuto)
+	page   []answerpage.Option                                   // the answer page's options
+}
+
+// testRuntime is the runtime the harness's agent starts with, for tests
+// that reach into it (sub-agents, the core).
+type testRuntime struct {
+	ready chan struct{}
+	rt    *frontdoor.Runtime
+	err   error
+}
+
+// get waits for the runtime.
+func (r *testRuntime) get(ctx context.Context) (*frontdoor.Runtime, error) {
+	select {
+	case <-r.ready:
+		return r.rt, r.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }
 
 func writeScript(t *testing.T, text string) string {
@@ -294,34 +315,52 @@ func testSettings(t *testing.T, script string) frontdoor.Settings {
 
 func noEnv(string) string { return "" }
 
-func newTestApp(t *testing.T, opts harnessOptions) *app {
+func newTestApp(t *testing.T, opts harnessOptions) (*Agent, *testRuntime) {
 	t.Helper()
 	if opts.build == nil {
 		settings := testSettings(t, opts.script)
 		opts.build = func(ctx context.Context) (*frontdoor.Runtime, error) { return frontdoor.Build(ctx, settings, noEnv) }
 	}
-	return newApp(opts.build, slog.New(slog.NewTextHandler(io.Discard, nil)), opts.web)
+	tr := &testRuntime{ready: make(chan struct{})}
+	page := append([]answerpage.Option{answerpage.WithLog(io.Discard)}, opts.page...)
+	a := New(Options{
+		Start: func(ctx context.Context) (Backend, error) {
+			defer close(tr.ready)
+			tr.rt, tr.err = opts.build(ctx)
+			if tr.err != nil {
+				return Backend{}, tr.err
+			}
+			return FromRuntime(tr.rt), nil
+		},
+		Web:  opts.web,
+		Page: page,
+		Log:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	return a, tr
 }
 
 func newHarness(t *testing.T, opts harnessOptions, elicit elicitFunc) *harness {
 	t.Helper()
-	a := newTestApp(t, opts)
-	return connect(t, a, elicit)
+	a, rt := newTestApp(t, opts)
+	h := connect(t, a, elicit)
+	h.rt = rt
+	return h
 }
 
 // connect serves a on a fresh in-memory connection.
-func connect(t *testing.T, a *app, elicit elicitFunc) *harness {
+func connect(t *testing.T, a *Agent, elicit elicitFunc) *harness {
 	t.Helper()
 	clientToAgentR, clientToAgentW := io.Pipe()
 	agentOutR, agentOutW := io.Pipe()
 	clientInR, clientInW := io.Pipe()
 
-	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{}), sigs: make(chan os.Signal, 2), returned: make(chan struct{})}
+	ctx, stop := context.WithCancelCause(context.Background())
+	h := &harness{t: t, app: a, tap: &tap{}, toAgent: clientToAgentW, served: make(chan struct{}), stop: stop, returned: make(chan struct{})}
 	h.client = &testClient{elicit: elicit, updates: make(map[acp.SessionId][]acp.SessionUpdate)}
 	go h.tap.run(agentOutR, clientInW)
 	go func() {
 		defer close(h.served)
-		h.stopped = serve(a, clientToAgentR, agentOutW, h.sigs)
+		h.stopped = a.Serve(ctx, clientToAgentR, agentOutW)
 		close(h.returned)
 		if h.stopped != nil {
 			// A process would exit now; the test's client reads on
@@ -354,7 +393,8 @@ func (h *harness) close() {
 	// start), which takes tens of seconds under the race detector.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	require.NoError(h.t, h.app.close(ctx))
+	require.NoError(h.t, h.app.Close(ctx))
+	h.stop(nil)
 }
 
 func (h *harness) initialize(form bool) {

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 import (
 	"bufio"
@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // These tests run the real askcore-acp binary (go build) as a child
@@ -45,7 +46,7 @@ func acpBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		buildOnce.path = filepath.Join(binDir, "askcore-acp")
-		cmd := exec.Command("go", "build", "-o", buildOnce.path, ".")
+		cmd := exec.Command("go", "build", "-o", buildOnce.path, "github.com/askcore/askcore/cmd/acp")
 		if goCache != "" {
 			cmd.Env = append(os.Environ(), "GOCACHE="+goCache)
 		}
@@ -425,7 +426,7 @@ func TestBinaryOversizedAnswerFailsTheQuestion(t *testing.T) {
 func TestBinarySignalWithAQuestionPending(t *testing.T) {
 	for _, engine := range []string{"native", "wasm"} {
 		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
-			name := signalName(sig)
+			name := frontdoor.SignalName(sig)
 			t.Run(engine+"/"+name, func(t *testing.T) {
 				c := startChild(t, testScript, "--engine", engine)
 				promptID, _ := c.askPending()

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 import (
 	"context"
@@ -158,7 +158,7 @@ func TestStructuredFailures(t *testing.T) {
 // sent elicitation/create, with the answer page off (--web=never; with it,
 // web_test.go).
 func TestNoFormCapability(t *testing.T) {
-	h := newHarness(t, harnessOptions{web: webSettings{mode: frontdoor.WebNever}}, accept(map[string]any{"choice": "sqlite"}))
+	h := newHarness(t, harnessOptions{web: frontdoor.WebNever}, accept(map[string]any{"choice": "sqlite"}))
 	h.initialize(false)
 	sid := h.newSession()
 	start := time.Now()
@@ -361,7 +361,7 @@ func TestUnknownAgentIsSessionNotFound(t *testing.T) {
 	h := newHarness(t, harnessOptions{}, accept(map[string]any{"choice": "sqlite"}))
 	h.initialize(true)
 	sid := h.newSession()
-	rt, err := h.app.runtime(context.Background())
+	rt, err := h.rt.get(context.Background())
 	require.NoError(t, err)
 	_, err = rt.Service.Ask(context.Background(), `{"question":"Hello?"}`,
 		askcore.AskOptions{From: askcore.Identity{AgentID: "nobody", SessionID: string(sid), ToolCallID: "call_1"}})

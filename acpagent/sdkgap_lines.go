@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 // WORKAROUND for github.com/coder/acp-go-sdk v0.13.0, whose line reader
 // (Connection.receive) is a bufio.Scanner with a 10 MiB buffer:

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 // Vocabulary v3 (docs/SPEC.md, "Forms" and "Answers"): options carry a
 // preview, which the core puts in the form's message as Markdown; every

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 import (
 	"context"
@@ -65,7 +65,7 @@ func loadSessions(t *testing.T, engineName string, n int) {
 	// The engine builds in the background (a wazero compile for wasm);
 	// wait for it here so that session/new does not time out on it.
 	buildCtx, cancelBuild := context.WithTimeout(context.Background(), 3*time.Minute)
-	_, err := h.app.runtime(buildCtx)
+	_, err := h.rt.get(buildCtx)
 	cancelBuild()
 	require.NoError(t, err)
 	ids := make([]acp.SessionId, n)

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 // WORKAROUND for github.com/coder/acp-go-sdk v0.13.0, which re-encodes the
 // JSON it carries. The core's bytes (an answer, an error object, a form)

@@ -1,8 +1,6 @@
-package main
+package acpagent
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/pagetest"
 )
 
 // The answer page through the real askcore-acp binary over pipes:
@@ -29,8 +27,6 @@ import (
 // the page is driven over HTTP as its script does (the event stream, then
 // a POST of the picks). The same in real Chromium with the TypeScript
 // client: interop/web.test.mjs.
-
-var answerAt = regexp.MustCompile(`(?m)^askcore: answer at (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)$`)
 
 // pageDBArgs and pageNameArgs are testScript's two questions.
 const (
@@ -140,14 +136,10 @@ func (a *webAgent) ended(ch <-chan promptResult) acp.StopReason {
 	}
 }
 
-// pageURL waits for the n-th "askcore: answer at URL" line on stderr.
+// pageURL waits for the "askcore: answer at URL" line on stderr.
 func (a *webAgent) pageURL() *url.URL {
 	a.t.Helper()
-	a.stderr.waitFor(a.t, "askcore: answer at ")
-	a.stderr.waitFor(a.t, "/\n")
-	m := answerAt.FindStringSubmatch(a.stderr.String())
-	require.NotNil(a.t, m, "stderr: %s", a.stderr.String())
-	u, err := url.Parse(m[1])
+	u, err := url.Parse(pagetest.WaitURL(a.t, a.stderr.String, a.done))
 	require.NoError(a.t, err)
 	return u
 }
@@ -163,102 +155,33 @@ func (a *webAgent) exitCode() int {
 	return a.cmd.ProcessState.ExitCode()
 }
 
-// page is the answer page as its script sees it: the event stream and
-// the answer post.
+// page is a browser on the answer page (pagetest), its event stream
+// open.
 type page struct {
-	t      *testing.T
-	base   *url.URL
-	client *http.Client
-	events *bufio.Scanner
+	*pagetest.Page
+	events *pagetest.Stream
 }
 
 func openPage(t *testing.T, base *url.URL) *page {
 	t.Helper()
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	p := &page{t: t, base: base, client: &http.Client{Transport: tr}}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base.String()+"events", nil)
-	require.NoError(t, err)
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	res, err := p.client.Do(req)
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, res.StatusCode)
-	t.Cleanup(func() { res.Body.Close() })
-	p.events = bufio.NewScanner(res.Body)
-	p.events.Buffer(make([]byte, 1<<20), 1<<22)
-	return p
-}
-
-// pageQuestion is a pending question as the page receives it.
-type pageQuestion struct {
-	ID   string          `json:"id"`
-	Call json.RawMessage `json:"call"`
-	From struct {
-		AgentID    string `json:"agentId"`
-		SessionID  string `json:"sessionId"`
-		ToolCallID string `json:"toolCallId"`
-	} `json:"from"`
+	b := pagetest.Open(t, base.String())
+	return &page{b, b.Events()}
 }
 
 // question returns the next question to appear on the page: from the
-// first snapshot, else the next "add" event.
-func (p *page) question() pageQuestion {
-	p.t.Helper()
-	name, data := p.next("pending", "add")
-	if name == "pending" {
-		var snap struct{ Items []pageQuestion }
-		require.NoError(p.t, json.Unmarshal([]byte(data), &snap))
-		if len(snap.Items) == 0 {
-			_, data = p.next("add")
-		} else {
-			require.Len(p.t, snap.Items, 1)
-			return snap.Items[0]
-		}
-	}
-	var q pageQuestion
-	require.NoError(p.t, json.Unmarshal([]byte(data), &q))
-	return q
-}
+// first snapshot (the one pending), else the next "add" event.
+func (p *page) question() pagetest.Question { return p.events.Sole() }
 
-// next returns the next event named one of names and its data.
-func (p *page) next(names ...string) (string, string) {
-	p.t.Helper()
-	current := ""
-	for p.events.Scan() {
-		line := p.events.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			current = line[len("event: "):]
-		case strings.HasPrefix(line, "data: "):
-			for _, n := range names {
-				if current == n {
-					return n, line[len("data: "):]
-				}
-			}
-		}
-	}
-	p.t.Fatalf("the event stream ended before a %v event", names)
-	return "", ""
+// next returns the next event named name and its data.
+func (p *page) next(name string) (string, string) {
+	ev := p.events.Next(name)
+	return ev.Name, ev.Data
 }
 
 // post sends a reply as the page's script does.
 func (p *page) post(id string, reply any) (int, string) {
-	p.t.Helper()
-	body, err := json.Marshal(map[string]any{"id": id, "reply": reply})
-	require.NoError(p.t, err)
-	req, err := http.NewRequest(http.MethodPost, p.base.String()+"answer", bytes.NewReader(body))
-	require.NoError(p.t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", p.base.Scheme+"://"+p.base.Host)
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	res, err := p.client.Do(req)
-	require.NoError(p.t, err)
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	require.NoError(p.t, err)
-	return res.StatusCode, string(b)
+	status, body := p.Post(id, reply, nil)
+	return status, string(body)
 }
 
 // coreAnswer is the core's answer to args for reply, as it writes it.
@@ -408,19 +331,6 @@ func TestWebNever(t *testing.T) {
 	assert.NotContains(t, a.stderr.String(), "answer at")
 	texts, _ := summarize(t, a.client.takeUpdates(sid))
 	assert.Equal(t, []string{"Let me ask.", "You chose ASK_FAILED."}, texts)
-}
-
-// A bad --web is a usage error.
-func TestWebFlag(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 2, run([]string{"--web", "sometimes"}, bytes.NewReader(nil), &stdout, &stderr, noEnv, nil))
-	assert.Contains(t, stderr.String(), `want auto, always or never, got "sometimes"`)
-	stderr.Reset()
-	assert.Equal(t, 2, run([]string{"--help"}, bytes.NewReader(nil), &stdout, &stderr, noEnv, nil))
-	for _, want := range []string{"--web auto|always|never", "--no-browser", "--web-addr", "ASKCORE_BROWSER=none", "askcore: answer at URL", "ssh -L 8765:127.0.0.1:8765"} {
-		assert.Contains(t, stderr.String(), want)
-	}
-	assert.Empty(t, stdout.String())
 }
 
 // SIGTERM with the question on the page: the page hears why it ended

@@ -1,11 +1,10 @@
-package main
+package acpagent
 
 import (
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
-	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -14,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // A signal with questions pending in two sessions: each question is
@@ -56,7 +57,7 @@ func TestSignalWithdrawsPendingQuestions(t *testing.T) {
 		}
 	}
 
-	h.sigs <- syscall.SIGTERM
+	h.stop(frontdoor.Stopped{Signal: syscall.SIGTERM})
 	for i, ch := range done {
 		var r result
 		select {
@@ -87,24 +88,24 @@ func TestSignalWithdrawsPendingQuestions(t *testing.T) {
 	case <-time.After(patience):
 		t.Fatal("serve did not return after the signal")
 	}
-	assert.Equal(t, syscall.SIGTERM, h.stopped)
+	assert.Equal(t, frontdoor.Stopped{Signal: syscall.SIGTERM}, h.stopped)
 	h.close()
 	verifyNoLeaks(t, before)
 }
 
-// A second signal while the first waits for answers that do not come ends
-// the wait at once, long before stopGrace.
-func TestSecondSignalEndsTheWait(t *testing.T) {
-	s := newServer(&app{log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+// Hurrying a stop that waits for answers that do not come ends the wait at
+// once, long before StopGrace.
+func TestHurriedStopEndsTheWait(t *testing.T) {
+	s := newServer(&Agent{log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	out := newOutput(&syncBuffer{})
 	out.track(json.RawMessage(`7`)) // a request the SDK never answers
 	in, client := io.Pipe()
 	s.attach(acp.NewAgentSideConnection(s, out, in))
-	sigs := make(chan os.Signal, 1)
-	sigs <- syscall.SIGINT
+	hurry := make(chan struct{})
+	close(hurry)
 	start := time.Now()
-	s.stopOnSignal(syscall.SIGTERM, out, sigs)
-	assert.Less(t, time.Since(start), stopGrace)
+	s.stop(frontdoor.Stopped{Signal: syscall.SIGTERM}, out, hurry)
+	assert.Less(t, time.Since(start), StopGrace)
 	assert.Equal(t, 1, out.unanswered())
 	client.Close()
 	<-s.conn.Done()

@@ -1,6 +1,6 @@
 //go:build race
 
-package main
+package acpagent
 
 // raceEnabled: the race detector slows the wasm engine (wazero) by an order
 // of magnitude, so the load test holds fewer wasm sessions under it.

@@ -1,4 +1,4 @@
-package main
+package acpagent
 
 // WORKAROUND for github.com/coder/acp-go-sdk v0.13.0. Delete this file when
 // the SDK can put the session scope on the wire by itself.
