@@ -456,6 +456,11 @@ var situations = []askcore.Failure{
 	{Situation: askcore.SituationToolFailed, Tool: "search", Detail: "disk full"},
 	{Situation: askcore.SituationToolFailed, Detail: "disk full"},
 	{Situation: askcore.SituationToolCancelled},
+	{Situation: askcore.SituationNotShown, Detail: "codex-mcp-client declined the form in 2 ms"},
+	{Situation: askcore.SituationNotShown},
+	{Situation: askcore.SituationNoSurface, Reasons: []string{"the form: not shown", "the terminal: \x1b[2Jnone"}},
+	{Situation: askcore.SituationNoSurface},
+	{Situation: askcore.SituationAnsweredElsewhere, Detail: "the answer page"},
 	{Situation: "no_such_situation"},
 }
 
@@ -473,6 +478,9 @@ func failEnvelope(f askcore.Failure) map[string]any {
 	}
 	if f.Tools != nil {
 		env["tools"] = f.Tools
+	}
+	if f.Reasons != nil {
+		env["reasons"] = f.Reasons
 	}
 	return env
 }

@@ -1,7 +1,8 @@
 // Compiled by `tsc --noEmit` only: exercises the public declarations.
 import {
   load, Core, UserInteraction, askUserQuestionTool, UserInteractionError, HarnessError, HostFaultError,
-  isUserInteractionError, Codes, RAW, answerText, errorText, ABI_VERSION,
+  isUserInteractionError, Codes, RAW, answerText, errorText, ABI_VERSION, firstReply,
+  type FormStep, type Delivery, type Surface,
   type Answer, type SingleAnswer, type MultiAnswer, type BatchAnswer, type QuestionAnswer, type Request, type Batch,
   type NormalizedCall, type Call, type CallInput, type Presentation, type Elicitation, type ToolSchema, type Provider,
   type Question, type Pick, type Input, type PickerLayout, type Failure, type Situation, type TerminalMode, type Selected,
@@ -17,6 +18,11 @@ function describe(a: Answer): string {
   if ('answer' in a) return a.answer + (a.selected ? ` (${a.selected.label})` : '');
   if ('selected' in a) return a.answers.join(', ') + ` (${a.selected.length} options)`;
   return a.answers.map((e) => e.question + ': ' + ('answer' in e ? e.answer : e.answers.join(', '))).join('\n');
+}
+
+/** A provider's core is the question's. */
+function q0(p: Provider): Provider {
+  return { ask: (q, o) => (void q.core.progress({ ms: 0 }), void q.form({ for: 'acp' }), p.ask(q, o)) };
 }
 
 async function main(): Promise<void> {
@@ -51,6 +57,26 @@ async function main(): Promise<void> {
   const s1: string = core.summary(call, all);
   const s2: string = core.summary(call, one, 1);
   const e: Elicitation = core.elicitation(call);
+  const eMCP: Elicitation = core.elicitation(call, { for: 'mcp', client: 'codex-mcp-client' });
+  const delivery: Delivery = { ms: 2, client: 'codex-mcp-client', trigger: 'exec' };
+  const step: FormStep = core.formReply(call, { response: { action: 'decline' }, round: 0, for: 'mcp', delivery });
+  if (step.next === 'ask_again') void (step.form.message + step.round + step.roundsLeft);
+  else if (step.next === 'answer') void describe(step.answer);
+  else void step.error.code;
+  const words: string = core.progress({ ms: 65_000, url: 'http://127.0.0.1:1/a' });
+  const surfaces: Surface[] = [
+    {
+      name: 'the form',
+      provider: (q: Question) => {
+        const s = q.judgeForm({ response: { action: 'cancel' }, delivery });
+        if (s.next === 'answer') return s.answer;
+        throw s.next === 'ask_again' ? new Error('ask again') : s.error;
+      },
+    },
+    { name: 'the terminal', provider: { ask: () => ({ lines: ['1'] }) } },
+  ];
+  const both: Provider = firstReply(surfaces);
+  void [eMCP, words, both, q0(both)];
   const a2: Answer = core.elicitationResult(input, { action: 'accept', content: { choice: 'Yes' } });
   const shown: string = core.sanitize('model text');
   const title: string = core.sanitize('model text', { as: 'title' }) + core.sanitizeTitle('x');
