@@ -320,14 +320,14 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     assertTruth(r);
   });
 
-  test('gemini -p (server trusted): the model is told at once that nobody can see the question', { todo: NO_FIX }, async (t) => {
+  test('gemini -p (server trusted): the model is told at once that nobody can see the question', async (t) => {
     if (skipped(t, 'gemini')) return;
     const r = await exec.gemini();
     report(t, t.name, r.record);
     assertTruth(r);
   });
 
-  test('opencode run: the model is told at once that nobody can see the question', { todo: NO_FIX }, async (t) => {
+  test('opencode run: the model is told at once that nobody can see the question', async (t) => {
     if (skipped(t, 'opencode')) return;
     const r = await exec.opencode();
     report(t, t.name, r.record);
