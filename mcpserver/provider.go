@@ -176,6 +176,20 @@ func clientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
 	return nil
 }
 
+// asker names the asking agent on the answer page: the client's
+// clientInfo title (or name) and version, "Claude Code 2.1.328".
+func asker(req *mcp.CallToolRequest) string {
+	ci := clientInfo(req)
+	if ci == nil {
+		return ""
+	}
+	name := ci.Title
+	if name == "" {
+		name = ci.Name
+	}
+	return strings.TrimSpace(name + " " + ci.Version)
+}
+
 // clientName is the client's clientInfo name ("" when unknown).
 func clientName(req *mcp.CallToolRequest) string {
 	if ci := clientInfo(req); ci != nil {

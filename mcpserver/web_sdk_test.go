@@ -102,6 +102,7 @@ func TestGoClientWithoutFormsOnThePage(t *testing.T) {
 			require.Equal(t, want, msg)
 			page := openPage(t, url)
 			q := page.stream().question()
+			assert.Equal(t, "askcore-test 0", q.From.AgentID, "the page names the asker by the client's clientInfo")
 			status, _ := page.answer(q.ID, picksReply(askcore.Pick{Text: "Hardy"}))
 			require.Equal(t, http.StatusOK, status)
 			assertBytes(t, <-results, []byte(wantReply(t, openArgs, askcore.Picks(askcore.Pick{Text: "Hardy"}))), false)
