@@ -1,6 +1,6 @@
 package acpagent
 
-// Vocabulary v3 (docs/SPEC.md, "Forms" and "Answers"): options carry a
+// Previews and notes (docs/SPEC.md, "Forms" and "Answers"): options carry a
 // preview, which the core puts in the form's message as Markdown; every
 // question has an optional notes field (notes, notes_i in a batch), and the
 // person's notes come back in the core's answer. The front door needs no

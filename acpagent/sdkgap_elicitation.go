@@ -8,7 +8,8 @@ package acpagent
 // toolCallId) that the ACP schema requires, so
 // AgentSideConnection.UnstableCreateElicitation sends a request that real
 // clients reject (the TypeScript client answers -32602 before its handler
-// runs). Upstream: coder/acp-go-sdk PR #51 (sessionId only, so far).
+// runs). Upstream: coder/acp-go-sdk pull request #51 (sessionId only, so
+// far; toolCallId still missing).
 //
 // Here the request goes out on the SDK's own *acp.Connection with
 // acp.SendRequest and a params struct of ours. That connection is an
@@ -60,7 +61,7 @@ func createElicitation(ctx context.Context, conn *acp.AgentSideConnection, req e
 	return acp.SendRequest[json.RawMessage](c, ctx, acp.ClientMethodElicitationCreate, req)
 }
 
-var errSDKLayout = errors.New("acp-go-sdk layout changed: AgentSideConnection has no field conn of type *acp.Connection (see cmd/acp/sdkgap_elicitation.go)")
+var errSDKLayout = errors.New("acp-go-sdk layout changed: AgentSideConnection has no field conn of type *acp.Connection (see acpagent/sdkgap_elicitation.go)")
 
 // sdkConnection returns the *acp.Connection inside conn.
 func sdkConnection(conn *acp.AgentSideConnection) (*acp.Connection, error) {

@@ -13,7 +13,9 @@ package acpagent
 //     first). toolCallNotification sends tool_call and tool_call_update
 //     with the SDK's own variant structs, marshalled as structs: a
 //     json.RawMessage inside keeps its bytes.
-// Delete this file when the SDK marshals variants as structs;
+// Upstream: none filed; the issue text is
+// docs/upstream/acp-go-sdk-session-update-bytes.md. Delete this file when
+// the SDK marshals variants as structs;
 // TestWireKeepsCoreBytes pins the bytes either way.
 
 import (

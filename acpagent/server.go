@@ -303,7 +303,7 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 }
 
 // HandleExtensionMethod implements acp.ExtensionMethodHandler: the line
-// guard's flow barriers come back here (sdkgap_lines.go); any other
+// guard's flow barriers come back here (sdkgap_flow.go); any other
 // extension method is unknown.
 func (s *server) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
 	if method == flowMethod && s.guard != nil {

@@ -10,7 +10,7 @@
 #        expected bytes come from the core through hostjs (the same
 #        askcore.wasm)
 #
-# Each suite is interop.test.mjs, then v3.test.mjs (previews and notes),
+# Each suite is every *.test.mjs of its interop directory: interop.test.mjs, the previews and notes,
 # then web.test.mjs where there is one (the answer page in headless
 # Chromium, for a client without form elicitation).
 #
@@ -38,9 +38,7 @@ run() { # run PROTOCOL: one interop suite
     npm ci --no-audit --no-fund
   fi
   echo "test-interop: node --test (TypeScript $upper client -> $bin)"
-  local files=(interop.test.mjs v3.test.mjs)
-  if [ -f web.test.mjs ]; then files+=(web.test.mjs); fi
-  node --test --test-reporter=spec "${files[@]}"
+  node --test --test-reporter=spec ./*.test.mjs
 }
 
 (($#)) || set -- acp mcp

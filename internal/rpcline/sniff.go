@@ -3,7 +3,6 @@ package rpcline
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 )
 
 // Envelope is what Sniff could read of a JSON-RPC message it has only the
@@ -30,9 +29,7 @@ func Sniff(head, tail []byte) Envelope {
 	var env Envelope
 	sniffHead(head, &env)
 	if env.ID == nil {
-		if m := tailID.FindSubmatch(tail); m != nil {
-			env.ID = json.RawMessage(append([]byte(nil), m[1]...))
-		}
+		env.ID = tailID(tail)
 	}
 	if env.Request {
 		env.Response = false
@@ -40,7 +37,66 @@ func Sniff(head, tail []byte) Envelope {
 	return env
 }
 
-var tailID = regexp.MustCompile(`[,{]\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}\s*$`)
+// tailID is the id of a tail that ends with `"id":<integer or string>}`
+// (spaces allowed between the tokens) after a comma or an opening brace,
+// read from the end; nil for any other ending.
+func tailID(tail []byte) json.RawMessage {
+	b := trimSpaceRight(tail)
+	if !endsWith(b, '}') {
+		return nil
+	}
+	b = trimSpaceRight(b[:len(b)-1])
+	var start int
+	switch {
+	case endsWith(b, '"'):
+		start = len(b) - 2
+		for start >= 0 && (b[start] != '"' || escaped(b, start)) {
+			start--
+		}
+		if start < 0 {
+			return nil
+		}
+	default:
+		start = len(b)
+		for start > 0 && b[start-1] >= '0' && b[start-1] <= '9' {
+			start--
+		}
+		if start == len(b) {
+			return nil
+		}
+		if start > 0 && b[start-1] == '-' {
+			start--
+		}
+	}
+	id := b[start:]
+	b = trimSpaceRight(b[:start])
+	if !endsWith(b, ':') {
+		return nil
+	}
+	b = trimSpaceRight(b[:len(b)-1])
+	if !bytes.HasSuffix(b, []byte(`"id"`)) {
+		return nil
+	}
+	b = trimSpaceRight(b[:len(b)-len(`"id"`)])
+	if !endsWith(b, ',') && !endsWith(b, '{') {
+		return nil
+	}
+	return clip(id)
+}
+
+func trimSpaceRight(b []byte) []byte { return bytes.TrimRight(b, " \t\r\n\f") }
+
+func endsWith(b []byte, c byte) bool { return len(b) > 0 && b[len(b)-1] == c }
+
+// escaped reports whether the quote at b[i] follows an odd number of
+// backslashes (it is inside a string, not its end).
+func escaped(b []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
 
 // sniffHead walks the top level of the object that head starts, until the
 // head ends or stops being JSON.

@@ -5,7 +5,7 @@
 // playwright-core; never a downloaded browser), at the URL the agent
 // printed on stderr ("askcore: answer at URL") and sent to the session as
 // agent message text. Run by scripts/test-interop.sh acp, after
-// interop.test.mjs and v3.test.mjs.
+// interop.test.mjs and previews_notes.test.mjs.
 //
 // What it checks: the page answers with the mouse and with the keyboard
 // alone, the URL in the session's agent message, the tool_call_update's

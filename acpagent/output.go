@@ -1,0 +1,162 @@
+package acpagent
+
+// output is askcore's own, not a workaround: the one writer of a
+// connection, which counts the client's requests still unanswered so
+// that a stop can wait for their responses (Serve).
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+)
+
+// output is the writer the SDK and the guard write to: one line per Write
+// (the SDK writes each message whole, connection.go sendMessage), under a
+// lock. It counts the client's requests that have no response yet.
+type output struct {
+	w       io.Writer
+	mu      sync.Mutex
+	replies chan []byte
+	closed  sync.Once
+	done    chan struct{} // closed once the replies are written
+
+	tmu   sync.Mutex
+	open  map[string]int // request id -> requests with that id unanswered
+	quiet chan struct{}  // closed when open becomes empty, while waited on
+}
+
+func newOutput(w io.Writer) *output {
+	o := &output{w: w, replies: make(chan []byte, maxQueuedReplies), done: make(chan struct{}), open: make(map[string]int)}
+	go o.writeReplies()
+	return o
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	n, err := o.w.Write(p)
+	o.mu.Unlock()
+	o.answered(p) // once written: waitAnswered then means "on the wire"
+	return n, err
+}
+
+// reply queues one of the guard's answers; false when the queue is full.
+func (o *output) reply(line []byte) bool {
+	if line == nil {
+		return true
+	}
+	select {
+	case o.replies <- line:
+		return true
+	default:
+		return false
+	}
+}
+
+func (o *output) writeReplies() {
+	defer close(o.done)
+	for line := range o.replies {
+		o.mu.Lock()
+		_, err := o.w.Write(line)
+		o.mu.Unlock()
+		if err != nil {
+			for range o.replies { // the client is gone: drain
+			}
+			return
+		}
+	}
+}
+
+// closeReplies ends writeReplies once the queued answers are written (the
+// client's input ended).
+func (o *output) closeReplies() { o.closed.Do(func() { close(o.replies) }) }
+
+// track counts a request the SDK is about to read.
+func (o *output) track(id json.RawMessage) {
+	key, ok := idKey(id)
+	if !ok || len(key) > maxIDBytes { // answered() reads ids that long
+		return
+	}
+	o.tmu.Lock()
+	o.open[key]++
+	o.tmu.Unlock()
+}
+
+// answered uncounts the request a response line answers.
+func (o *output) answered(line []byte) {
+	o.tmu.Lock()
+	defer o.tmu.Unlock()
+	if len(o.open) == 0 {
+		return
+	}
+	var s envelopeScan
+	for i := 0; i < len(line) && s.state != scanDone; i++ {
+		s.step(line[i])
+		if s.keys >= 3 || s.method { // past the id of a response, or a request
+			break
+		}
+	}
+	if s.method || !s.hasID {
+		return
+	}
+	if s.capture || s.idLong { // stopped inside the id
+		return
+	}
+	key, ok := idKey(bytes.TrimSpace(s.id))
+	if !ok || o.open[key] == 0 {
+		return
+	}
+	if o.open[key]--; o.open[key] == 0 {
+		delete(o.open, key)
+	}
+	if len(o.open) == 0 && o.quiet != nil {
+		close(o.quiet)
+		o.quiet = nil
+	}
+}
+
+// waitAnswered waits until every request the client sent has its
+// response written, until the deadline, or until gone is closed; it
+// reports whether every request was answered.
+func (o *output) waitAnswered(deadline time.Time, gone <-chan struct{}) bool {
+	o.tmu.Lock()
+	if len(o.open) == 0 {
+		o.tmu.Unlock()
+		return true
+	}
+	if o.quiet == nil {
+		o.quiet = make(chan struct{})
+	}
+	quiet := o.quiet
+	o.tmu.Unlock()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-quiet:
+		return true
+	case <-gone:
+	case <-t.C:
+	}
+	return false
+}
+
+// unanswered is the number of the client's requests without a response.
+func (o *output) unanswered() int {
+	o.tmu.Lock()
+	defer o.tmu.Unlock()
+	n := 0
+	for _, c := range o.open {
+		n += c
+	}
+	return n
+}
+
+// idKey is a request id as the SDK echoes it (compact JSON).
+func idKey(id json.RawMessage) (string, bool) {
+	var b bytes.Buffer
+	if len(id) == 0 || json.Compact(&b, id) != nil {
+		return "", false
+	}
+	return b.String(), true
+}
