@@ -89,20 +89,22 @@ func (p *pages) get(clientOpens bool) (*answerpage.Server, error) {
 // reaches reports whether the answer page can reach the person of call
 // c: through the client's URL-mode request (which the person accepts or
 // not), a browser that opens on a desktop session, or an address printed
-// where the person sees it (URLShown). Elsewhere a question on the page
+// where the person sees it (URLShown, or NoBrowser: who turns the browser
+// off reads the address). Elsewhere a question on the page
 // would wait unseen: it is not asked there.
 func (p *pages) reaches(c *call) bool {
 	switch {
 	case urlElicitation(c.req.ClientCapabilities()) && !inputRequests(c.req):
 		return true
-	case p.o.urlShown:
+	case p.o.urlShown, p.o.noBrowser:
+		// --no-browser: the person reads the printed address.
 		return true
 	}
 	getenv := p.o.getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return !p.o.noBrowser && answerpage.BrowserOpens(getenv)
+	return answerpage.BrowserOpens(getenv)
 }
 
 // close withdraws what is pending on the page (it says so) and stops it.

@@ -31,7 +31,8 @@ type Options struct {
 	// (the default) where the client shows no form.
 	Web frontdoor.WebMode
 	// NoBrowser: the answer page never opens a browser, it only prints its
-	// URL (ASKCORE_BROWSER=none does the same).
+	// URL, which the person then reads (ASKCORE_BROWSER=none opens no
+	// browser either, but says nothing of who reads the URL).
 	NoBrowser bool
 	// URLShown: the answer page's address, which the page writes to its
 	// log (answerpage.WithLog), reaches the person there (askcore-mcp's
