@@ -131,7 +131,8 @@ func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, err
 			return p.askPage(ctx, c, q)
 		})})
 	}
-	if len(surfaces) == 1 && form {
+	if len(surfaces) == 1 && p.web == frontdoor.WebNever {
+		// The form alone: its own outcome, not_shown included.
 		return p.askForm(ctx, c, q)
 	}
 	return askcore.FirstReply(surfaces...).Ask(ctx, q)
