@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/frontdoor"
 )
 
@@ -116,10 +117,12 @@ func TestStructuredFailures(t *testing.T) {
 		elicit elicitFunc
 		code   string
 	}{
-		{"decline", func(context.Context, wireScope, acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+		{"decline", func(ctx context.Context, _ wireScope, _ acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+			read(ctx)
 			return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
 		}, "ASK_DECLINED"},
-		{"cancel", func(context.Context, wireScope, acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+		{"cancel", func(ctx context.Context, _ wireScope, _ acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+			read(ctx)
 			return acp.UnstableCreateElicitationResponse{Cancel: &acp.UnstableCreateElicitationCancel{Action: "cancel"}}, nil
 		}, "ASK_CANCELLED"},
 		{"missing answer", accept(map[string]any{}), "INVALID_ANSWER"},
@@ -414,4 +417,13 @@ func TestPromptUnknownSession(t *testing.T) {
 	var re *acp.RequestError
 	require.True(t, errors.As(err, &re), "%v", err)
 	assert.Equal(t, -32602, re.Code)
+}
+
+// read waits as long as a person takes to read a form before declining or
+// cancelling it: a reply sooner than core.NotShownMillis is not_shown.
+func read(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-time.After((core.NotShownMillis + 50) * time.Millisecond):
+	}
 }

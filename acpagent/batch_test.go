@@ -91,7 +91,8 @@ func TestBatchWithMultiSelectAccepted(t *testing.T) {
 
 // A declined batch fails whole with ASK_DECLINED.
 func TestBatchDeclined(t *testing.T) {
-	h, sid, tools, forms := batchTurn(t, func(context.Context, wireScope, acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+	h, sid, tools, forms := batchTurn(t, func(ctx context.Context, _ wireScope, _ acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+		read(ctx)
 		return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
 	})
 	require.Len(t, forms, 1)

@@ -44,47 +44,50 @@ func TestGarbageAnswerMidQuestion(t *testing.T) {
 		// elicitation's JSON-RPC id.
 		raw  func(id string) []string
 		code string
+		// again: the reply does not answer, and the form goes back to
+		// the person (who then answers it).
+		again bool
 	}{
 		{"result a string", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"result":"garbage"}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"result an array", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"result":[1,2,3]}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"result a number", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"result":-0.5e3}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"result null", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"result":null}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"action a number", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"result":{"action":7}}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"unknown action", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"result":{"action":"explode"}}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"content wrong types", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"result":{"action":"accept","content":{"choice":42,"custom_answer":{"a":1}}}}`}
-		}, "INVALID_ANSWER"},
+		}, "", true},
 		{"content escape sequences", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"result":{"action":"accept","content":{"choice":"\u001b]8;;http://evil\u0007sqlite\u001b]8;;\u0007"}}}`}
-		}, "INVALID_ANSWER"},
+		}, "", true},
 		{"error with wrong types", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":"boom","message":42,"data":[1]}}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"jsonrpc a number", func(id string) []string {
 			return []string{`{"jsonrpc":2,"id":` + id + `,"result":{"action":"accept","content":{"choice":"sqlite"}}}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"error with escapes", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32000,"message":"\u001b[2J\u202eno"}}`}
-		}, "ASK_FAILED"},
+		}, "ASK_FAILED", false},
 		{"not JSON, then a valid answer", func(id string) []string {
 			return []string{`this is not JSON {{{`, "\x00\x01\x02", `{"jsonrpc":"2.0","id":` + id + `,"result":{"action":"accept","content":{"choice":"sqlite"}}}`}
-		}, ""},
+		}, "", false},
 		{"wrong id, then a valid answer", func(id string) []string {
 			return []string{`{"jsonrpc":"2.0","id":999999,"result":{"action":"accept","content":{"choice":"postgres"}}}`,
 				`{"jsonrpc":"2.0","id":` + id + `,"result":{"action":"accept","content":{"choice":"sqlite"}}}`}
-		}, ""},
+		}, "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,6 +125,16 @@ func TestGarbageAnswerMidQuestion(t *testing.T) {
 			require.NotNil(t, id)
 			for _, line := range tc.raw(string(id)) {
 				_, err := h.toAgent.Write([]byte(line + "\n"))
+				require.NoError(t, err)
+			}
+			if tc.again {
+				select {
+				case <-asking:
+				case <-time.After(patience):
+					t.Fatal("the form did not go back to the person")
+				}
+				id := h.tap.lastElicitationID()
+				_, err := h.toAgent.Write([]byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{"choice":"sqlite"}}}` + "\n"))
 				require.NoError(t, err)
 			}
 			var r result

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -22,6 +23,9 @@ type peer interface {
 	// elicit sends elicitation/create and returns the client's raw result;
 	// errClientGone when the connection closed before the client answered.
 	elicit(ctx context.Context, req elicitationRequest) (json.RawMessage, error)
+	// clientInfo is the client's name and version from initialize ("" when
+	// it gave none): the core names it when it could not have shown a form.
+	clientInfo() (name, version string)
 }
 
 // errClientGone: the client's connection closed while it was asked.
@@ -101,32 +105,52 @@ func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply,
 	if !p.formElicitation() {
 		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoFormSupport}
 	}
-	form, err := call.Form(ctx, askcore.ForACP)
+	name, version := p.clientInfo()
+	form, err := call.FormFor(ctx, askcore.ForACP, name)
 	if err != nil {
 		return askcore.Reply{}, err
 	}
-	raw, err := p.elicit(ctx, elicitationRequest{
-		Mode:            "form",
-		SessionID:       sessionID,
-		ToolCallID:      call.From.ToolCallID,
-		Message:         form.Message,
-		RequestedSchema: form.RequestedSchema,
-	})
-	switch {
-	case err == nil:
-	case ctx.Err() != nil:
-		return askcore.Reply{}, context.Cause(ctx)
-	case errors.Is(err, errClientGone):
-		// The connection's end cancels the prompt's ctx too, but it may
-		// not have reached ctx yet: the question is aborted either way.
-		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationAborted, Detail: err.Error()}
-	default:
-		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationClientError, Detail: clientErrorText(err)}
+	// The core judges each reply (op form_reply): a reply that does not
+	// answer goes back to the person with the core's message, a decline
+	// or cancel no person could have given is not_shown.
+	for round := 0; ; {
+		sent := time.Now()
+		raw, err := p.elicit(ctx, elicitationRequest{
+			Mode:            "form",
+			SessionID:       sessionID,
+			ToolCallID:      call.From.ToolCallID,
+			Message:         form.Message,
+			RequestedSchema: form.RequestedSchema,
+		})
+		elapsed := time.Since(sent)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return askcore.Reply{}, context.Cause(ctx)
+		case errors.Is(err, errClientGone):
+			// The connection's end cancels the prompt's ctx too, but it may
+			// not have reached ctx yet: the question is aborted either way.
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationAborted, Detail: err.Error()}
+		default:
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationClientError, Detail: clientErrorText(err)}
+		}
+		if len(raw) == 0 || string(raw) == "null" {
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationClientNoResult}
+		}
+		step, err := call.JudgeForm(ctx, askcore.FormRound{Target: askcore.ForACP, Response: raw, Round: round,
+			Delivery: &askcore.Delivery{Elapsed: elapsed, Client: name, ClientVersion: version, Mode: askcore.DeliveryForm}})
+		if err != nil {
+			return askcore.Reply{}, err
+		}
+		switch step.Next {
+		case askcore.FormAnswer:
+			return askcore.Answered(step.Answer), nil
+		case askcore.FormAskAgain:
+			form, round = step.Form, step.Round
+			continue
+		}
+		return askcore.Reply{}, step.Err
 	}
-	if len(raw) == 0 || string(raw) == "null" {
-		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationClientNoResult}
-	}
-	return askcore.FormReply(raw), nil
 }
 
 // clientErrorText is a client's error as the core quotes it: the JSON-RPC

@@ -18,15 +18,22 @@ type fakePeer struct {
 	form bool
 	raw  string
 	err  error
+	// then are the replies to the forms sent again, in turn (raw after).
+	then []string
 	got  []elicitationRequest
 }
 
 func (p *fakePeer) formElicitation() bool { return p.form }
 
+func (p *fakePeer) clientInfo() (name, version string) { return "fake", "0" }
+
 func (p *fakePeer) elicit(_ context.Context, req elicitationRequest) (json.RawMessage, error) {
 	p.got = append(p.got, req)
 	if p.err != nil {
 		return nil, p.err
+	}
+	if n := len(p.got) - 2; n >= 0 && n < len(p.then) {
+		return json.RawMessage(p.then[n]), nil
 	}
 	return json.RawMessage(p.raw), nil
 }
@@ -204,4 +211,29 @@ func TestProviderOpenSessionRefusesBoundAgent(t *testing.T) {
 	_, kept := f.pv.peers["sess-9"]
 	f.pv.mu.Unlock()
 	assert.False(t, kept)
+}
+
+// A form reply that does not answer goes back to the person with the
+// core's message (op form_reply); their next reply answers.
+func TestProviderAsksAgain(t *testing.T) {
+	empty := `{"action":"accept","content":{}}`
+	p := &fakePeer{form: true, raw: empty, then: []string{`{"action":"accept","content":{"choice":"B"}}`}}
+	res, err := askThrough(t, p, "agent-1")
+	require.NoError(t, err)
+	assert.Equal(t, `{"answer":"B","selected":{"index":1,"label":"B","value":"B"}}`, string(res.JSON()))
+	require.Len(t, p.got, 2)
+	call, err := nativeCore.Normalize(context.Background(), whichOne)
+	require.NoError(t, err)
+	step, err := call.JudgeForm(context.Background(), askcore.FormRound{Target: askcore.ForACP, Response: json.RawMessage(empty)})
+	require.NoError(t, err)
+	require.Equal(t, askcore.FormAskAgain, step.Next)
+	assert.Equal(t, step.Form.Message, p.got[1].Message, "the form went back led by the core's message")
+}
+
+// A decline sooner than anyone could read the form is not the person's:
+// ASK_FAILED (not_shown) naming the client, never ASK_DECLINED.
+func TestProviderNotShown(t *testing.T) {
+	_, err := askThrough(t, &fakePeer{form: true, raw: `{"action":"decline"}`}, "agent-1")
+	assert.Equal(t, askcore.CodeAskFailed, code(err), "%v", err)
+	assert.Contains(t, errorBytes(t, err), "Nobody saw the question: fake 0 declined the form")
 }

@@ -103,6 +103,8 @@ type server struct {
 	guard *lineGuard // the client's lines (nil in some tests)
 
 	form atomic.Bool // the client advertised elicitation.form
+	// client is the client's clientInfo from initialize (nil: none given).
+	client atomic.Pointer[acp.Implementation]
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -147,6 +149,14 @@ func (s *server) shutdown() {
 // formElicitation implements peer.
 func (s *server) formElicitation() bool { return s.form.Load() }
 
+// clientInfo implements peer.
+func (s *server) clientInfo() (name, version string) {
+	if ci := s.client.Load(); ci != nil {
+		return ci.Name, ci.Version
+	}
+	return "", ""
+}
+
 // elicit implements peer.
 func (s *server) elicit(ctx context.Context, req elicitationRequest) (json.RawMessage, error) {
 	<-s.ready
@@ -185,6 +195,7 @@ func (s *server) update(sessionID string, u acp.SessionUpdate) {
 func (s *server) Initialize(_ context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
 	el := p.ClientCapabilities.Elicitation
 	s.form.Store(el != nil && el.Form != nil)
+	s.client.Store(p.ClientInfo)
 	return acp.InitializeResponse{
 		ProtocolVersion:   acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: false},

@@ -17,6 +17,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/internal/leaktest"
 )
 
@@ -32,6 +33,10 @@ type testServer struct {
 // startServer makes a testServer over c; no browser is ever opened.
 func startServer(ctx context.Context, c *askcore.Core, o options) (*testServer, error) {
 	o.page.opts = append([]answerpage.Option{answerpage.WithEnv(noEnv)}, o.page.opts...)
+	o.page.getenv = noEnv
+	// The tests read the page's address from its log, as a person reads
+	// it on the terminal.
+	o.page.urlShown = true
 	svc := askcore.NewService(c)
 	s, err := newServer(ctx, svc, o)
 	if err != nil {
@@ -204,6 +209,24 @@ func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError
 	return res.JSON(), false
 }
 
+// wantStep is the core's verdict on reply to the form of round for args,
+// from a person who took personMillis to give it.
+func wantStep(t *testing.T, args, reply string, round int) askcore.FormStep {
+	t.Helper()
+	ctx := context.Background()
+	call, err := nativeCore.Normalize(ctx, args)
+	require.NoError(t, err)
+	step, err := call.JudgeForm(ctx, askcore.FormRound{Target: askcore.ForMCP, Response: json.RawMessage(reply), Round: round,
+		Delivery: &askcore.Delivery{Elapsed: personTime, Client: "askcore-test", ClientVersion: "0"}})
+	require.NoError(t, err)
+	return step
+}
+
+// personTime is how long the tests' people take to reply to a form: a
+// reply faster than core.NotShownMillis is one no person could have given
+// (not_shown).
+const personTime = (core.NotShownMillis + 50) * time.Millisecond
+
 // wantForm is the core's form for args, as MCP clients read it.
 func wantForm(t *testing.T, args string) askcore.Form {
 	t.Helper()
@@ -289,9 +312,17 @@ func (e *elicitor) seen() []*mcp.ElicitParams {
 	return append([]*mcp.ElicitParams(nil), e.forms...)
 }
 
-// replyWith answers every form with the same result.
+// replyWith answers every form with the same result, as a person would:
+// after personTime (a decline or cancel sooner is not the person's).
 func replyWith(action string, content map[string]any) func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	return func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	return func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		if action != "accept" {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(personTime):
+			}
+		}
 		return &mcp.ElicitResult{Action: action, Content: content}, nil
 	}
 }

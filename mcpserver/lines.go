@@ -108,6 +108,8 @@ type lineConn struct {
 	// version is the negotiated protocol version, read from our answer to
 	// initialize ("" before).
 	version string
+	// initializing: an initialize reached go-sdk (sdkgap_handshake.go).
+	initializing bool
 	// changed is closed (and replaced) whenever inFlight shrinks.
 	changed chan struct{}
 	// big: the requests in flight that came on lines of bigLine or more.

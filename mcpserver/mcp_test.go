@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/frontdoor"
 )
 
@@ -79,6 +80,21 @@ func TestAskOutcomes(t *testing.T) {
 
 				replyJSON, err := json.Marshal(elicitReply{Action: tc.action, Content: tc.content})
 				require.NoError(t, err)
+				forms := e.seen()
+				if tc.code == "INVALID_ANSWER" {
+					// The form went back to the person with the core's
+					// message, core.MaxFormRounds times; then the person
+					// gave up.
+					require.Len(t, forms, 1+core.MaxFormRounds)
+					again := wantStep(t, tc.args, string(replyJSON), 0)
+					require.Equal(t, askcore.FormAskAgain, again.Next)
+					assert.Equal(t, again.Form.Message, forms[1].Message)
+					last := wantStep(t, tc.args, string(replyJSON), core.MaxFormRounds)
+					require.Equal(t, askcore.FormEnd, last.Next)
+					assertBytes(t, res, last.Err.JSON(), true)
+					assert.Contains(t, string(last.Err.JSON()), `"code":"INVALID_ANSWER"`)
+					return
+				}
 				want, isErr := wantAnswer(t, tc.args, string(replyJSON))
 				assertBytes(t, res, want, isErr)
 				if tc.code != "" {
@@ -87,7 +103,6 @@ func TestAskOutcomes(t *testing.T) {
 					assert.False(t, isErr, "%s", want)
 				}
 
-				forms := e.seen()
 				require.Len(t, forms, 1, "one form per call")
 				f := wantForm(t, tc.args)
 				assert.Equal(t, "form", forms[0].Mode)
@@ -447,6 +462,34 @@ func waitFor(t *testing.T, ch <-chan struct{}, msg string) {
 	}
 }
 
+// TestNotShown: a decline or cancel sooner than a person could read the
+// form is the core's not_shown: never ASK_DECLINED or ASK_CANCELLED. With
+// no other surface (the page off, or reaching nobody) the model hears at
+// once, ASK_FAILED, that nobody saw the question.
+func TestNotShown(t *testing.T) {
+	for _, m := range modes {
+		for _, action := range []string{"decline", "cancel"} {
+			for _, web := range []frontdoor.WebMode{frontdoor.WebNever, frontdoor.WebAuto} {
+				t.Run(m.name+"/"+action+"/"+fmt.Sprint(web), func(t *testing.T) {
+					e := &elicitor{respond: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+						return &mcp.ElicitResult{Action: action}, nil
+					}}
+					h := start(t, m, options{web: web}, &mcp.ClientOptions{ElicitationHandler: e.handle})
+					h.srv.pages.o.urlShown = false // the page's address reaches nobody
+					res := h.mustCall(json.RawMessage(choiceArgs))
+					require.True(t, res.IsError)
+					text := res.Content[0].(*mcp.TextContent).Text
+					assert.Contains(t, text, `"code":"ASK_FAILED"`)
+					assert.Contains(t, text, "Nobody saw the question")
+					assert.Contains(t, text, "askcore-test 0", "the client is named")
+					assert.NotContains(t, text, "The person", "the person is not blamed")
+					require.Len(t, e.seen(), 1)
+				})
+			}
+		}
+	}
+}
+
 // The wire in the 2026-07-28 mode: the first round returns exactly one
 // input request, the core's form, and no content; the retry with the
 // client's reply gets the answer. A client driving the retries itself sees
@@ -481,16 +524,18 @@ func TestInputRequestRounds(t *testing.T) {
 		return res
 	}
 
-	// A choice that was not offered is the core's INVALID_ANSWER (the
-	// server does not validate input responses itself).
+	// A choice that was not offered goes back to the person with the
+	// core's message (the server does not validate input responses
+	// itself), round 1 in requestState.
 	res := retry(mcp.InputResponseMap{"ask_user_question": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "oracle"}}})
-	want, isErr := wantAnswer(t, choiceArgs, `{"action":"accept","content":{"choice":"oracle"}}`)
-	require.True(t, isErr)
-	assertBytes(t, res, want, true)
-	assert.Contains(t, string(want), "INVALID_ANSWER")
+	require.True(t, res.NeedsInput())
+	again := wantStep(t, choiceArgs, `{"action":"accept","content":{"choice":"oracle"}}`, 0)
+	require.Equal(t, askcore.FormAskAgain, again.Next)
+	assert.Equal(t, again.Form.Message, res.InputRequests["ask_user_question"].(*mcp.ElicitParams).Message)
+	assert.Regexp(t, `^1\.[0-9]+$`, res.RequestState)
 
 	res = retry(mcp.InputResponseMap{"ask_user_question": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "sqlite"}}})
-	want, _ = wantAnswer(t, choiceArgs, `{"action":"accept","content":{"choice":"sqlite"}}`)
+	want, _ := wantAnswer(t, choiceArgs, `{"action":"accept","content":{"choice":"sqlite"}}`)
 	assertBytes(t, res, want, false)
 
 	// A response of another kind under the form's key is the client's
@@ -542,7 +587,19 @@ func TestTheCoreJudgesTheRawReply(t *testing.T) {
 				ID     int                 `json:"id"`
 				Result *mcp.CallToolResult `json:"result"`
 			}
-			require.NoError(t, json.Unmarshal(w.recv(), &resp))
+			line := w.recv()
+			if step := wantStep(t, tc.args, tc.reply, 0); step.Next == askcore.FormAskAgain {
+				// A reply that does not answer goes back to the person.
+				var again struct {
+					Method string           `json:"method"`
+					Params mcp.ElicitParams `json:"params"`
+				}
+				require.NoError(t, json.Unmarshal(line, &again))
+				require.Equal(t, "elicitation/create", again.Method)
+				assert.Equal(t, step.Form.Message, again.Params.Message)
+				return
+			}
+			require.NoError(t, json.Unmarshal(line, &resp))
 			require.Equal(t, 2, resp.ID)
 			want, isErr := wantAnswer(t, tc.args, tc.reply)
 			assertBytes(t, resp.Result, want, isErr)

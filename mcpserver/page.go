@@ -24,8 +24,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -38,6 +40,11 @@ import (
 type pageOptions struct {
 	// noBrowser: never open a browser (Options.NoBrowser).
 	noBrowser bool
+	// urlShown: the page's address, written to its log, reaches the
+	// person (Options.URLShown).
+	urlShown bool
+	// getenv reads the environment for answerpage.BrowserOpens.
+	getenv func(string) string
 	// opts are Options.Page: address, log, environment.
 	opts []answerpage.Option
 }
@@ -79,6 +86,27 @@ func (p *pages) get(clientOpens bool) (*answerpage.Server, error) {
 	return p.srv, nil
 }
 
+// reaches reports whether the answer page can reach the person of call
+// c: through the client's URL-mode request (which the person accepts or
+// not), a browser that opens on a desktop session, or an address printed
+// where the person sees it (URLShown, or NoBrowser: who turns the browser
+// off reads the address). Elsewhere a question on the page
+// would wait unseen: it is not asked there.
+func (p *pages) reaches(c *call) bool {
+	switch {
+	case urlElicitation(c.req.ClientCapabilities()) && !inputRequests(c.req):
+		return true
+	case p.o.urlShown, p.o.noBrowser:
+		// --no-browser: the person reads the printed address.
+		return true
+	}
+	getenv := p.o.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return answerpage.BrowserOpens(getenv)
+}
+
 // close withdraws what is pending on the page (it says so) and stops it.
 func (p *pages) close() {
 	p.mu.Lock()
@@ -114,12 +142,12 @@ func (p *provider) askPage(ctx context.Context, c *call, q *askcore.Call) (askco
 		return askcore.Reply{}, failure(situationProviderFailed, err.Error())
 	}
 	p.log.Info("ask_user_question: asking on the answer page", "url_mode", viaClient)
-	stop := p.progress(ctx, c.req, answerpage.LogPrefix+url)
+	stop := p.progress(ctx, c.req, url)
 	defer stop()
 	if !viaClient {
 		return page.Ask(ctx, q)
 	}
-	return p.askURL(ctx, c, q, page, url)
+	return p.askURL(ctx, c, q, page, url, stop)
 }
 
 // errConsentRefused withdraws the page's question when the person refused,
@@ -136,7 +164,11 @@ var errConsentRefused = errors.New("the page was not opened in the MCP client")
 // the core's to judge (ASK_DECLINED, ASK_CANCELLED, ASK_FAILED), and a
 // client error fails the question as for a form; either way the question
 // leaves the page.
-func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *answerpage.Server, url string) (askcore.Reply, error) {
+//
+// A decline or cancel no person could have given (the core's not_shown:
+// Codex's TUI declines URL mode in 9 ms) drops the page out. stop ends the
+// progress notifications, at once when the question ends.
+func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *answerpage.Server, url string, stop func()) (askcore.Reply, error) {
 	type outcome struct {
 		reply askcore.Reply
 		err   error
@@ -153,6 +185,7 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 	consentCtx, dropConsent := context.WithCancel(ctx)
 	defer dropConsent()
 	consented := make(chan outcome, 1)
+	sent := time.Now()
 	go func() {
 		res, err := c.req.Session.Elicit(consentCtx, &mcp.ElicitParams{
 			Mode: "url", Message: urlMessage(q), URL: url, ElicitationID: id,
@@ -176,10 +209,12 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 	for {
 		select {
 		case o := <-answered:
+			stop()
 			complete(pending)
 			return o.reply, o.err
 		case o := <-consented:
 			pending = false
+			elapsed := time.Since(sent)
 			if o.err == nil {
 				p.log.Debug("ask_user_question: the client opened the answer page")
 				consented = nil
@@ -187,6 +222,7 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 			}
 			// No consent: the question leaves the page, unless the
 			// person answered there meanwhile.
+			stop()
 			withdraw(errConsentRefused)
 			page := <-answered
 			if page.err == nil {
@@ -195,7 +231,8 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 			}
 			var refused consentRefusal
 			if errors.As(o.err, &refused) {
-				return refused.reply, nil
+				r, _, _, err := judge(ctx, c, q, refused.raw, 0, delivery(c, askcore.DeliveryURL, elapsed))
+				return r, err
 			}
 			return askcore.Reply{}, o.err
 		}
@@ -204,7 +241,7 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 
 // consentRefusal is the client's reply to the URL-mode request when it is
 // not an accept: the core judges it as a form reply.
-type consentRefusal struct{ reply askcore.Reply }
+type consentRefusal struct{ raw json.RawMessage }
 
 func (consentRefusal) Error() string { return "the client did not open the page" }
 
@@ -224,7 +261,7 @@ func consentReply(res *mcp.ElicitResult, err error) error {
 		if json.Unmarshal(wr.raw, &r) == nil && string(r.Action) == `"accept"` {
 			return nil
 		}
-		return consentRefusal{askcore.FormReply(wr.raw)}
+		return consentRefusal{wr.raw}
 	case err == nil && res == nil:
 		return failure(situationClientNoResult, "")
 	case err == nil:
@@ -233,11 +270,11 @@ func consentReply(res *mcp.ElicitResult, err error) error {
 		if res.Action == "accept" {
 			return nil
 		}
-		r, err := reply(elicitReply{Action: res.Action})
-		if err != nil {
-			return err
+		raw, err := json.Marshal(elicitReply{Action: res.Action})
+		if err != nil { // a string always marshals
+			return failure(situationClientError, err.Error())
 		}
-		return consentRefusal{r}
+		return consentRefusal{raw}
 	case errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed):
 		return failure(situationClientGone, "")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

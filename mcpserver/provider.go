@@ -2,9 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +39,7 @@ type call struct {
 	// 2026-07-28 and has not answered yet: the handler then returns it as
 	// an input-required result instead of the seam's verdict.
 	inputRequest *mcp.ElicitParams
+	state        string // its requestState
 }
 
 type callKey struct{}
@@ -49,21 +53,21 @@ func callFrom(ctx context.Context) *call {
 	return c
 }
 
-func (c *call) setInputRequest(p *mcp.ElicitParams) {
+func (c *call) setInputRequest(p *mcp.ElicitParams, state string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.inputRequest = p
+	c.inputRequest, c.state = p, state
 }
 
 // takeInputRequest returns the form to send back as an input request, if
 // the provider set one. (The seam runs the provider in a goroutine of its
 // own, which may outlive an aborted Ask: hence the lock.)
-func (c *call) takeInputRequest() *mcp.ElicitParams {
+func (c *call) takeInputRequest() (*mcp.ElicitParams, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.inputRequest
 	c.inputRequest = nil
-	return p
+	return p, c.state
 }
 
 // errInputRequired ends the seam's Ask when the form goes back to the
@@ -87,22 +91,129 @@ type provider struct {
 // Ask implements interaction.Provider. The core builds the form and judges
 // the reply; this method carries bytes. When ctx is done it returns ctx's
 // cause and the service reports ASK_ABORTED (or ASK_TIMEOUT).
+//
+// The surfaces, in turn: the client's form, then the answer page where it
+// can reach the person (pages.reaches). A form the client answered before
+// anyone could read it (the core's not_shown) goes on to the page; when no
+// surface is left the ask fails at once with the core's no_surface.
 func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
 	c := callFrom(ctx)
 	if c == nil {
 		return askcore.Reply{}, failure(situationProviderFailed, "a question reached the MCP provider outside a tool call")
 	}
 	form := formElicitation(c.req.ClientCapabilities())
-	switch {
-	case p.web == frontdoor.WebAlways, p.web == frontdoor.WebAuto && !form:
-		return p.askPage(ctx, c, q)
-	case !form:
+	if !form && p.web != frontdoor.WebAlways && p.web != frontdoor.WebAuto {
 		return askcore.Reply{}, failure(situationNoFormSupport, "")
 	}
+	var surfaces []askcore.Surface
+	formDone := make(chan struct{}) // closed when the form dropped out
+	if form && p.web != frontdoor.WebAlways {
+		surfaces = append(surfaces, askcore.Surface{Name: "the form", Provider: askcore.ProviderFunc(func(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
+			r, err := p.askForm(ctx, c, q)
+			if err != nil && !errors.Is(err, errInputRequired) {
+				close(formDone)
+			}
+			return r, err
+		})})
+	} else {
+		close(formDone)
+	}
+	if p.web != frontdoor.WebNever {
+		surfaces = append(surfaces, askcore.Surface{Name: "the answer page", Provider: askcore.ProviderFunc(func(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
+			select {
+			case <-formDone:
+			case <-ctx.Done():
+				return askcore.Reply{}, context.Cause(ctx)
+			}
+			if !p.pages.reaches(c) {
+				return askcore.Reply{}, failure(askcore.SituationNotShown, pageUnseen)
+			}
+			return p.askPage(ctx, c, q)
+		})})
+	}
+	if len(surfaces) == 1 && p.web == frontdoor.WebNever {
+		// The form alone: its own outcome, not_shown included.
+		return p.askForm(ctx, c, q)
+	}
+	return askcore.FirstReply(surfaces...).Ask(ctx, q)
+}
+
+// pageUnseen is why the answer page cannot reach the person: the detail
+// of its not_shown.
+const pageUnseen = "no browser can open here and the answer page's address reaches nobody (this client shows neither a URL-mode request nor the server's output)"
+
+// askForm asks through the client's form, on the protocol the client
+// negotiated.
+func (p *provider) askForm(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
 	if inputRequests(c.req) {
 		return p.askInResult(ctx, c, q)
 	}
 	return p.askLegacy(ctx, c, q)
+}
+
+// delivery is what the core needs to tell a reply no person could have
+// given (docs/SPEC.md, "Not shown"): the time the request waited, the
+// client's name and version, the mode, and Codex's turn trigger.
+func delivery(c *call, mode askcore.DeliveryMode, elapsed time.Duration) *askcore.Delivery {
+	d := &askcore.Delivery{Elapsed: elapsed, Mode: mode}
+	if ci := clientInfo(c.req); ci != nil {
+		d.Client, d.ClientVersion = ci.Name, ci.Version
+	}
+	if t, ok := c.req.Params.Meta["turn_trigger"].(string); ok {
+		d.Trigger = t
+	}
+	return d
+}
+
+// clientInfo is the client's clientInfo: from the call's own metadata on
+// 2026-07-28, else from its initialize.
+func clientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
+	if ci := req.ClientInfo(); ci != nil {
+		return ci
+	}
+	if ip := req.Session.InitializeParams(); ip != nil {
+		return ip.ClientInfo
+	}
+	return nil
+}
+
+// asker names the asking agent on the answer page: the client's
+// clientInfo title (or name) and version, "Claude Code 2.1.328".
+func asker(req *mcp.CallToolRequest) string {
+	ci := clientInfo(req)
+	if ci == nil {
+		return ""
+	}
+	name := ci.Title
+	if name == "" {
+		name = ci.Name
+	}
+	return strings.TrimSpace(name + " " + ci.Version)
+}
+
+// clientName is the client's clientInfo name ("" when unknown).
+func clientName(req *mcp.CallToolRequest) string {
+	if ci := clientInfo(req); ci != nil {
+		return ci.Name
+	}
+	return ""
+}
+
+// judge has the core judge one reply to the call's form (op form_reply).
+// It returns the answer, the form to send again (with its round), or the
+// error that ends this surface.
+func judge(ctx context.Context, c *call, q *askcore.Call, raw json.RawMessage, round int, d *askcore.Delivery) (askcore.Reply, *askcore.Form, int, error) {
+	step, err := q.JudgeForm(ctx, askcore.FormRound{Target: askcore.ForMCP, Response: raw, Round: round, Delivery: d})
+	if err != nil {
+		return askcore.Reply{}, nil, 0, err
+	}
+	switch step.Next {
+	case askcore.FormAnswer:
+		return askcore.Answered(step.Answer), nil, 0, nil
+	case askcore.FormAskAgain:
+		return askcore.Reply{}, &step.Form, step.Round, nil
+	}
+	return askcore.Reply{}, nil, 0, step.Err
 }
 
 // formElicitation reports whether the client can show forms: its
@@ -125,39 +236,100 @@ func inputRequests(req *mcp.CallToolRequest) bool {
 }
 
 // askInResult is the 2026-07-28 path. First round: the form goes back to
-// the client in an input-required result (the call ends at once). Second
-// round: the client retries the call with the same arguments and its reply
-// under inputKey, which the core judges.
+// the client in an input-required result (the call ends at once), with
+// the round and the time it was sent in requestState. Next round: the
+// client retries the call with the same arguments, its reply under
+// inputKey and the requestState; the core judges the reply, and a reply
+// that does not answer goes back the same way with the core's message.
 func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
+	var form *askcore.Form
+	round := 0
 	if resp, ok := c.req.Params.InputResponses[inputKey]; ok {
 		er, ok := resp.(*mcp.ElicitResult)
 		if !ok || er == nil {
 			return askcore.Reply{}, failure(situationClientError,
 				"the input response "+inputKey+" is not an elicitation result (it has no action)")
 		}
-		return reply(elicitReply{Action: er.Action, Content: er.Content})
+		raw, err := json.Marshal(elicitReply{Action: er.Action, Content: er.Content})
+		if err != nil { // a string and a map decoded from JSON always marshal
+			return askcore.Reply{}, failure(situationClientError, err.Error())
+		}
+		var d *askcore.Delivery
+		var sent time.Time
+		round, sent = readState(c.req.Params.RequestState)
+		if !sent.IsZero() {
+			d = delivery(c, askcore.DeliveryForm, time.Since(sent))
+		}
+		r, again, next, err := judge(ctx, c, q, raw, round, d)
+		if again == nil {
+			return r, err
+		}
+		form, round = again, next
+	} else {
+		f, err := q.FormFor(ctx, askcore.ForMCP, clientName(c.req))
+		if err != nil {
+			return askcore.Reply{}, err
+		}
+		form = &f
 	}
-	msg, schema, err := p.seam.form(ctx, q)
-	if err != nil {
-		return askcore.Reply{}, err
-	}
-	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema})
+	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema}, writeState(round, time.Now()))
 	return askcore.Reply{}, errInputRequired
+}
+
+// writeState is the requestState of an input request: the round of the
+// form and when it was sent (Unix milliseconds), which the client echoes
+// when it retries. A client that changes it changes only how its own
+// reply is judged (the core bounds the round).
+func writeState(round int, sent time.Time) string {
+	return strconv.Itoa(round) + "." + strconv.FormatInt(sent.UnixMilli(), 10)
+}
+
+// readState reads writeState's string; round 0 and no time for anything
+// else.
+func readState(s string) (round int, sent time.Time) {
+	r, t, ok := strings.Cut(s, ".")
+	if !ok {
+		return 0, time.Time{}
+	}
+	n, err1 := strconv.Atoi(r)
+	ms, err2 := strconv.ParseInt(t, 10, 64)
+	if err1 != nil || err2 != nil || n < 0 {
+		return 0, time.Time{}
+	}
+	return n, time.UnixMilli(ms)
 }
 
 // askLegacy is the elicitation/create path (protocol 2025-11-25 and older):
 // the call stays open while the person answers, with progress
-// notifications when the call carries a progress token.
+// notifications when the call carries a progress token. A reply that
+// does not answer goes back to the person with the core's message.
 func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
-	msg, schema, err := p.seam.form(ctx, q)
+	form, err := q.FormFor(ctx, askcore.ForMCP, clientName(c.req))
 	if err != nil {
 		return askcore.Reply{}, err
 	}
+	for round := 0; ; {
+		sent := time.Now()
+		raw, err := p.elicitForm(ctx, c, form)
+		if err != nil {
+			return askcore.Reply{}, err
+		}
+		r, again, next, err := judge(ctx, c, q, raw, round, delivery(c, askcore.DeliveryForm, time.Since(sent)))
+		if again == nil {
+			return r, err
+		}
+		form, round = *again, next
+	}
+}
+
+// elicitForm sends one form as elicitation/create and returns the
+// client's reply as it sent it.
+func (p *provider) elicitForm(ctx context.Context, c *call, form askcore.Form) (json.RawMessage, error) {
 	stop := p.progress(ctx, c.req, "")
-	res, err := c.req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema})
+	res, err := c.req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema})
 	stop()
 	if ctx.Err() != nil {
-		return askcore.Reply{}, context.Cause(ctx)
+		return nil, context.Cause(ctx)
 	}
 	// lineTransport hands the client's response over as a wireReply
 	// error (sdkgap_replies.go): the raw result, which the core judges
@@ -168,54 +340,68 @@ func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (ask
 	var wr *wireReply
 	switch {
 	case errors.As(err, &wr) && wr.failure != nil:
-		return askcore.Reply{}, *wr.failure
+		return nil, *wr.failure
 	case wr != nil:
-		return askcore.FormReply(wr.raw), nil
+		return wr.raw, nil
 	case errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed):
-		return askcore.Reply{}, failure(situationClientGone, "")
+		return nil, failure(situationClientGone, "")
 	case err != nil:
-		return askcore.Reply{}, failure(situationClientError, err.Error())
+		return nil, failure(situationClientError, err.Error())
 	case res == nil:
-		return askcore.Reply{}, failure(situationClientNoResult, "")
+		return nil, failure(situationClientNoResult, "")
 	}
 	// Only over a transport other than lineTransport does a result reach
 	// this point, decoded, validated and with defaults filled in by go-sdk.
-	return reply(elicitReply{Action: res.Action, Content: res.Content})
+	raw, err := json.Marshal(elicitReply{Action: res.Action, Content: res.Content})
+	if err != nil { // a string and a map decoded from JSON always marshal
+		return nil, failure(situationClientError, err.Error())
+	}
+	return raw, nil
 }
 
 // progress sends notifications/progress every progressEvery while the
 // person answers, when the call carries a progress token, so that clients
 // which reset their request timeout on progress never give up on a person
-// who is thinking. With a message (the answer page's URL), each
-// notification carries it, and the first goes out at once. stop ends it and
-// waits.
-func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, message string) (stop func()) {
+// who is thinking. Each message is the core's words (Core.Progress): how
+// long the question has waited and, with url, where to answer; with a url
+// the first goes out at once. stop ends it and waits: call it as soon as
+// the question ended, so that no progress follows its end.
+func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, url string) (stop func()) {
 	token := req.Params.GetProgressToken()
 	if token == nil || p.progressEvery <= 0 {
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
+	start := time.Now()
 	go func() {
 		defer close(done)
 		t := time.NewTicker(p.progressEvery)
 		defer t.Stop()
 		for n := 1; ; n++ {
-			if n > 1 || message == "" {
+			if n > 1 || url == "" {
 				select {
 				case <-ctx.Done():
 					return
 				case <-t.C:
 				}
 			}
-			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: message})
+			message, err := p.seam.core.Progress(ctx, time.Since(start), url)
+			if err != nil {
+				p.log.Debug("progress message not written", "err", err)
+				continue
+			}
+			err = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: message})
 			if err != nil && ctx.Err() == nil {
 				p.log.Debug("progress notification not sent", "err", err)
 			}
 		}
 	}()
+	var once sync.Once
 	return func() {
-		cancel()
-		<-done
+		once.Do(func() {
+			cancel()
+			<-done
+		})
 	}
 }

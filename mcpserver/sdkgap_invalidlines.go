@@ -49,9 +49,13 @@ func (c *lineConn) message(raw []byte, b *rpcline.Batch) (jsonrpc.Message, []byt
 	if rep := checkParams(msg); rep != nil {
 		return nil, rep
 	}
+	if rep := c.discoverAfterInitialize(msg); rep != nil {
+		return nil, rep
+	}
 	if rep := c.admit(msg, b); rep != nil {
 		return nil, rep
 	}
+	c.sawInitialize(msg)
 	return &jsonrpc.Request{ID: sdkID(msg.ID), Method: msg.Method, Params: msg.Params}, nil
 }
 

@@ -36,9 +36,12 @@ func (s *seam) tool(ctx context.Context) (name, description string, inputSchema 
 // the wire, to the seam; the core parses it. The result is the answer
 // object as the core wrote it; the error is an *askcore.Error holding the
 // core's bytes.
-func (s *seam) ask(ctx context.Context, arguments json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+func (s *seam) ask(ctx context.Context, arguments json.RawMessage, asker string, timeout time.Duration) (json.RawMessage, error) {
+	if asker == "" {
+		asker = agentID
+	}
 	res, err := s.svc.Ask(ctx, string(arguments), askcore.AskOptions{
-		From:    askcore.Identity{AgentID: agentID},
+		From:    askcore.Identity{AgentID: asker},
 		Timeout: timeout,
 	})
 	if err != nil {
@@ -47,8 +50,9 @@ func (s *seam) ask(ctx context.Context, arguments json.RawMessage, timeout time.
 	return res.JSON(), nil
 }
 
-// agentID is the identity of every question askcore-mcp asks: the server
-// has no agent of its own, the MCP client's model is the asker.
+// agentID is the identity of a question whose client gave no clientInfo:
+// the server has no agent of its own, the MCP client's model is the
+// asker, named by its client (asker) where the client says who it is.
 const agentID = "mcp-client"
 
 // form is the form for a normalized call as MCP clients read it (op

@@ -31,8 +31,18 @@ type Options struct {
 	// (the default) where the client shows no form.
 	Web frontdoor.WebMode
 	// NoBrowser: the answer page never opens a browser, it only prints its
-	// URL (ASKCORE_BROWSER=none does the same).
+	// URL, which the person then reads (ASKCORE_BROWSER=none opens no
+	// browser either, but says nothing of who reads the URL).
 	NoBrowser bool
+	// URLShown: the answer page's address, which the page writes to its
+	// log (answerpage.WithLog), reaches the person there (askcore-mcp's
+	// stderr is their terminal). Without it, and without a browser that
+	// opens (answerpage.BrowserOpens) or the client's URL-mode request,
+	// the page is no surface: a question the client cannot show fails at
+	// once instead of waiting unseen.
+	URLShown bool
+	// Getenv reads the environment for the browser rule (nil: os.Getenv).
+	Getenv func(string) string
 	// Page configures the answer page (answerpage.WithAddr, WithLog,
 	// WithEnv); the browser rule is the server's.
 	Page []answerpage.Option
@@ -103,7 +113,7 @@ func New(svc *askcore.Service, o *Options) (*Server, error) {
 	}
 	return newServer(context.Background(), svc, options{
 		timeout: o.Timeout, progressEvery: o.ProgressEvery, log: o.Logger, web: o.Web,
-		page:       pageOptions{noBrowser: o.NoBrowser, opts: o.Page},
+		page:       pageOptions{noBrowser: o.NoBrowser, urlShown: o.URLShown, getenv: o.Getenv, opts: o.Page},
 		stopWithin: o.StopWithin,
 	})
 }
@@ -260,16 +270,16 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	defer cancel(nil)
 	defer context.AfterFunc(s.life, func() { cancel(context.Cause(s.life)) })()
 	c := &call{req: req}
-	answer, err := s.seam.ask(withCall(ctx, c), req.Params.Arguments, s.timeout)
+	answer, err := s.seam.ask(withCall(ctx, c), req.Params.Arguments, asker(req), s.timeout)
 	if signal, stopped := s.stoppedBy(); stopped && err != nil && askcore.AsError(err).Code == askcore.CodeAskAborted {
 		err = s.seam.stopped(ctx, signal)
 	}
-	if ir := c.takeInputRequest(); ir != nil && ctx.Err() == nil {
+	if ir, state := c.takeInputRequest(); ir != nil && ctx.Err() == nil {
 		// 2026-07-28: the form goes to the client inside the result; it
 		// retries the call with the reply.
 		s.log.Debug("ask_user_question: form returned as an input request")
 		// (go-sdk writes "content": null beside it; lineTransport drops it.)
-		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{inputKey: ir}}, nil
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{inputKey: ir}, RequestState: state}, nil
 	}
 	if err != nil {
 		s.logOutcome(err)

@@ -94,10 +94,15 @@ func TestGoClientWithoutFormsOnThePage(t *testing.T) {
 				results <- res
 			}()
 			msg := <-messages
-			url, ok := strings.CutPrefix(msg, "askcore: answer at ")
+			// The core's words (Core.Progress), the page's URL last.
+			_, url, ok := strings.Cut(msg, " Answer at ")
 			require.True(t, ok, "the progress message names the page: %q", msg)
+			want, err := nativeCore.Progress(context.Background(), 0, url)
+			require.NoError(t, err)
+			require.Equal(t, want, msg)
 			page := openPage(t, url)
 			q := page.stream().question()
+			assert.Equal(t, "askcore-test 0", q.From.AgentID, "the page names the asker by the client's clientInfo")
 			status, _ := page.answer(q.ID, picksReply(askcore.Pick{Text: "Hardy"}))
 			require.Equal(t, http.StatusOK, status)
 			assertBytes(t, <-results, []byte(wantReply(t, openArgs, askcore.Picks(askcore.Pick{Text: "Hardy"}))), false)

@@ -103,6 +103,9 @@ type pageEvent struct{ name, data string }
 type pageQuestion struct {
 	ID   string          `json:"id"`
 	Call json.RawMessage `json:"call"`
+	From struct {
+		AgentID string `json:"agentId"`
+	} `json:"from"`
 }
 
 // pageEnd is how a question ended, as the page hears it.

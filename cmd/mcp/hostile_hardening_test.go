@@ -161,8 +161,10 @@ func TestClientRepliesThatCannotBeRead(t *testing.T) {
 		{"result null", `"result":null`, fail(askcore.SituationClientNoResult, "")},
 		{"action a number", `"result":{"action":7}`, judged(`{"action":7}`)},
 		{"result a string", `"result":"x"`, judged(`"x"`)},
-		{"content an array", `"result":{"action":"accept","content":[1]}`, judged(`{"action":"accept","content":[1]}`)},
-		{"content a nested object", `"result":{"action":"accept","content":{"answer":{"x":1}}}`, judged(`{"action":"accept","content":{"answer":{"x":1}}}`)},
+		// The core cannot read this reply as an answer: the form goes back
+		// to the person with its message (want "": asked again).
+		{"content an array", `"result":{"action":"accept","content":[1]}`, ""},
+		{"content a nested object", `"result":{"action":"accept","content":{"answer":{"x":1}}}`, ""},
 	}
 	p := startProc(t, "--engine", "native")
 	p.handshake("2025-11-25", `{"elicitation":{"form":{}}}`)
@@ -180,7 +182,16 @@ func TestClientRepliesThatCannotBeRead(t *testing.T) {
 				resp = strings.Replace(resp, `"jsonrpc":"2.0",`, "", 1) + "}"
 			}
 			p.sendSlowly(resp)
-			text := p.toolText(p.recv(), id)
+			m := p.recv()
+			if tc.want == "" {
+				require.Equal(t, "elicitation/create", m.Method, "%s", m.raw)
+				assert.Contains(t, string(m.Params), `"message":"The form's`, "led by the core's message for the person")
+				good := `{"action":"accept","content":{"answer":"fixed"}}`
+				p.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + good + `}`)
+				assert.Equal(t, judged(good), p.toolText(p.recv(), id))
+				return
+			}
+			text := p.toolText(m, id)
 			assert.Equal(t, tc.want, text)
 			for _, sdk := range []string{"json:", "cannot unmarshal", "EOF", "calling \\\"elicitation/create\\\""} {
 				assert.NotContains(t, text, sdk, "go-sdk's words never reach the model")

@@ -14,6 +14,7 @@ import (
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/mcpserver"
+	"github.com/askcore/askcore/termui"
 )
 
 const usageLine = "usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]"
@@ -129,6 +130,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	svc := askcore.NewService(client)
 	srv, err := mcpserver.New(svc, &mcpserver.Options{
 		Timeout: *timeout, ProgressEvery: every, Web: web, NoBrowser: *noBrowser, Logger: log,
+		URLShown: isTerminal(stderr), Getenv: getenv,
 		Page:       []answerpage.Option{answerpage.WithAddr(*webAddr), answerpage.WithLog(stderr), answerpage.WithEnv(getenv)},
 		StopWithin: stopWithin - engineCloseBudget,
 	})
@@ -155,4 +157,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	return 0
+}
+
+// isTerminal reports whether w is a terminal: the answer page's address,
+// written there, reaches the person.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && termui.IsTerminal(f)
 }

@@ -60,10 +60,12 @@ type proc struct {
 }
 
 // startProc starts askcore-mcp with args (ASKCORE_LOG=info, and
-// ASKCORE_BROWSER=none: no test opens a browser on the desktop it runs on).
+// ASKCORE_BROWSER=none: no test opens a browser on the desktop it runs
+// on) and --no-browser: the tests read the page's address on stderr, as
+// the person who turned the browser off does.
 func startProc(t *testing.T, args ...string) *proc {
 	t.Helper()
-	return startProcEnv(t, []string{"ASKCORE_BROWSER=none"}, args...)
+	return startProcEnv(t, []string{"ASKCORE_BROWSER=none"}, append([]string{"--no-browser"}, args...)...)
 }
 
 // startProcEnv starts askcore-mcp with args and env added to the test's

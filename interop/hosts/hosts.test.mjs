@@ -45,7 +45,14 @@ const LONG = {
 // within this long after its call (the suite kills the host a little later).
 const TRUTH_WITHIN = 15_000;
 
-const NO_FIX = 'askcore does not tell the model the truth here yet: a reply no person could have given, or a page nobody can reach, must be ASK_FAILED ("not shown")';
+// The model gets ASK_FAILED ("Nobody saw the question: ... codex-mcp-client
+// 0.169.0 declined the form in 140 ms ..."), but the core's not_shown
+// words name what the client did ("declined", "cancelled"), which this
+// test refuses in any form.
+const CLIENT_VERB = 'ASK_FAILED now, but the core\'s not_shown message says what the client did ("declined the form", "cancelled the form")';
+// On 2026-07-28 the retry with the cancel comes ~290 ms after the input
+// request (behind the logging proxy): over the core's NotShownMillis.
+const RETRY_TIME = 'claude -p retries with its cancel ~290 ms after the input request, over the core\'s 250 ms threshold: still ASK_CANCELLED';
 
 const once = (f) => {
   let p;
@@ -296,7 +303,7 @@ function assertAnswered(r, value) {
 
 describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASKCORE_HOSTS_CONCURRENCY || 4) }, () => {
   // Non-interactive modes: nobody can see a form there.
-  test('claude -p (protocol 2026-07-28): the model is told nobody saw the question, not "cancelled"', { todo: NO_FIX }, async (t) => {
+  test('claude -p (protocol 2026-07-28): the model is told nobody saw the question, not "cancelled"', { todo: RETRY_TIME }, async (t) => {
     if (skipped(t, 'claude')) return;
     const r = await exec.claude();
     report(t, t.name, r.record);
@@ -304,7 +311,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     assertTruth(r);
   });
 
-  test('claude -p (MCP_PROTOCOL_NEGOTIATION=legacy): the model is told nobody saw the question, not "cancelled"', { todo: NO_FIX }, async (t) => {
+  test('claude -p (MCP_PROTOCOL_NEGOTIATION=legacy): the model is told nobody saw the question, not "cancelled"', { todo: CLIENT_VERB }, async (t) => {
     if (skipped(t, 'claude')) return;
     const r = await exec.claudeLegacy();
     report(t, t.name, r.record);
@@ -312,7 +319,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     assertTruth(r);
   });
 
-  test('codex exec (tools approved): the model is told nobody saw the question, not "declined"', { todo: NO_FIX }, async (t) => {
+  test('codex exec (tools approved): the model is told nobody saw the question, not "declined"', { todo: CLIENT_VERB }, async (t) => {
     if (skipped(t, 'codex')) return;
     const r = await exec.codex();
     report(t, t.name, r.record);
@@ -320,14 +327,14 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     assertTruth(r);
   });
 
-  test('gemini -p (server trusted): the model is told at once that nobody can see the question', { todo: NO_FIX }, async (t) => {
+  test('gemini -p (server trusted): the model is told at once that nobody can see the question', async (t) => {
     if (skipped(t, 'gemini')) return;
     const r = await exec.gemini();
     report(t, t.name, r.record);
     assertTruth(r);
   });
 
-  test('opencode run: the model is told at once that nobody can see the question', { todo: NO_FIX }, async (t) => {
+  test('opencode run: the model is told at once that nobody can see the question', async (t) => {
     if (skipped(t, 'opencode')) return;
     const r = await exec.opencode();
     report(t, t.name, r.record);

@@ -290,8 +290,15 @@ test("custom_answer wins over the pre-filled choice", async () => {
   assert.deepEqual(texts(r.updates), ["Let me ask.", "You chose DuckDB."]);
 });
 
+// afterReading waits as long as a person takes to read a form: a decline
+// sooner than the core's NotShownMillis (250 ms) is not the person's.
+const afterReading = (reply) => async () => {
+  await new Promise((r) => setTimeout(r, 300));
+  return reply;
+};
+
 test("decline reaches the model as ASK_DECLINED", async () => {
-  const session = await newSession(single, async () => ({ action: "decline" }));
+  const session = await newSession(single, afterReading({ action: "decline" }));
   const r = await turn(session, "go");
   assert.equal(r.stopReason, "end_turn");
   assertError(toolResult(r.updates, "call_db", dbArgs), "ASK_DECLINED");
@@ -315,6 +322,15 @@ test("session/cancel mid-question: ASK_ABORTED and stopReason cancelled", async 
   assert.equal(r.stopReason, "cancelled");
   assertError(toolResult(r.updates, "call_db", dbArgs), "ASK_ABORTED");
   await withTimeout(cancelled, TIMEOUT, "the elicitation was not cancelled ($/cancel_request)", single);
+});
+
+test("a decline at once is not the person's: ASK_FAILED, nobody saw the question", async () => {
+  const session = await newSession(single, async () => ({ action: "decline" }));
+  const r = await turn(session, "go");
+  assert.equal(r.stopReason, "end_turn");
+  const result = toolResult(r.updates, "call_db", dbArgs);
+  assertError(result, "ASK_FAILED");
+  assert.match(result.rawOutput.message, /^Nobody saw the question: /);
 });
 
 test("the agent keeps serving after a cancel", async () => {
@@ -390,6 +406,7 @@ test("a batch with a multi-select question: one form, the core's answer bytes", 
 test("a declined batch fails whole with ASK_DECLINED", async () => {
   const session = await newSession(batch, async (params) => {
     checkBatchForm(params, session);
+    await new Promise((r) => setTimeout(r, 300)); // a person reads it first
     return { action: "decline" };
   });
   const r = await turn(session, "go");
@@ -420,7 +437,9 @@ test("a non-array for a multi-select field is the core's INVALID_ANSWER", async 
 
 test("every elicitation/create carried mode, sessionId and toolCallId", () => {
   assert.ok(single.elicitations.length >= 5);
-  assert.equal(batch.elicitations.length, 3, "one form per batch");
+  // One form per batch, and the one whose reply did not answer went back
+  // to the person MaxFormRounds (3) more times before INVALID_ANSWER.
+  assert.equal(batch.elicitations.length, 3 + 3, "one form per batch, plus the forms sent again");
   for (const p of [...single.elicitations, ...batch.elicitations]) {
     assert.equal(p.mode, "form");
     assert.match(p.sessionId, /\S/);

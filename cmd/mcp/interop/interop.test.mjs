@@ -211,15 +211,18 @@ test("choice: the answer object as structuredContent and as the same text", asyn
   // description). The header is the choice field's title, which MCP has
   // (a requestedSchema title, which it has not, would be dropped).
   assert.equal(forms.length, before + 1);
-  const form = JSON.parse(coreOut({ op: "elicitation", for: "mcp", arguments: JSON.stringify(dbArgs) }).text);
+  // The form for this client (its clientInfo name): option titles carry
+  // each description and the recommended mark, for hosts that show titles
+  // only.
+  const form = JSON.parse(coreOut({ op: "elicitation", for: "mcp", client: "askcore-interop", arguments: JSON.stringify(dbArgs) }).text);
   const seen = forms.at(-1);
   assert.equal(seen.message, form.message);
   assert.deepEqual(seen.requestedSchema, strip(form.requestedSchema));
   assert.equal(seen.requestedSchema.title, undefined, "an MCP form has no requestedSchema title");
   assert.equal(seen.requestedSchema.properties.choice.title, "Database", "the header reaches the client as the field's title");
   assert.deepEqual(seen.requestedSchema.properties.choice.oneOf, [
-    { const: "sqlite", title: "SQLite" },
-    { const: "postgres", title: "PostgreSQL" },
+    { const: "sqlite", title: "SQLite (recommended)" },
+    { const: "postgres", title: "PostgreSQL — a server" },
   ]);
   assert.equal(seen.requestedSchema.properties.choice.default, "sqlite");
 });
@@ -272,18 +275,36 @@ test("a choice that was not offered is the core's INVALID_ANSWER", async () => {
   assert.ok(result.structuredContent.message.includes(told), result.structuredContent.message);
 });
 
+// afterReading waits as long as a person takes to read a form: a decline
+// or cancel sooner than the core's NotShownMillis (250 ms) is not the
+// person's.
+const afterReading = (reply) => async () => {
+  await new Promise((r) => setTimeout(r, 300));
+  return reply;
+};
+
 test("decline: ASK_DECLINED", async () => {
-  respond = async () => ({ action: "decline" });
+  respond = afterReading({ action: "decline" });
   const result = await call(dbArgs);
   assertAnswered(result, dbArgs, { action: "decline" });
   assertCode(result, "ASK_DECLINED");
 });
 
 test("cancel: ASK_CANCELLED", async () => {
-  respond = async () => ({ action: "cancel" });
+  respond = afterReading({ action: "cancel" });
   const result = await call(dbArgs);
   assertAnswered(result, dbArgs, { action: "cancel" });
   assertCode(result, "ASK_CANCELLED");
+});
+
+test("a decline at once is not the person's: ASK_FAILED, nobody saw the question", async () => {
+  for (const action of ["decline", "cancel"]) {
+    respond = async () => ({ action });
+    const result = await call(dbArgs);
+    assertCode(result, "ASK_FAILED");
+    assert.match(result.structuredContent.message, /^Nobody saw the question: /);
+    assert.match(result.structuredContent.message, /askcore-interop 0\.0\.0/);
+  }
 });
 
 test("invalid arguments: the core's INVALID_REQUEST, nobody is asked", async () => {
