@@ -187,6 +187,8 @@ test('sign in with the link, an ask appears live, answered with the keys; the ag
   assert.match(await first.locator('.ask-meta time').first().textContent(), /^asked just now$/);
   assert.equal(await first.locator('#status').textContent(), '1 question is waiting for your answer.');
   assert.equal(await first.locator('#announce').textContent(), 'New question from builder.');
+  // The title badge: the count shows in a tab or window list while the page is open.
+  assert.equal(await first.title(), '(1) askcore inbox');
 
   // The keys: the form has the focus (it arrived with nothing focused),
   // ArrowDown moves to SQLite, Enter confirms and sends.
