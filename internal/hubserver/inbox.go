@@ -77,7 +77,7 @@ type inbox struct {
 	store           hubstore.Store
 	reply           func(ctx context.Context, personID int64, askID string, reply json.RawMessage, where string) (hubstore.Ask, error)
 	core            *askcore.Core // the words of an ask's end, and its summary
-	secureOrigin    bool // people reach the hub over TLS
+	secureOrigin    bool          // people reach the hub over TLS
 	sessionLifetime time.Duration
 	poll            time.Duration
 	now             func() time.Time
