@@ -33,6 +33,14 @@ Commands:
   person add NAME           add a person
   login [--person P]        print a one-time sign-in link for the inbox
   log [--ask ID] [--json]   print the event log
+  notify add webhook URL [--person P]
+                            POST each new ask, signed, to URL; prints the
+                            signing secret
+  notify add ntfy URL [--person P] [--token-file F]
+                            publish each new ask to an ntfy topic URL (the
+                            access token read from F, "-" for stdin)
+  notify list               list the notification targets (no secrets)
+  notify remove ID          remove a notification target
 
 Every command takes --db (a SQLite file, or postgres://...; default
 $ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db). The default person is
@@ -60,10 +68,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return 0
 	}
 	cmd, rest := args[0], args[1:]
-	if (cmd == "agent" || cmd == "person") && len(rest) > 0 {
+	if (cmd == "agent" || cmd == "person" || cmd == "notify") && len(rest) > 0 {
 		cmd, rest = cmd+" "+rest[0], rest[1:]
 	}
-	c := &cli{stdout: stdout, stderr: stderr, getenv: getenv}
+	c := &cli{stdout: stdout, stderr: stderr, getenv: getenv, stdin: os.Stdin}
 	fs := flag.NewFlagSet("askcore-hub "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.db, "db", getenv("ASKCORE_HUB_DB"), "the store: a SQLite `file`, or a postgres:// URL (default $ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db)")
@@ -86,6 +94,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fs.StringVar(&c.person, "person", "", "the person to sign in (default $USER)")
 		fs.StringVar(&c.base, "url", defaultBase(getenv), "the `URL` people open the hub at (default $ASKCORE_HUB_URL, else http://127.0.0.1:7433)")
 		f = c.login
+	case "notify add":
+		fs.StringVar(&c.person, "person", "", "the person to notify (default $USER)")
+		fs.StringVar(&c.tokenFile, "token-file", "", "ntfy: read the topic's access token from `FILE` (- for stdin)")
+		f = c.notifyAdd
+	case "notify list":
+		f = c.notifyList
+	case "notify remove":
+		f = c.notifyRemove
 	case "log":
 		fs.StringVar(&c.ask, "ask", "", "only the events of this ask `ID`")
 		fs.BoolVar(&c.json, "json", false, "one JSON object a line")
@@ -133,6 +149,9 @@ type cli struct {
 	base     string
 	ask      string
 	json     bool
+	// notify add
+	tokenFile string
+	stdin     io.Reader
 
 	// serve
 	settings                            frontdoor.Settings

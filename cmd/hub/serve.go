@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/askcore/askcore/internal/hubnotify"
 	"github.com/askcore/askcore/internal/hubserver"
 )
 
@@ -105,6 +106,11 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	runCtx, stopRun := context.WithCancel(context.Background())
 	defer stopRun()
 	go srv.Run(runCtx)
+	notifier := hubnotify.New(hubnotify.Options{Store: store, InboxURL: baseURL + "/", Logger: logger})
+	notified := make(chan struct{})
+	go func() { notifier.Run(runCtx); close(notified) }()
+	// The store closes after the notifier stopped using it.
+	defer func() { stopRun(); <-notified }()
 
 	served := make(chan error, 1)
 	go func() {

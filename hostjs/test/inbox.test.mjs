@@ -187,6 +187,8 @@ test('sign in with the link, an ask appears live, answered with the keys; the ag
   assert.match(await first.locator('.ask-meta time').first().textContent(), /^asked just now$/);
   assert.equal(await first.locator('#status').textContent(), '1 question is waiting for your answer.');
   assert.equal(await first.locator('#announce').textContent(), 'New question from builder.');
+  // The title badge: the count shows in a tab or window list while the page is open.
+  assert.equal(await first.title(), '(1) askcore inbox');
 
   // The keys: the form has the focus (it arrived with nothing focused),
   // ArrowDown moves to SQLite, Enter confirms and sends.
@@ -305,4 +307,34 @@ test('the sign-in link: a GET (a link scanner) uses nothing up, the button signs
   // Sign out: back to the signed-out page.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByText('You are not signed in.').waitFor();
+});
+
+test('the page\'s own notifications: asked for from a click, shown for a live ask while the person looks elsewhere', opts, async (t) => {
+  const agent = agentAPI(hub, agentToken(hub, 'notifier'));
+  const page = await signIn(t, hub);
+  const button = page.getByRole('button', { name: 'Notify me of new questions' });
+  await button.waitFor({ timeout: PATIENCE });
+  await page.context().grantPermissions(['notifications'], { origin: hub.base });
+  await button.click();
+  await button.waitFor({ state: 'hidden', timeout: PATIENCE });
+  assert.equal(await page.evaluate(() => Notification.permission), 'granted');
+  // Record the notifications the page makes, and look elsewhere.
+  await page.evaluate(() => {
+    window.__notes = [];
+    const Real = window.Notification;
+    window.Notification = class extends Real {
+      constructor(title, options) {
+        super(title, options);
+        window.__notes.push({ title, body: options.body, tag: options.tag });
+      }
+    };
+    document.hasFocus = () => false;
+  });
+  const id = await agent.ask(DB_REQUEST, 'call-n', 'session-n');
+  await page.waitForFunction(() => window.__notes.length > 0, null, { timeout: PATIENCE });
+  const notes = await page.evaluate(() => window.__notes);
+  assert.equal(notes.length, 1);
+  assert.equal(notes[0].title, 'notifier asks');
+  assert.equal(notes[0].tag, id);
+  assert.equal(notes[0].body, 'Database: Which database should the service use?');
 });

@@ -305,6 +305,9 @@ func (s *sqlStore) CreateAsk(ctx context.Context, n NewAsk) (Ask, bool, error) {
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT person_id FROM agents WHERE id = ?`), n.AgentID).Scan(&personID); err != nil {
 			return err
 		}
+		if err := s.enqueueAsked(ctx, tx, personID, id, at); err != nil {
+			return err
+		}
 		return s.notifyTx(ctx, tx, AskKey(id), PersonKey(personID))
 	})
 	if err != nil {
@@ -588,6 +591,133 @@ func (s *sqlStore) DueOutbox(ctx context.Context, now time.Time, limit int) ([]O
 		out = append(out, o)
 	}
 	return out, rows.Err()
+}
+
+// enqueueAsked writes an outbox row for each of the person's targets, in
+// the ask's transaction: a new ask is notified even if the process dies
+// right after the commit.
+func (s *sqlStore) enqueueAsked(ctx context.Context, tx *sql.Tx, personID int64, askID string, at int64) error {
+	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id FROM notify_targets WHERE person_id = ? ORDER BY id`), personID)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, t := range ids {
+		p, _ := json.Marshal(AskedPayload{TargetID: t, AskID: askID})
+		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO outbox (kind, payload, next_at) VALUES (?, ?, ?)`), OutboxAsked, string(p), at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sqlStore) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]OutboxItem, error) {
+	lock := ""
+	if s.d.name == "postgres" {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	var out []OutboxItem
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		out = nil
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id, kind, payload, attempts, next_at FROM outbox WHERE delivered_at IS NULL AND next_at <= ? ORDER BY next_at, id LIMIT ?`+lock), ms2(now), limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var o OutboxItem
+			var payload string
+			var next int64
+			if err := rows.Scan(&o.ID, &o.Kind, &payload, &o.Attempts, &next); err != nil {
+				rows.Close()
+				return err
+			}
+			o.Payload, o.NextAt = json.RawMessage(payload), time.UnixMilli(next)
+			out = append(out, o)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, o := range out {
+			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE outbox SET next_at = ? WHERE id = ?`), ms2(now.Add(lease)), o.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Notification targets.
+
+const targetColumns = `id, person_id, kind, url, secret, created_at`
+
+func scanTarget(r interface{ Scan(...any) error }) (NotifyTarget, error) {
+	var t NotifyTarget
+	var created int64
+	if err := r.Scan(&t.ID, &t.PersonID, &t.Kind, &t.URL, &t.Secret, &created); err != nil {
+		return NotifyTarget{}, notFound(err)
+	}
+	t.CreatedAt = time.UnixMilli(created)
+	return t, nil
+}
+
+func (s *sqlStore) AddNotifyTarget(ctx context.Context, t NotifyTarget) (NotifyTarget, error) {
+	t.CreatedAt = time.UnixMilli(ms2(time.Now()))
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, s.d.q(`INSERT INTO notify_targets (person_id, kind, url, secret, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`),
+			t.PersonID, t.Kind, t.URL, t.Secret, ms2(t.CreatedAt)).Scan(&t.ID)
+	})
+	return t, err
+}
+
+func (s *sqlStore) NotifyTarget(ctx context.Context, id int64) (NotifyTarget, error) {
+	return scanTarget(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+targetColumns+` FROM notify_targets WHERE id = ?`), id))
+}
+
+func (s *sqlStore) NotifyTargets(ctx context.Context, personID int64) ([]NotifyTarget, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT `+targetColumns+` FROM notify_targets WHERE ? = 0 OR person_id = ? ORDER BY id`), personID, personID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []NotifyTarget
+	for rows.Next() {
+		t, err := scanTarget(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) RemoveNotifyTarget(ctx context.Context, id int64) error {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM notify_targets WHERE id = ?`), id)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return err
 }
 
 func (s *sqlStore) MarkOutbox(ctx context.Context, id int64, delivered bool, next time.Time) error {

@@ -188,6 +188,34 @@ type OutboxItem struct {
 	DeliveredAt time.Time // zero until delivered
 }
 
+// NotifyTarget is where a person is told of a new ask: a webhook (Secret
+// signs each delivery) or an ntfy topic (Secret, when set, is its access
+// token).
+type NotifyTarget struct {
+	ID        int64
+	PersonID  int64
+	Kind      string // NotifyWebhook or NotifyNtfy
+	URL       string
+	Secret    string
+	CreatedAt time.Time
+}
+
+// The kinds of notification targets.
+const (
+	NotifyWebhook = "webhook"
+	NotifyNtfy    = "ntfy"
+)
+
+// OutboxAsked is the outbox kind of a new ask to notify: its payload is
+// AskedPayload.
+const OutboxAsked = "asked"
+
+// AskedPayload is the outbox payload of a new ask, one row per target.
+type AskedPayload struct {
+	TargetID int64  `json:"target"`
+	AskID    string `json:"ask"`
+}
+
 // Store is the hub's state. Implementations are safe for concurrent use,
 // also by several processes on one database.
 type Store interface {
@@ -249,8 +277,22 @@ type Store interface {
 	EnqueueOutbox(ctx context.Context, kind string, payload json.RawMessage, at time.Time) (int64, error)
 	// DueOutbox returns undelivered items whose next attempt is due.
 	DueOutbox(ctx context.Context, now time.Time, limit int) ([]OutboxItem, error)
+	// ClaimOutbox returns up to limit due items and moves their next
+	// attempt lease later, in one transaction, so another process
+	// claiming at the same time gets other rows (FOR UPDATE SKIP LOCKED
+	// on PostgreSQL); an item whose claimer died is due again after the
+	// lease.
+	ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]OutboxItem, error)
 	// MarkOutbox records an attempt: delivered, or retried at next.
 	MarkOutbox(ctx context.Context, id int64, delivered bool, next time.Time) error
+
+	// Notification targets. CreateAsk writes one OutboxAsked row per
+	// target of the asking agent's person in its own transaction.
+	AddNotifyTarget(ctx context.Context, t NotifyTarget) (NotifyTarget, error)
+	NotifyTarget(ctx context.Context, id int64) (NotifyTarget, error)
+	// NotifyTargets lists a person's targets, or everyone's for 0.
+	NotifyTargets(ctx context.Context, personID int64) ([]NotifyTarget, error)
+	RemoveNotifyTarget(ctx context.Context, id int64) error // ErrNotFound
 
 	Close() error
 }

@@ -368,3 +368,40 @@ func TestSQLiteFileModes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
 }
+
+func TestNotifyTargetsAndClaim(t *testing.T) {
+	eachStore(t, func(t *testing.T, open func() hubstore.Store) {
+		ctx := context.Background()
+		s := open()
+		f := setup(t, s, 0)
+		tg, err := s.AddNotifyTarget(ctx, hubstore.NotifyTarget{PersonID: f.person.ID, Kind: hubstore.NotifyWebhook, URL: "https://x/", Secret: "whsec_1"})
+		require.NoError(t, err)
+		got, err := s.NotifyTarget(ctx, tg.ID)
+		require.NoError(t, err)
+		assert.Equal(t, "whsec_1", got.Secret)
+		all, err := s.NotifyTargets(ctx, 0)
+		require.NoError(t, err)
+		assert.Len(t, all, 1)
+
+		a, _, err := s.CreateAsk(ctx, newAsk(f, "c1", "args"))
+		require.NoError(t, err)
+		now := time.Now().Add(time.Second)
+		claimed, err := s.ClaimOutbox(ctx, now, time.Minute, 10)
+		require.NoError(t, err)
+		require.Len(t, claimed, 1, "one row per target, written with the ask")
+		var p hubstore.AskedPayload
+		require.NoError(t, json.Unmarshal(claimed[0].Payload, &p))
+		assert.Equal(t, hubstore.AskedPayload{TargetID: tg.ID, AskID: a.ID}, p)
+		again, err := s.ClaimOutbox(ctx, now, time.Minute, 10)
+		require.NoError(t, err)
+		assert.Empty(t, again, "leased")
+		again, err = s.ClaimOutbox(ctx, now.Add(2*time.Minute), time.Minute, 10)
+		require.NoError(t, err)
+		assert.Len(t, again, 1, "due again once the lease ends")
+
+		require.NoError(t, s.RemoveNotifyTarget(ctx, tg.ID))
+		assert.ErrorIs(t, s.RemoveNotifyTarget(ctx, tg.ID), hubstore.ErrNotFound)
+		_, err = s.NotifyTarget(ctx, tg.ID)
+		assert.ErrorIs(t, err, hubstore.ErrNotFound)
+	})
+}

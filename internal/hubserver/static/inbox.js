@@ -12,12 +12,14 @@ const statusEl = /** @type {HTMLElement} */ (document.getElementById('status'));
 const announceEl = /** @type {HTMLElement} */ (document.getElementById('announce'));
 const asksEl = /** @type {HTMLElement} */ (document.getElementById('asks'));
 const signoutEl = /** @type {HTMLButtonElement} */ (document.getElementById('signout'));
+const notifyEl = /** @type {HTMLButtonElement} */ (document.getElementById('notify'));
 
 /** The page's words (the core has none for the page around its questions). */
 const WORDS = {
   none: 'No question is waiting for an answer. New questions appear here by themselves.',
   waiting: (/** @type {number} */ n) => (n === 1 ? '1 question is waiting for your answer.' : `${n} questions are waiting for your answer.`),
   announce: (/** @type {string} */ agent) => `New question from ${agent}.`,
+  notifyTitle: (/** @type {string} */ agent) => `${agent} asks`,
   session: (/** @type {string} */ id) => (id ? `Session ${id}` : 'No session'),
   asked: (/** @type {string} */ age) => `asked ${age}`,
   lost: 'The connection to the hub was lost; trying again…',
@@ -70,7 +72,10 @@ events.addEventListener('pending', (ev) => {
 events.addEventListener('add', (ev) => {
   const p = JSON.parse(/** @type {MessageEvent} */ (ev).data);
   later((r) => {
-    if (add(r, p, true)) announceEl.textContent = WORDS.announce(p.agent);
+    if (add(r, p, true)) {
+      announceEl.textContent = WORDS.announce(p.agent);
+      notify(p);
+    }
     focusTop();
     update();
   });
@@ -246,6 +251,38 @@ function signOut() {
   for (const [id, entry] of items) end(id, entry, WORDS.signedOut);
   update(WORDS.signedOut);
   statusEl.setAttribute('role', 'alert');
+}
+
+// The page's own notifications. Browsers let a page ask for the
+// permission only from a person's gesture, so a button asks; it is shown
+// only while the choice is open.
+if ('Notification' in window && Notification.permission === 'default') {
+  notifyEl.hidden = false;
+  notifyEl.addEventListener('click', async () => {
+    notifyEl.disabled = true;
+    try {
+      await Notification.requestPermission();
+    } finally {
+      notifyEl.disabled = false;
+      notifyEl.hidden = Notification.permission !== 'default';
+    }
+  });
+}
+
+/**
+ * Tells of a live ask while the person looks elsewhere (another tab or
+ * window); a notification's text is plain text.
+ * @param {{id: string, call: any, agent: string}} p
+ */
+function notify(p) {
+  if (!('Notification' in window) || Notification.permission !== 'granted' || (!document.hidden && document.hasFocus())) return;
+  const qs = Array.isArray(p.call?.questions) ? p.call.questions : [p.call];
+  const body = qs.map((/** @type {any} */ q) => (q?.header ? `${q.header}: ${q.question}` : String(q?.question ?? ''))).join('\n');
+  const n = new Notification(WORDS.notifyTitle(p.agent), { body, tag: p.id });
+  n.onclick = () => {
+    window.focus();
+    n.close();
+  };
 }
 
 signoutEl.addEventListener('click', async () => {

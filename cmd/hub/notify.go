@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/askcore/askcore/internal/hubnotify"
+	"github.com/askcore/askcore/internal/hubstore"
+)
+
+// notifyAdd adds a webhook (its signing secret printed once, on stdout)
+// or an ntfy topic (its token read from a file, never from the command
+// line, where other users' ps would see it).
+func (c *cli) notifyAdd(ctx context.Context, args []string) error {
+	if len(args) != 2 || (args[0] != hubstore.NotifyWebhook && args[0] != hubstore.NotifyNtfy) {
+		return usageError{"notify add webhook URL, or notify add ntfy URL"}
+	}
+	kind, url := args[0], args[1]
+	if err := hubnotify.CheckURL(url); err != nil {
+		return usageError{err.Error()}
+	}
+	var secret string
+	switch {
+	case kind == hubstore.NotifyWebhook && c.tokenFile != "":
+		return usageError{"--token-file is for ntfy; a webhook's secret is made by the hub"}
+	case kind == hubstore.NotifyWebhook:
+		secret = hubnotify.NewSecret()
+	case c.tokenFile != "":
+		var b []byte
+		var err error
+		if c.tokenFile == "-" {
+			b, err = io.ReadAll(io.LimitReader(c.stdin, 4096))
+		} else {
+			b, err = os.ReadFile(c.tokenFile)
+		}
+		if err != nil {
+			return err
+		}
+		if secret = strings.TrimSpace(string(b)); secret == "" {
+			return usageError{"the token file is empty"}
+		}
+	}
+	s, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	p, err := c.personNamed(ctx, s, c.person)
+	if err != nil {
+		return err
+	}
+	t, err := s.AddNotifyTarget(ctx, hubstore.NotifyTarget{PersonID: p.ID, Kind: kind, URL: url, Secret: secret})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "askcore-hub: %s %d added for %s\n", kind, t.ID, p.Name)
+	if kind == hubstore.NotifyWebhook {
+		fmt.Fprintf(c.stderr, "askcore-hub: the signing secret (verify %s with it; shown once):\n", hubnotify.SignatureHeader)
+		fmt.Fprintln(c.stdout, secret)
+	}
+	return nil
+}
+
+func (c *cli) notifyList(ctx context.Context, args []string) error {
+	if len(args) != 0 {
+		return usageError{"notify list takes no arguments"}
+	}
+	s, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	targets, err := s.NotifyTargets(ctx, 0)
+	if err != nil {
+		return err
+	}
+	people, err := s.People(ctx)
+	if err != nil {
+		return err
+	}
+	names := map[int64]string{}
+	for _, p := range people {
+		names[p.ID] = p.Name
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPERSON\tKIND\tURL\tSECRET\tCREATED")
+	for _, t := range targets {
+		secret := "-"
+		if t.Secret != "" {
+			secret = "set"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, names[t.PersonID], t.Kind, t.URL, secret, t.CreatedAt.UTC().Format(time.RFC3339))
+	}
+	return tw.Flush()
+}
+
+func (c *cli) notifyRemove(ctx context.Context, args []string) error {
+	if len(args) != 1 {
+		return usageError{"give one target ID (notify list)"}
+	}
+	id, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil {
+		return usageError{"a target ID is a number (notify list)"}
+	}
+	s, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := s.RemoveNotifyTarget(ctx, id); errors.Is(err, hubstore.ErrNotFound) {
+		return fmt.Errorf("no notification target %d", id)
+	} else if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "askcore-hub: notification target %d removed\n", id)
+	return nil
+}
