@@ -209,7 +209,7 @@ func TestHubKilledWhileAgentWaits(t *testing.T) {
 		a := pending(t, store, person.ID)
 		h.kill(t)
 
-		h = startHub(t, dsn, addr)
+		startHub(t, dsn, addr) // the same address: the agent reconnects to it
 		_, err = srv.Reply(context.Background(), person.ID, a.ID, json.RawMessage(`{"lines":["Yes"]}`), "test")
 		require.NoError(t, err)
 		select {

@@ -40,19 +40,20 @@ func main() {
 	agents := flag.Int("agents", 200, "agents")
 	asks := flag.Int("asks", 20, "asks per agent")
 	idle := flag.Int("idle", 10000, "pending asks for the idle RSS")
+	sqliteProc := flag.Bool("sqlite-process", false, "run the SQLite hub as a process too (replies then reach it through the event-log read, every 100 ms)")
 	pg := flag.String("pg", os.Getenv(pgtest.EnvURL), "a PostgreSQL admin URL (default: a throwaway cluster, when initdb is installed)")
 	flag.Parse()
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "hubbench: -hub is required")
 		os.Exit(2)
 	}
-	if err := run(*bin, *agents, *asks, *idle, *pg); err != nil {
+	if err := run(*bin, *agents, *asks, *idle, *pg, *sqliteProc); err != nil {
 		fmt.Fprintln(os.Stderr, "hubbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, agents, asks, idle int, pg string) error {
+func run(bin string, agents, asks, idle int, pg string, sqliteProc bool) error {
 	dir, err := os.MkdirTemp("", "hubbench-")
 	if err != nil {
 		return err
@@ -60,7 +61,11 @@ func run(bin string, agents, asks, idle int, pg string) error {
 	defer os.RemoveAll(dir)
 	fmt.Printf("askcore-hub: %d agents x %d asks, each answered ~100 ms after it appears\n\n", agents, asks)
 	fmt.Printf("%-26s %8s %9s %9s %9s %9s %8s\n", "store", "answers", "p50 ms", "p90 ms", "p99 ms", "max ms", "wall s")
-	if err := load("SQLite, one hub", "", []string{filepath.Join(dir, "load.db")}, agents, asks); err != nil {
+	sqliteBin, sqliteName := "", "SQLite, one hub"
+	if sqliteProc {
+		sqliteBin, sqliteName = bin, "SQLite, hub process"
+	}
+	if err := load(sqliteName, sqliteBin, []string{filepath.Join(dir, "load.db")}, agents, asks); err != nil {
 		return err
 	}
 	if pg == "" {
