@@ -77,7 +77,7 @@ type inbox struct {
 	store           hubstore.Store
 	reply           func(ctx context.Context, personID int64, askID string, reply json.RawMessage, where string) (hubstore.Ask, error)
 	core            *askcore.Core // the words of an ask's end, and its summary
-	secureOrigin    bool // people reach the hub over TLS
+	secureOrigin    bool          // people reach the hub over TLS
 	sessionLifetime time.Duration
 	poll            time.Duration
 	now             func() time.Time
@@ -284,6 +284,13 @@ func (in *inbox) endOf(ctx context.Context, a hubstore.Ask) inboxEnd {
 		}
 		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationTimeout, Millis: max(ms, 1)}).Message
 	default:
+		if a.RepliedWhere != "" && a.RepliedWhere != hubstore.WhereAgent {
+			// The agent's own surface (its terminal, its editor's form)
+			// got the answer first.
+			e.Where = a.RepliedWhere
+			e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: a.RepliedWhere}).Message
+			break
+		}
 		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationWithdrawn}).Message
 	}
 	return e

@@ -1,0 +1,184 @@
+package frontdoor_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/hub"
+	"github.com/askcore/askcore/internal/hubserver"
+	"github.com/askcore/askcore/internal/hubstore"
+)
+
+const hubQuestion = `{"question":"Which database?","options":[{"label":"SQLite"},{"label":"PostgreSQL","recommended":true}]}`
+
+type testHub struct {
+	store  hubstore.Store
+	srv    *hubserver.Server
+	url    string
+	token  string
+	person int64
+}
+
+// startHub serves a real hub (SQLite store) on loopback with one agent.
+func startHub(t *testing.T) *testHub {
+	t.Helper()
+	ctx := context.Background()
+	s, err := hubstore.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
+	require.NoError(t, err)
+	srv, err := hubserver.New(hubserver.Options{Store: s})
+	require.NoError(t, err)
+	p, err := s.AddPerson(ctx, "ada")
+	require.NoError(t, err)
+	token, hash := hubserver.NewToken(hubserver.AgentTokenPrefix)
+	_, err = s.AddAgent(ctx, hubstore.NewAgent{PersonID: p.ID, Name: "laptop", TokenHash: hash})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv.Handler())
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { srv.Run(runCtx); close(done) }()
+	t.Cleanup(func() { srv.Close(); hs.Close(); cancel(); <-done; s.Close() })
+	return &testHub{store: s, srv: srv, url: hs.URL, token: token, person: p.ID}
+}
+
+// ask waits for the ask of the hub's person with state, polling the store.
+func (h *testHub) ask(t *testing.T, state hubstore.State) hubstore.Ask {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		asks, err := h.store.Asks(context.Background(), hubstore.AskFilter{PersonID: h.person, State: state})
+		require.NoError(t, err)
+		if len(asks) == 1 {
+			return asks[0]
+		}
+		time.Sleep(5 * time.Millisecond) // polling a condition
+	}
+	t.Fatalf("no %s ask", state)
+	return hubstore.Ask{}
+}
+
+type outcome struct {
+	answer askcore.Answer
+	err    error
+}
+
+func askThrough(t *testing.T, p askcore.Provider) <-chan outcome {
+	svc := askcore.NewService(nil)
+	dispose, err := svc.Register(p)
+	require.NoError(t, err)
+	out := make(chan outcome, 1)
+	go func() {
+		defer dispose()
+		a, err := svc.Ask(context.Background(), hubQuestion, askcore.AskOptions{From: askcore.Identity{SessionID: "s1", ToolCallID: "call_1"}})
+		out <- outcome{a, err}
+	}()
+	return out
+}
+
+func hubEnv(h *testHub) func(string) string {
+	return func(k string) string {
+		return map[string]string{"ASKCORE_HUB_URL": h.url, "ASKCORE_HUB_TOKEN": h.token}[k]
+	}
+}
+
+// TestHubAnsweredInInbox: the person answers in the hub; the local surface
+// is withdrawn with the core's answered_elsewhere words, and the answer is
+// the person's.
+func TestHubAnsweredInInbox(t *testing.T) {
+	h := startHub(t)
+	withdrawn := make(chan error, 1)
+	local := askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
+		<-ctx.Done()
+		withdrawn <- context.Cause(ctx)
+		return askcore.Reply{}, context.Cause(ctx)
+	})
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, hubEnv(h), hub.WithPollSeconds(1))
+	require.NoError(t, err)
+	res := askThrough(t, p)
+	a := h.ask(t, hubstore.StatePending)
+	_, err = h.srv.Reply(context.Background(), h.person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
+	require.NoError(t, err)
+	r := <-res
+	require.NoError(t, r.err)
+	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
+	cause := <-withdrawn
+	var e *askcore.Error
+	require.True(t, errors.As(cause, &e), "%v", cause)
+	assert.Equal(t, askcore.CodeAskAborted, e.Code)
+	assert.Contains(t, e.Message, "answered elsewhere (the hub's inbox)")
+}
+
+// TestHubAnsweredLocally: the person answers on the local surface; the
+// hub's ask is withdrawn, and records where it was answered.
+func TestHubAnsweredLocally(t *testing.T) {
+	h := startHub(t)
+	release := make(chan struct{})
+	local := askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
+		<-release
+		return askcore.Lines("SQLite"), nil
+	})
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, hubEnv(h), hub.WithPollSeconds(1))
+	require.NoError(t, err)
+	res := askThrough(t, p)
+	h.ask(t, hubstore.StatePending)
+	close(release)
+	r := <-res
+	require.NoError(t, r.err)
+	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
+	a := h.ask(t, hubstore.StateWithdrawn)
+	assert.Equal(t, "the terminal", a.RepliedWhere)
+}
+
+// TestHubKeepsWhatLocalCannotShow: a surface that cannot show the question
+// drops out; the hub keeps the ask and the person's answer arrives.
+func TestHubKeepsWhatLocalCannotShow(t *testing.T) {
+	h := startHub(t)
+	local := askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoTerminal}
+	})
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, hubEnv(h), hub.WithPollSeconds(1))
+	require.NoError(t, err)
+	res := askThrough(t, p)
+	a := h.ask(t, hubstore.StatePending)
+	_, err = h.srv.Reply(context.Background(), h.person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+	require.NoError(t, err)
+	r := <-res
+	require.NoError(t, r.err)
+	assert.Contains(t, string(r.answer.JSON()), `"PostgreSQL"`)
+}
+
+func TestHubSettings(t *testing.T) {
+	local := askcore.Surface{Name: "the terminal", Provider: askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) { return askcore.Decline(), nil })}
+	none := func(string) string { return "" }
+	for _, tc := range []struct {
+		name string
+		hub  frontdoor.Hub
+		env  func(string) string
+		err  string
+	}{
+		{"no hub", frontdoor.Hub{}, none, ""},
+		{"no token", frontdoor.Hub{URL: "http://127.0.0.1:1"}, none, "ASKCORE_HUB_TOKEN"},
+		{"not a URL", frontdoor.Hub{URL: "127.0.0.1:1"}, none, "http://"},
+		{"token file without hub", frontdoor.Hub{TokenFile: "x"}, none, "needs --hub"},
+		{"missing token file", frontdoor.Hub{URL: "http://127.0.0.1:1", TokenFile: filepath.Join(t.TempDir(), "none")}, none, "--hub-token-file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := tc.hub.Provider(local, tc.env)
+			if tc.err == "" {
+				require.NoError(t, err)
+				assert.NotNil(t, p)
+				return
+			}
+			require.ErrorContains(t, err, tc.err)
+		})
+	}
+}
