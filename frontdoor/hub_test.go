@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,56 +13,11 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/hub"
-	"github.com/askcore/askcore/internal/hubserver"
 	"github.com/askcore/askcore/internal/hubstore"
+	"github.com/askcore/askcore/internal/hubtest"
 )
 
 const hubQuestion = `{"question":"Which database?","options":[{"label":"SQLite"},{"label":"PostgreSQL","recommended":true}]}`
-
-type testHub struct {
-	store  hubstore.Store
-	srv    *hubserver.Server
-	url    string
-	token  string
-	person int64
-}
-
-// startHub serves a real hub (SQLite store) on loopback with one agent.
-func startHub(t *testing.T) *testHub {
-	t.Helper()
-	ctx := context.Background()
-	s, err := hubstore.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
-	require.NoError(t, err)
-	srv, err := hubserver.New(hubserver.Options{Store: s})
-	require.NoError(t, err)
-	p, err := s.AddPerson(ctx, "ada")
-	require.NoError(t, err)
-	token, hash := hubserver.NewToken(hubserver.AgentTokenPrefix)
-	_, err = s.AddAgent(ctx, hubstore.NewAgent{PersonID: p.ID, Name: "laptop", TokenHash: hash})
-	require.NoError(t, err)
-	hs := httptest.NewServer(srv.Handler())
-	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { srv.Run(runCtx); close(done) }()
-	t.Cleanup(func() { srv.Close(); hs.Close(); cancel(); <-done; s.Close() })
-	return &testHub{store: s, srv: srv, url: hs.URL, token: token, person: p.ID}
-}
-
-// ask waits for the ask of the hub's person with state, polling the store.
-func (h *testHub) ask(t *testing.T, state hubstore.State) hubstore.Ask {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		asks, err := h.store.Asks(context.Background(), hubstore.AskFilter{PersonID: h.person, State: state})
-		require.NoError(t, err)
-		if len(asks) == 1 {
-			return asks[0]
-		}
-		time.Sleep(5 * time.Millisecond) // polling a condition
-	}
-	t.Fatalf("no %s ask", state)
-	return hubstore.Ask{}
-}
 
 type outcome struct {
 	answer askcore.Answer
@@ -84,28 +37,22 @@ func askThrough(t *testing.T, p askcore.Provider) <-chan outcome {
 	return out
 }
 
-func hubEnv(h *testHub) func(string) string {
-	return func(k string) string {
-		return map[string]string{"ASKCORE_HUB_URL": h.url, "ASKCORE_HUB_TOKEN": h.token}[k]
-	}
-}
-
 // TestHubAnsweredInInbox: the person answers in the hub; the local surface
 // is withdrawn with the core's answered_elsewhere words, and the answer is
 // the person's.
 func TestHubAnsweredInInbox(t *testing.T) {
-	h := startHub(t)
+	h := hubtest.Start(t)
 	withdrawn := make(chan error, 1)
 	local := askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
 		<-ctx.Done()
 		withdrawn <- context.Cause(ctx)
 		return askcore.Reply{}, context.Cause(ctx)
 	})
-	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, hubEnv(h), hub.WithPollSeconds(1))
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
 	require.NoError(t, err)
 	res := askThrough(t, p)
-	a := h.ask(t, hubstore.StatePending)
-	_, err = h.srv.Reply(context.Background(), h.person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
+	a := h.Ask(t, hubstore.StatePending)
+	_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
 	require.NoError(t, err)
 	r := <-res
 	require.NoError(t, r.err)
@@ -120,36 +67,36 @@ func TestHubAnsweredInInbox(t *testing.T) {
 // TestHubAnsweredLocally: the person answers on the local surface; the
 // hub's ask is withdrawn, and records where it was answered.
 func TestHubAnsweredLocally(t *testing.T) {
-	h := startHub(t)
+	h := hubtest.Start(t)
 	release := make(chan struct{})
 	local := askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
 		<-release
 		return askcore.Lines("SQLite"), nil
 	})
-	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, hubEnv(h), hub.WithPollSeconds(1))
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
 	require.NoError(t, err)
 	res := askThrough(t, p)
-	h.ask(t, hubstore.StatePending)
+	h.Ask(t, hubstore.StatePending)
 	close(release)
 	r := <-res
 	require.NoError(t, r.err)
 	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
-	a := h.ask(t, hubstore.StateWithdrawn)
+	a := h.Ask(t, hubstore.StateWithdrawn)
 	assert.Equal(t, "the terminal", a.RepliedWhere)
 }
 
 // TestHubKeepsWhatLocalCannotShow: a surface that cannot show the question
 // drops out; the hub keeps the ask and the person's answer arrives.
 func TestHubKeepsWhatLocalCannotShow(t *testing.T) {
-	h := startHub(t)
+	h := hubtest.Start(t)
 	local := askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
 		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoTerminal}
 	})
-	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, hubEnv(h), hub.WithPollSeconds(1))
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
 	require.NoError(t, err)
 	res := askThrough(t, p)
-	a := h.ask(t, hubstore.StatePending)
-	_, err = h.srv.Reply(context.Background(), h.person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+	a := h.Ask(t, hubstore.StatePending)
+	_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
 	require.NoError(t, err)
 	r := <-res
 	require.NoError(t, r.err)
