@@ -27,6 +27,10 @@ type Options struct {
 	Page []answerpage.Option
 	// Log receives the agent's diagnostics (nil: discarded).
 	Log *slog.Logger
+	// Beside, when set, returns the provider to register given the
+	// editor's own (the client's form): e.g. frontdoor.Hub.Provider, which
+	// also puts each question in a hub's inbox. Default: the editor's.
+	Beside func(editor askcore.Provider) askcore.Provider
 	// Name and Version are the agentInfo of initialize (default
 	// "askcore-acp" and frontdoor.Version()).
 	Name, Version string
@@ -106,7 +110,11 @@ func New(o Options) *Agent {
 		pv := newProvider(a.router)
 		pv.mode = o.Web
 		pv.page = answerpage.NewLazy(b.Core, o.Page...)
-		dispose, err := b.Service.Register(pv)
+		var reg askcore.Provider = pv
+		if o.Beside != nil {
+			reg = o.Beside(pv)
+		}
+		dispose, err := b.Service.Register(reg)
 		if err != nil {
 			if b.Close != nil {
 				err = errors.Join(err, b.Close(context.WithoutCancel(ctx)))

@@ -72,6 +72,21 @@ func New(baseURL, token string, opts ...Option) *Provider {
 
 // Ask puts call to the person through the hub and returns their reply.
 func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	return p.ask(ctx, call, nil)
+}
+
+// AnsweredIn returns a provider that asks like p, for one call put to the
+// person through the hub and a surface of the agent's own at once
+// (askcore.FirstReply): when that ask is withdrawn, answeredIn names the
+// surface that got the answer ("the terminal"; "" when none did), and the
+// hub's inbox says the question was answered there.
+func (p *Provider) AnsweredIn(answeredIn func() string) askcore.Provider {
+	return askcore.ProviderFunc(func(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+		return p.ask(ctx, call, answeredIn)
+	})
+}
+
+func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func() string) (askcore.Reply, error) {
 	req := hubwire.CreateAsk{Arguments: call.Arguments(), ToolCallID: call.From.ToolCallID, SessionID: call.From.SessionID}
 	if req.ToolCallID == "" {
 		// Without the model's id a replay cannot be recognised: this ask
@@ -92,7 +107,7 @@ func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, 
 			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
 			if p.do(wctx, http.MethodPost, "/v1/asks", body, &ask) == nil {
-				p.withdraw(ctx, ask.ID)
+				p.withdraw(ctx, ask.ID, answeredIn)
 			}
 		}
 		return askcore.Reply{}, err
@@ -105,7 +120,7 @@ func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, 
 		err := p.retry(ctx, func() error { return p.do(ctx, http.MethodGet, path, nil, &ask) })
 		if err != nil {
 			if ctx.Err() != nil {
-				p.withdraw(ctx, ask.ID)
+				p.withdraw(ctx, ask.ID, answeredIn)
 			}
 			return askcore.Reply{}, err
 		}
@@ -130,12 +145,19 @@ func (p *Provider) outcome(a hubwire.Ask) (askcore.Reply, error) {
 }
 
 // withdraw tells the hub the ask is given up, on its own short deadline
-// (ctx is done already).
-func (p *Provider) withdraw(ctx context.Context, id string) {
+// (ctx is done already), and where the person answered instead when
+// answeredIn knows.
+func (p *Provider) withdraw(ctx context.Context, id string, answeredIn func() string) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
+	var body []byte
+	if answeredIn != nil {
+		if where := answeredIn(); hubwire.ValidSurfaceName(where) {
+			body, _ = json.Marshal(hubwire.Withdrawal{AnsweredIn: where})
+		}
+	}
 	var a hubwire.Ask
-	_ = p.do(wctx, http.MethodDelete, "/v1/asks/"+url.PathEscape(id), nil, &a)
+	_ = p.do(wctx, http.MethodDelete, "/v1/asks/"+url.PathEscape(id), body, &a)
 }
 
 // refusal is an answer of the hub that trying again will not change.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/acpagent"
 	"github.com/askcore/askcore/frontdoor"
 )
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	settings.AddFlags(fs)
 	var web frontdoor.Web
 	web.AddFlags(fs)
+	var hubFlags frontdoor.Hub
+	hubFlags.AddFlags(fs)
 	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -80,6 +83,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "askcore-acp: %v\n", err)
 		return 1
 	}
+	// With --hub, each question is also in the hub's inbox; the settings
+	// are checked now, before a client connects.
+	if _, err := hubFlags.Provider(askcore.Surface{Name: "the editor"}, getenv); err != nil {
+		fmt.Fprintf(stderr, "askcore-acp: %v\n", err)
+		return 2
+	}
 	log.Info("askcore-acp ready", "model", string(source), "engine", settings.Engine, "web", web.Mode)
 	a := acpagent.New(acpagent.Options{
 		Start: func(ctx context.Context) (acpagent.Backend, error) {
@@ -92,6 +101,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Web:  web.Mode,
 		Page: web.PageOptions(stderr, getenv),
 		Log:  log,
+		Beside: func(editor askcore.Provider) askcore.Provider {
+			p, _ := hubFlags.Provider(askcore.Surface{Name: "the editor", Provider: editor}, getenv) // checked above
+			return p
+		},
 	})
 	served := a.Serve(ctx, stdin, stdout)
 

@@ -77,6 +77,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.Var(&web, "web", "`MODE` of the local answer page: auto (the default; where the client shows no form), always, or never (a client without forms gets ASK_FAILED)")
 	noBrowser := fs.Bool("no-browser", false, "never open a browser for the answer page, only print its URL (also ASKCORE_BROWSER=none)")
 	webAddr := fs.String("web-addr", answerpage.DefaultAddr, "the answer page's `HOST:PORT` (a fixed port to forward over SSH; an address other than loopback is warned about)")
+	var hubFlags frontdoor.Hub
+	hubFlags.AddFlags(fs)
 	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -138,7 +140,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "askcore-mcp: %v\n", err)
 		return 1
 	}
-	dispose, err := svc.Register(srv.Provider())
+	// With --hub, each question is also in the hub's inbox: a client
+	// that shows no form (codex exec, claude -p) drops out and the run
+	// waits for the person's answer there.
+	prov, err := hubFlags.Provider(askcore.Surface{Name: "the form", Provider: srv.Provider()}, getenv)
+	if err != nil {
+		srv.Close()
+		fmt.Fprintf(stderr, "askcore-mcp: %v\n", err)
+		return 2
+	}
+	dispose, err := svc.Register(prov)
 	if err != nil {
 		fmt.Fprintf(stderr, "askcore-mcp: %v\n", err)
 		return 1

@@ -102,6 +102,8 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	plain := fs.Bool("plain", false, plainUsage)
 	var web webFlags
 	web.add(fs)
+	var hubFlags frontdoor.Hub
+	hubFlags.AddFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), askUsage)
 		fs.PrintDefaults()
@@ -210,8 +212,14 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 		return askFail(ctx, s, client, err)
 	}
 	defer prov.Close()
+	// With --hub, the question is also in the hub's inbox: the first
+	// reply wins and the other is withdrawn.
+	both, err := hubFlags.Provider(askcore.Surface{Name: "the terminal", Provider: prov}, s.getenv)
+	if err != nil {
+		return askUsageFail(s, err.Error())
+	}
 	svc := askcore.NewService(client)
-	dispose, err := svc.Register(prov)
+	dispose, err := svc.Register(both)
 	if err != nil {
 		return askFail(ctx, s, client, err)
 	}

@@ -253,8 +253,10 @@ func (s *Server) waitAsk(ctx context.Context, a hubstore.Ask, wait time.Duration
 	}
 }
 
-// deleteAsk is DELETE /v1/asks/{id}: the agent withdraws its ask. The
-// answer is the ask's state after it: withdrawn, or how it ended first.
+// deleteAsk is DELETE /v1/asks/{id}: the agent withdraws its ask. An
+// optional body {"answeredIn": "the terminal"} says the person answered
+// on the agent's own surface, so the inbox can say where. The answer is
+// the ask's state after it: withdrawn, or how it ended first.
 func (s *Server) deleteAsk(w http.ResponseWriter, r *http.Request) {
 	agent, ok := s.authenticate(w, r)
 	if !ok {
@@ -264,7 +266,21 @@ func (s *Server) deleteAsk(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a, won, err := s.store.Withdraw(r.Context(), hubstore.Transition{AskID: a.ID, Who: agent.Name, Where: "agent", At: s.now()})
+	where := hubstore.WhereAgent
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1024))
+	if err != nil {
+		WriteError(w, http.StatusRequestEntityTooLarge, hubError(hubwire.CodeTooLarge, "a withdrawal's body is at most 1024 bytes"))
+		return
+	}
+	if len(bytes.TrimSpace(body)) > 0 {
+		var wd hubwire.Withdrawal
+		if err := json.Unmarshal(body, &wd); err != nil || !hubwire.ValidSurfaceName(wd.AnsweredIn) {
+			badRequest(w, `a withdrawal's body is {"answeredIn": "<the surface, at most 64 printable characters>"}`)
+			return
+		}
+		where = wd.AnsweredIn
+	}
+	a, won, err := s.store.Withdraw(r.Context(), hubstore.Transition{AskID: a.ID, Who: agent.Name, Where: where, At: s.now()})
 	if err != nil {
 		s.unavailable(w, err)
 		return

@@ -347,6 +347,35 @@ func TestWithdraw(t *testing.T) {
 	})
 }
 
+// TestWithdrawAnsweredIn: an agent whose own surface got the answer says
+// which; the store keeps it as where the ask ended, the event log too. A
+// body that is not a Withdrawal is refused and the ask stays pending.
+func TestWithdrawAnsweredIn(t *testing.T) {
+	eachDB(t, func(t *testing.T, d db) {
+		ctx := context.Background()
+		r := newReplica(t, d, hubserver.Options{})
+		a := addAgent(t, r.store, "ada", "ci", 0)
+		id := r.create(a, "c1")
+		for _, bad := range []string{`{`, `[]`, `{"answeredIn":""}`, `{"answeredIn":"a\nb"}`, `{"answeredIn":"` + strings.Repeat("x", 65) + `"}`} {
+			assertHubError(t, r.do("DELETE", "/v1/asks/"+id, a.token, bad), http.StatusBadRequest, "BAD_REQUEST")
+		}
+		assertHubError(t, r.do("DELETE", "/v1/asks/"+id, a.token, strings.Repeat(" ", 1025)), http.StatusRequestEntityTooLarge, "TOO_LARGE")
+		got, err := r.store.Ask(ctx, id)
+		require.NoError(t, err)
+		require.Equal(t, hubstore.StatePending, got.State, "a refused withdrawal changes nothing")
+		resp := r.do("DELETE", "/v1/asks/"+id, a.token, `{"answeredIn":"the terminal"}`)
+		require.Equal(t, 200, resp.status)
+		assert.Equal(t, "withdrawn", resp.json(t)["state"])
+		got, err = r.store.Ask(ctx, id)
+		require.NoError(t, err)
+		assert.Equal(t, "the terminal", got.RepliedWhere)
+		evs, err := r.store.Events(ctx, hubstore.EventFilter{AskID: id})
+		require.NoError(t, err)
+		require.Len(t, evs, 2)
+		assert.Equal(t, "the terminal", evs[1].Where)
+	})
+}
+
 // TestCloseReleasesWaiters: a stopping hub answers its long polls at once
 // with the current state, so that a graceful shutdown does not wait a
 // minute.

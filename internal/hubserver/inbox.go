@@ -284,6 +284,13 @@ func (in *inbox) endOf(ctx context.Context, a hubstore.Ask) inboxEnd {
 		}
 		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationTimeout, Millis: max(ms, 1)}).Message
 	default:
+		if a.RepliedWhere != "" && a.RepliedWhere != hubstore.WhereAgent {
+			// The agent's own surface (its terminal, its editor's form)
+			// got the answer first.
+			e.Where = a.RepliedWhere
+			e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: a.RepliedWhere}).Message
+			break
+		}
 		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationWithdrawn}).Message
 	}
 	return e

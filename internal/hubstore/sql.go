@@ -387,8 +387,10 @@ func (s *sqlStore) transition(ctx context.Context, t Transition, state State, ki
 			res, err = tx.ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, reply = ?, replied_by = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
 				string(state), string(t.Reply), t.Who, t.Where, ms2(t.At), t.AskID)
 		} else {
-			res, err = tx.ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
-				string(state), ms2(t.At), t.AskID)
+			// A withdrawal keeps where the person answered instead, when
+			// another surface of the agent got the answer.
+			res, err = tx.ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
+				string(state), t.Where, ms2(t.At), t.AskID)
 		}
 		if err != nil {
 			return err

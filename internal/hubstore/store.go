@@ -42,6 +42,10 @@ const (
 	StateExpired   State = "expired"
 )
 
+// WhereAgent is the RepliedWhere of an ask its agent withdrew (it was
+// cancelled, or gave up) rather than answered on a surface of its own.
+const WhereAgent = "agent"
+
 // EventKind names an entry of the event log.
 type EventKind string
 
@@ -101,7 +105,9 @@ type Ask struct {
 	Call      json.RawMessage
 	State     State
 	// Reply is what the person gave (the seam's reply shapes), once
-	// replied; RepliedBy and RepliedWhere say who and from where.
+	// replied; RepliedBy and RepliedWhere say who and from where. For a
+	// withdrawn ask RepliedWhere is where the withdrawal came from:
+	// WhereAgent, or the agent's own surface that got the answer.
 	Reply        json.RawMessage
 	RepliedBy    string
 	RepliedWhere string

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/askcore/askcore"
 )
@@ -33,6 +35,27 @@ type Ask struct {
 	// DeadlineMs is the agent's deadline the ask was given, when it has
 	// one.
 	DeadlineMs int64 `json:"deadlineMs,omitempty"`
+}
+
+// Withdrawal is the optional body of DELETE /v1/asks/{id}: AnsweredIn
+// names the agent's own surface that got the person's answer ("the
+// terminal", "the form"), for the inbox to say where the ask went.
+type Withdrawal struct {
+	AnsweredIn string `json:"answeredIn"`
+}
+
+// ValidSurfaceName reports whether s can name a surface in a Withdrawal:
+// 1 to 64 printable characters, no line breaks or controls.
+func ValidSurfaceName(s string) bool {
+	if s == "" || len(s) > 64 || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Error is every refusal: the core's error object where the core has the

@@ -1,0 +1,131 @@
+package frontdoor_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/hub"
+	"github.com/askcore/askcore/internal/hubstore"
+	"github.com/askcore/askcore/internal/hubtest"
+)
+
+const hubQuestion = `{"question":"Which database?","options":[{"label":"SQLite"},{"label":"PostgreSQL","recommended":true}]}`
+
+type outcome struct {
+	answer askcore.Answer
+	err    error
+}
+
+func askThrough(t *testing.T, p askcore.Provider) <-chan outcome {
+	svc := askcore.NewService(nil)
+	dispose, err := svc.Register(p)
+	require.NoError(t, err)
+	out := make(chan outcome, 1)
+	go func() {
+		defer dispose()
+		a, err := svc.Ask(context.Background(), hubQuestion, askcore.AskOptions{From: askcore.Identity{SessionID: "s1", ToolCallID: "call_1"}})
+		out <- outcome{a, err}
+	}()
+	return out
+}
+
+// TestHubAnsweredInInbox: the person answers in the hub; the local surface
+// is withdrawn with the core's answered_elsewhere words, and the answer is
+// the person's.
+func TestHubAnsweredInInbox(t *testing.T) {
+	h := hubtest.Start(t)
+	withdrawn := make(chan error, 1)
+	local := askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
+		<-ctx.Done()
+		withdrawn <- context.Cause(ctx)
+		return askcore.Reply{}, context.Cause(ctx)
+	})
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
+	require.NoError(t, err)
+	res := askThrough(t, p)
+	a := h.Ask(t, hubstore.StatePending)
+	_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
+	require.NoError(t, err)
+	r := <-res
+	require.NoError(t, r.err)
+	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
+	cause := <-withdrawn
+	var e *askcore.Error
+	require.True(t, errors.As(cause, &e), "%v", cause)
+	assert.Equal(t, askcore.CodeAskAborted, e.Code)
+	assert.Contains(t, e.Message, "answered elsewhere (the hub's inbox)")
+}
+
+// TestHubAnsweredLocally: the person answers on the local surface; the
+// hub's ask is withdrawn, and records where it was answered.
+func TestHubAnsweredLocally(t *testing.T) {
+	h := hubtest.Start(t)
+	release := make(chan struct{})
+	local := askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
+		<-release
+		return askcore.Lines("SQLite"), nil
+	})
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
+	require.NoError(t, err)
+	res := askThrough(t, p)
+	h.Ask(t, hubstore.StatePending)
+	close(release)
+	r := <-res
+	require.NoError(t, r.err)
+	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
+	a := h.Ask(t, hubstore.StateWithdrawn)
+	assert.Equal(t, "the terminal", a.RepliedWhere)
+}
+
+// TestHubKeepsWhatLocalCannotShow: a surface that cannot show the question
+// drops out; the hub keeps the ask and the person's answer arrives.
+func TestHubKeepsWhatLocalCannotShow(t *testing.T) {
+	h := hubtest.Start(t)
+	local := askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoTerminal}
+	})
+	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
+	require.NoError(t, err)
+	res := askThrough(t, p)
+	a := h.Ask(t, hubstore.StatePending)
+	_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+	require.NoError(t, err)
+	r := <-res
+	require.NoError(t, r.err)
+	assert.Contains(t, string(r.answer.JSON()), `"PostgreSQL"`)
+}
+
+func TestHubSettings(t *testing.T) {
+	local := askcore.Surface{Name: "the terminal", Provider: askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) { return askcore.Decline(), nil })}
+	none := func(string) string { return "" }
+	for _, tc := range []struct {
+		name string
+		hub  frontdoor.Hub
+		env  func(string) string
+		err  string
+	}{
+		{"no hub", frontdoor.Hub{}, none, ""},
+		{"no token", frontdoor.Hub{URL: "http://127.0.0.1:1"}, none, "ASKCORE_HUB_TOKEN"},
+		{"not a URL", frontdoor.Hub{URL: "127.0.0.1:1"}, none, "http://"},
+		{"token file without hub", frontdoor.Hub{TokenFile: "x"}, none, "needs --hub"},
+		{"missing token file", frontdoor.Hub{URL: "http://127.0.0.1:1", TokenFile: filepath.Join(t.TempDir(), "none")}, none, "--hub-token-file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := tc.hub.Provider(local, tc.env)
+			if tc.err == "" {
+				require.NoError(t, err)
+				assert.NotNil(t, p)
+				return
+			}
+			require.ErrorContains(t, err, tc.err)
+		})
+	}
+}
