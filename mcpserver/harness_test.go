@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net"
-	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -330,48 +329,32 @@ func replyWith(action string, content map[string]any) func(context.Context, *mcp
 // syncBuffer is a bytes.Buffer safe for a writer and a reader in different
 // goroutines.
 type syncBuffer struct {
-	mu      sync.Mutex
-	b       bytes.Buffer
-	changed chan struct{} // closed (and replaced) on each write
+	mu sync.Mutex
+	b  bytes.Buffer
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.changed != nil {
-		close(s.changed)
-		s.changed = nil
-	}
 	return s.b.Write(p)
-}
-
-// waitMatch waits until the text written matches re, and returns the
-// first match's submatches; it fails after waitLong.
-func (s *syncBuffer) waitMatch(t *testing.T, re *regexp.Regexp) []string {
-	t.Helper()
-	deadline := time.After(waitLong)
-	for {
-		s.mu.Lock()
-		if m := re.FindStringSubmatch(s.b.String()); m != nil {
-			s.mu.Unlock()
-			return m
-		}
-		if s.changed == nil {
-			s.changed = make(chan struct{})
-		}
-		ch := s.changed
-		s.mu.Unlock()
-		select {
-		case <-ch:
-		case <-deadline:
-			t.Fatalf("nothing matching %s within %s in:\n%s", re, waitLong, s.String())
-			return nil
-		}
-	}
 }
 
 func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// wantReply is the core's answer (or error) for args and reply, as the
+// seam resolves what the page gave.
+func wantReply(t *testing.T, args string, reply askcore.Reply) string {
+	t.Helper()
+	ctx := context.Background()
+	call, err := nativeCore.Normalize(ctx, args)
+	require.NoError(t, err)
+	a, err := call.Resolve(ctx, reply)
+	if err != nil {
+		return string(askcore.ErrorJSON(err))
+	}
+	return string(a.JSON())
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/internal/pagetest"
 )
 
 // TestGoClientURLMode: go-sdk's client, advertising elicitation.url only,
@@ -49,11 +50,13 @@ func TestGoClientURLMode(t *testing.T) {
 	assert.Equal(t, "url", params.Mode)
 	assert.Equal(t, "Answer in your browser: Which database should I use?", params.Message)
 	assert.Nil(t, params.RequestedSchema)
-	assert.Equal(t, log.waitMatch(t, answerLine)[1], params.URL, "the URL printed is the URL sent")
+	printed := pagetest.WaitURL(t, log.String, nil)
+	assert.Regexp(t, `^http://127\.0\.0\.1:[0-9]+/[A-Za-z0-9_-]{43}/$`, printed, "on loopback, behind a 43-character token")
+	assert.Equal(t, printed, params.URL, "the URL printed is the URL sent")
 
-	page := openPage(t, params.URL)
-	q := page.stream().question()
-	status, _ := page.answer(q.ID, picksReply(askcore.Pick{Options: []int{1}}))
+	page := pagetest.Open(t, params.URL)
+	q := page.Events().Question()
+	status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{1}}))
 	require.Equal(t, http.StatusOK, status)
 	res := <-results
 	assertBytes(t, res, []byte(wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
@@ -100,10 +103,10 @@ func TestGoClientWithoutFormsOnThePage(t *testing.T) {
 			want, err := nativeCore.Progress(context.Background(), 0, url)
 			require.NoError(t, err)
 			require.Equal(t, want, msg)
-			page := openPage(t, url)
-			q := page.stream().question()
+			page := pagetest.Open(t, url)
+			q := page.Events().Question()
 			assert.Equal(t, "askcore-test 0", q.From.AgentID, "the page names the asker by the client's clientInfo")
-			status, _ := page.answer(q.ID, picksReply(askcore.Pick{Text: "Hardy"}))
+			status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "Hardy"}))
 			require.Equal(t, http.StatusOK, status)
 			assertBytes(t, <-results, []byte(wantReply(t, openArgs, askcore.Picks(askcore.Pick{Text: "Hardy"}))), false)
 		})

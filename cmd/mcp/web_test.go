@@ -21,6 +21,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/internal/pagetest"
 )
 
 // callWithToken sends tools/call id with args and a progress token.
@@ -42,10 +43,13 @@ type progressParams struct {
 	Message       string          `json:"message"`
 }
 
-// pageURL is the page's URL as the process printed it on stderr.
+// pageURL is the page's URL as the process printed it on stderr: on
+// loopback, its token 43 characters of base64url.
 func (p *proc) pageURL() string {
 	p.t.Helper()
-	return p.stderr.waitMatch(p.t, answerLine)[1]
+	u := pagetest.WaitURL(p.t, p.stderr.String, p.exited)
+	require.Regexp(p.t, `^http://127\.0\.0\.1:[0-9]+/[A-Za-z0-9_-]{43}/$`, u)
+	return u
 }
 
 // recvResult reads messages until the result of call id, skipping
@@ -88,12 +92,12 @@ func TestPageAnswersClientWithoutForms(t *testing.T) {
 				"the progress message names the page: %q", pp.Message)
 			assert.Equal(t, `"tok"`, string(pp.ProgressToken))
 
-			page := openPage(t, url)
-			page.load()
-			events := page.stream()
-			q := events.question()
+			page := pagetest.Open(t, url)
+			page.Load()
+			events := page.Events()
+			q := events.Question()
 			assert.Equal(t, normalized(t, choiceArgs), string(q.Call), "the page gets the core's normalized call")
-			status, verdict := page.answer(q.ID, picksReply(askcore.Pick{Options: []int{0}}))
+			status, verdict := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{0}}))
 			require.Equal(t, http.StatusOK, status, "%+v", verdict)
 			assert.Equal(t, "answered", verdict.State)
 			assert.Contains(t, verdict.Message, "PostgreSQL", "the page shows the core's summary")
@@ -101,10 +105,10 @@ func TestPageAnswersClientWithoutForms(t *testing.T) {
 			res, others := p.recvResult(2)
 			assert.Empty(t, others)
 			assert.Equal(t, wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{0}})), p.toolText(res, 2))
-			assert.Equal(t, pageEnd{ID: q.ID, State: "answered", Message: verdict.Message}, events.ended())
+			assert.Equal(t, pagetest.End{ID: q.ID, State: "answered", Message: verdict.Message}, events.Ended())
 
 			// A second answer to the same question is refused.
-			status, again := page.answer(q.ID, picksReply(askcore.Pick{Options: []int{1}}))
+			status, again := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{1}}))
 			assert.Equal(t, http.StatusConflict, status)
 			assert.Equal(t, "answered", again.State)
 			assert.True(t, p.logged("outcome=answered"), p.stderr.String())
@@ -120,25 +124,25 @@ func TestPageBatchCustomTextAndDecline(t *testing.T) {
 	p := startProc(t, "--engine", "native")
 	p.handshake("2025-11-25", `{}`)
 	p.call(2, batch)
-	page := openPage(t, p.pageURL())
-	events := page.stream()
-	q := events.question()
+	page := pagetest.Open(t, p.pageURL())
+	events := page.Events()
+	q := events.Question()
 	picks := []askcore.Pick{{Options: []int{1}}, {Text: "askcore <b>&</b>"}}
-	status, verdict := page.answer(q.ID, picksReply(picks...))
+	status, verdict := page.Answer(q.ID, pagetest.Picks(picks...))
 	require.Equal(t, http.StatusOK, status, "%+v", verdict)
 	res, _ := p.recvResult(2)
 	assert.Equal(t, wantReply(t, batch, askcore.Picks(picks...)), p.toolText(res, 2))
 
 	p.call(3, openArgs)
-	q = events.question()
-	status, verdict = page.answer(q.ID, map[string]any{"decline": true})
+	q = events.Question()
+	status, verdict = page.Answer(q.ID, pagetest.Decline())
 	require.Equal(t, http.StatusOK, status, "%+v", verdict)
 	assert.Equal(t, "declined", verdict.State)
 	res, _ = p.recvResult(3)
 	text := p.toolText(res, 3)
 	assert.Equal(t, wantReply(t, openArgs, askcore.Decline()), text)
 	assert.Contains(t, text, `"code":"ASK_DECLINED"`)
-	assert.Len(t, answerLine.FindAllString(p.stderr.String(), -1), 1, "one page for both calls")
+	assert.Equal(t, 1, strings.Count(p.stderr.String(), pagetest.LogPrefix), "one page for both calls")
 }
 
 // TestPageRefusesAnAnswerThatIsNoOption: a pick the core refuses stays on
@@ -149,12 +153,12 @@ func TestPageRefusesAnAnswerThatIsNoOption(t *testing.T) {
 	p := startProc(t, "--engine", "native")
 	p.handshake("2025-11-25", `{}`)
 	p.call(2, noCustom)
-	page := openPage(t, p.pageURL())
-	q := page.stream().question()
-	status, verdict := page.answer(q.ID, picksReply(askcore.Pick{Text: "C"}))
+	page := pagetest.Open(t, p.pageURL())
+	q := page.Events().Question()
+	status, verdict := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "C"}))
 	assert.Equal(t, http.StatusUnprocessableEntity, status, "%+v", verdict)
 	assert.NotEmpty(t, verdict.Message, "the core's message for the person")
-	status, _ = page.answer(q.ID, picksReply(askcore.Pick{Options: []int{1}}))
+	status, _ = page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{1}}))
 	require.Equal(t, http.StatusOK, status)
 	res, _ := p.recvResult(2)
 	assert.Equal(t, wantReply(t, noCustom, askcore.Picks(askcore.Pick{Options: []int{1}})), p.toolText(res, 2))
@@ -235,25 +239,25 @@ func TestURLModeElicitation(t *testing.T) {
 		p.send(`{"jsonrpc":"2.0","id":` + string(el.ID) + `,"result":{"action":"accept"}}`)
 		p.ping("after-consent")
 
-		page := openPage(t, up.URL)
-		page.load()
-		events := page.stream()
-		q := events.question()
-		status, _ := page.answer(q.ID, picksReply(askcore.Pick{Options: []int{1}}))
+		page := pagetest.Open(t, up.URL)
+		page.Load()
+		events := page.Events()
+		q := events.Question()
+		status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{1}}))
 		require.Equal(t, http.StatusOK, status)
 		text, others := complete(t, p, 2, up.ElicitationID)
 		assert.Equal(t, wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}})), text)
 		assert.Empty(t, others)
-		assert.Equal(t, "answered", events.ended().State)
+		assert.Equal(t, "answered", events.Ended().State)
 	})
 
 	t.Run("the page before consent", func(t *testing.T) {
 		p := startProc(t, "--engine", "native", "--progress", "1h")
 		p.handshake("2025-11-25", caps)
 		el, up := ask(t, p, 2)
-		page := openPage(t, up.URL)
-		q := page.stream().question()
-		status, _ := page.answer(q.ID, picksReply(askcore.Pick{Options: []int{0}}))
+		page := pagetest.Open(t, up.URL)
+		q := page.Events().Question()
+		status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{0}}))
 		require.Equal(t, http.StatusOK, status)
 		// The consent request still open is cancelled (go-sdk sends that
 		// notification in the background: before or after the rest), the
@@ -295,8 +299,8 @@ func TestURLModeElicitation(t *testing.T) {
 			p := startProc(t, "--engine", "native", "--progress", "1h")
 			p.handshake("2025-11-25", caps)
 			el, up := ask(t, p, 2)
-			events := openPage(t, up.URL).stream()
-			q := events.question()
+			events := pagetest.Open(t, up.URL).Events()
+			q := events.Question()
 			// A person reads the consent dialog before refusing it: a
 			// refusal sooner than core.NotShownMillis is not_shown.
 			<-time.After((core.NotShownMillis + 50) * time.Millisecond)
@@ -304,7 +308,7 @@ func TestURLModeElicitation(t *testing.T) {
 			res, others := p.recvResult(2)
 			assert.Empty(t, others, "no complete notification: nothing was done on the page")
 			assert.Equal(t, tc.want, p.toolText(res, 2))
-			end := events.ended()
+			end := events.Ended()
 			assert.Equal(t, q.ID, end.ID)
 			assert.Equal(t, "aborted", end.State)
 			assert.Contains(t, end.Message, "the page was not opened in the MCP client")
@@ -327,21 +331,21 @@ func TestCancelledCallLeavesThePage(t *testing.T) {
 	p := startProc(t, "--engine", "native")
 	p.handshake("2025-11-25", `{}`)
 	p.call(2, choiceArgs)
-	page := openPage(t, p.pageURL())
-	events := page.stream()
-	q := events.question()
+	page := pagetest.Open(t, p.pageURL())
+	events := page.Events()
+	q := events.Question()
 	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user pressed Esc"}}`)
-	end := events.ended()
-	assert.Equal(t, pageEnd{ID: q.ID, State: "aborted", Message: end.Message}, end)
+	end := events.Ended()
+	assert.Equal(t, pagetest.End{ID: q.ID, State: "aborted", Message: end.Message}, end)
 	assert.NotEmpty(t, end.Message)
-	status, verdict := page.answer(q.ID, picksReply(askcore.Pick{Options: []int{0}}))
+	status, verdict := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{0}}))
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Equal(t, "aborted", verdict.State)
 	p.stderr.waitMatch(t, regexp.MustCompile(`outcome=ASK_ABORTED`))
 
 	p.call(3, openArgs)
-	q = events.question()
-	status, _ = page.answer(q.ID, picksReply(askcore.Pick{Text: "still here"}))
+	q = events.Question()
+	status, _ = page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "still here"}))
 	require.Equal(t, http.StatusOK, status)
 	res, _ := p.recvResult(3)
 	assert.Equal(t, wantReply(t, openArgs, askcore.Picks(askcore.Pick{Text: "still here"})), p.toolText(res, 3))
@@ -353,12 +357,12 @@ func TestPageTimeout(t *testing.T) {
 	p := startProc(t, "--engine", "native", "--timeout", "1s")
 	p.handshake("2025-11-25", `{}`)
 	p.call(2, choiceArgs)
-	events := openPage(t, p.pageURL()).stream()
-	q := events.question()
+	events := pagetest.Open(t, p.pageURL()).Events()
+	q := events.Question()
 	res, _ := p.recvResult(2)
 	text := p.toolText(res, 2)
 	assert.Equal(t, string(nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationTimeout, Millis: 1000}).JSON()), text)
-	end := events.ended()
+	end := events.Ended()
 	assert.Equal(t, q.ID, end.ID)
 	assert.Equal(t, "timeout", end.State)
 }
@@ -370,17 +374,17 @@ func TestSignalWithdrawsFromThePage(t *testing.T) {
 	p := startProc(t, "--engine", "native")
 	p.handshake("2025-11-25", `{}`)
 	p.call(2, choiceArgs)
-	events := openPage(t, p.pageURL()).stream()
-	q := events.question()
+	events := pagetest.Open(t, p.pageURL()).Events()
+	q := events.Question()
 	signalled := time.Now()
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	res, _ := p.recvResult(2)
 	assert.Equal(t, string(nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationStopped, Detail: "SIGTERM"}).JSON()), p.toolText(res, 2))
-	end := events.ended()
+	end := events.Ended()
 	assert.Equal(t, q.ID, end.ID)
 	assert.Equal(t, "aborted", end.State)
 	assert.Contains(t, end.Message, "askcore-mcp was stopped (SIGTERM)")
-	events.next("bye")
+	events.Next("bye")
 	assert.Equal(t, 143, p.wait(), "stderr:\n%s", p.stderr.String())
 	assert.Less(t, time.Since(signalled), 2*time.Second)
 }
@@ -412,9 +416,9 @@ func TestWebAlways(t *testing.T) {
 		p.callWithToken(2, openArgs, "tok")
 		m := p.recv()
 		require.Equal(t, "notifications/progress", m.Method, "no form, the page: %s", m.raw)
-		page := openPage(t, p.pageURL())
-		q := page.stream().question()
-		status, _ := page.answer(q.ID, picksReply(askcore.Pick{Text: "Hardy"}))
+		page := pagetest.Open(t, p.pageURL())
+		q := page.Events().Question()
+		status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "Hardy"}))
 		require.Equal(t, http.StatusOK, status)
 		res, others := p.recvResult(2)
 		assert.Empty(t, others, "no elicitation/create")
@@ -463,9 +467,9 @@ func TestBrowserOpened(t *testing.T) {
 		case <-time.After(waitLong):
 			t.Fatal("the browser was not opened")
 		}
-		page := openPage(t, url)
-		q := page.stream().question()
-		status, _ := page.answer(q.ID, picksReply(askcore.Pick{Text: "x"}))
+		page := pagetest.Open(t, url)
+		q := page.Events().Question()
+		status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "x"}))
 		require.Equal(t, http.StatusOK, status)
 		p.recvResult(2)
 	})
@@ -486,9 +490,9 @@ func TestBrowserOpened(t *testing.T) {
 			p := startProcEnv(t, []string{"ASKCORE_BROWSER=" + never}, append([]string{"--engine", "native"}, tc.args...)...)
 			p.handshake("2025-11-25", tc.caps)
 			p.call(2, openArgs)
-			page := openPage(t, p.pageURL())
-			q := page.stream().question()
-			status, _ := page.answer(q.ID, picksReply(askcore.Pick{Text: "x"}))
+			page := pagetest.Open(t, p.pageURL())
+			q := page.Events().Question()
+			status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "x"}))
 			require.Equal(t, http.StatusOK, status)
 			p.recvResult(2)
 			require.NoError(t, p.stdin.Close())
