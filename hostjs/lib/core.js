@@ -442,8 +442,8 @@ export class Core {
    * try the next surface). `delivery` holds what the host knows about how the
    * request went: {ms, client, clientVersion, mode: "form"|"url", trigger}.
    * @param {unknown} call
-   * @param {{response: unknown, round?: number, for?: 'acp' | 'mcp', delivery?: {ms: number, client?: string, clientVersion?: string, mode?: 'form' | 'url', trigger?: string}}} reply
-   * @returns {{next: 'answer' | 'ask_again' | 'end' | 'next_surface', answer?: any, form?: {message: string, requestedSchema: object}, round?: number, roundsLeft?: number, error?: HarnessError}}
+   * @param {import('../index.js').FormRound} reply
+   * @returns {import('../index.js').FormStep}
    */
   formReply(call, reply) {
     if (!reply || typeof reply !== 'object') throw new TypeError('formReply(call, reply): reply is {response, round?, for?, delivery?}');
