@@ -31,11 +31,10 @@ type testServer struct {
 
 // startServer makes a testServer over c; no browser is ever opened.
 func startServer(ctx context.Context, c *askcore.Core, o options) (*testServer, error) {
-	o.page.opts = append([]answerpage.Option{answerpage.WithEnv(noEnv)}, o.page.opts...)
-	o.page.getenv = noEnv
+	o.page = append([]answerpage.Option{answerpage.WithEnv(noEnv)}, o.page...)
 	// The tests read the page's address from its log, as a person reads
 	// it on the terminal.
-	o.page.urlShown = true
+	o.urlShown = true
 	svc := askcore.NewService(c)
 	s, err := newServer(ctx, svc, o)
 	if err != nil {

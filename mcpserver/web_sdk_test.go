@@ -29,7 +29,7 @@ func TestGoClientURLMode(t *testing.T) {
 	asked := make(chan *mcp.ElicitParams, 1)
 	completed := make(chan string, 1)
 	log := &syncBuffer{}
-	h := start(t, modeLegacy, options{page: pageOptions{opts: []answerpage.Option{answerpage.WithLog(log)}}}, &mcp.ClientOptions{
+	h := start(t, modeLegacy, options{page: []answerpage.Option{answerpage.WithLog(log)}}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
 		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			asked <- r.Params

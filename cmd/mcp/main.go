@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/mcpserver"
@@ -73,10 +72,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"give up on a question after `DURATION` with ASK_TIMEOUT (e.g. 10m; default: never, nothing is chosen for the person)")
 	progress := fs.Duration("progress", 5*time.Second,
 		"while a person answers a call that carries a progress token, send notifications/progress every `DURATION` (0: never)")
-	var web frontdoor.WebMode
-	fs.Var(&web, "web", "`MODE` of the local answer page: auto (the default; where the client shows no form), always, or never (a client without forms gets ASK_FAILED)")
-	noBrowser := fs.Bool("no-browser", false, "never open a browser for the answer page, only print its URL (also ASKCORE_BROWSER=none)")
-	webAddr := fs.String("web-addr", answerpage.DefaultAddr, "the answer page's `HOST:PORT` (a fixed port to forward over SSH; an address other than loopback is warned about)")
+	var web frontdoor.Web
+	web.AddFlags(fs)
 	var hubFlags frontdoor.Hub
 	hubFlags.AddFlags(fs)
 	version := fs.Bool("version", false, "print the version and exit")
@@ -131,9 +128,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 	svc := askcore.NewService(client)
 	srv, err := mcpserver.New(svc, &mcpserver.Options{
-		Timeout: *timeout, ProgressEvery: every, Web: web, NoBrowser: *noBrowser, Logger: log,
-		URLShown: isTerminal(stderr), Getenv: getenv,
-		Page:       []answerpage.Option{answerpage.WithAddr(*webAddr), answerpage.WithLog(stderr), answerpage.WithEnv(getenv)},
+		Timeout: *timeout, ProgressEvery: every, Web: web.Mode, Logger: log,
+		// Who turns the browser off reads the printed address.
+		URLShown:   isTerminal(stderr) || web.NoBrowser,
+		Page:       web.PageOptions(stderr, getenv),
 		StopWithin: stopWithin - engineCloseBudget,
 	})
 	if err != nil {
@@ -156,7 +154,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer srv.Close()
 	defer dispose()
-	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "web", web, "max_line_bytes", core.MaxInputBytes)
+	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "web", web.Mode, "max_line_bytes", core.MaxInputBytes)
 
 	err = srv.Serve(ctx, stdin, stdout)
 	if ctx.Err() != nil {
