@@ -24,24 +24,24 @@ import (
 	"github.com/askcore/askcore"
 )
 
-// The v3 calls every suite asks: previews as fenced code blocks, an ASCII
+// The preview and notes calls every suite asks: previews as fenced code blocks, an ASCII
 // mockup with a tab (the core expands it) and wide characters.
-var v3SingleArgs, v3MultiArgs, v3BatchArgs = interopcalls.Args()
+var previewSingleArgs, previewMultiArgs, previewBatchArgs = interopcalls.Args()
 
-// v3Script asks the three calls, one per prompt, and quotes each answer and
+// previewScript asks the three calls, one per prompt, and quotes each answer and
 // its notes.
-var v3Script = `{"tool_calls":[{"id":"call_single","name":"ask_user_question","arguments":` + v3SingleArgs + `}]}
+var previewScript = `{"tool_calls":[{"id":"call_single","name":"ask_user_question","arguments":` + previewSingleArgs + `}]}
 {"content":"single: {{answer}} / notes: {{notes}}"}
-{"tool_calls":[{"id":"call_multi","name":"ask_user_question","arguments":` + v3MultiArgs + `}]}
+{"tool_calls":[{"id":"call_multi","name":"ask_user_question","arguments":` + previewMultiArgs + `}]}
 {"content":"multi: {{answer}} / notes: {{notes}}"}
-{"tool_calls":[{"id":"call_batch","name":"ask_user_question","arguments":` + v3BatchArgs + `}]}
+{"tool_calls":[{"id":"call_batch","name":"ask_user_question","arguments":` + previewBatchArgs + `}]}
 {"content":"batch: {{answer}} / notes: {{notes}}"}
 `
 
-// v3Core is the core the expected bytes come from.
-var v3Core = askcore.NewCore(askcore.Native{})
+// previewCore is the core the expected bytes come from.
+var previewCore = askcore.NewCore(askcore.Native{})
 
-type v3Turn struct {
+type previewTurn struct {
 	id       string // the tool call
 	args     string
 	content  map[string]any // the person's reply
@@ -52,10 +52,10 @@ type v3Turn struct {
 	text     string         // what the model says next ({{answer}} / {{notes}})
 }
 
-var v3Turns = []v3Turn{
+var previewTurns = []previewTurn{
 	{
 		id:       "call_single",
-		args:     v3SingleArgs,
+		args:     previewSingleArgs,
 		content:  map[string]any{"choice": "by-layer", "custom_answer": "", "notes": "keep shared code in common/"},
 		previews: []string{"**Preview: By feature**", "**Preview: By layer**"},
 		fields:   []string{"choice", "custom_answer", "notes"},
@@ -65,7 +65,7 @@ var v3Turns = []v3Turn{
 	},
 	{
 		id:       "call_multi",
-		args:     v3MultiArgs,
+		args:     previewMultiArgs,
 		content:  map[string]any{"choices": []any{"export", "search"}, "notes": "CSV <first> & JSON later"},
 		previews: []string{"**Preview: Search**", "**Preview: Export**"},
 		fields:   []string{"choices", "notes"},
@@ -76,7 +76,7 @@ var v3Turns = []v3Turn{
 	},
 	{
 		id:   "call_batch",
-		args: v3BatchArgs,
+		args: previewBatchArgs,
 		content: map[string]any{
 			"choice_1": "postgres", "notes_1": "but keep v15",
 			"choices_2": []any{"search"}, "custom_answer_2": "Audit log", "notes_2": "",
@@ -100,7 +100,7 @@ var v3Turns = []v3Turn{
 // {{notes}}.
 func TestV3PreviewsAndNotes(t *testing.T) {
 	replies := map[string]map[string]any{}
-	for _, turn := range v3Turns {
+	for _, turn := range previewTurns {
 		replies[turn.id] = turn.content
 	}
 	var (
@@ -112,7 +112,7 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 		defer mu.Unlock()
 		return append([]acp.UnstableCreateElicitationForm(nil), forms...)
 	}
-	h := newHarness(t, harnessOptions{script: v3Script}, func(_ context.Context, scope wireScope, f acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+	h := newHarness(t, harnessOptions{script: previewScript}, func(_ context.Context, scope wireScope, f acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
 		mu.Lock()
 		forms = append(forms, f)
 		mu.Unlock()
@@ -122,7 +122,7 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 	sid := h.newSession()
 
 	ctx := context.Background()
-	for i, turn := range v3Turns {
+	for i, turn := range previewTurns {
 		t.Run(turn.id, func(t *testing.T) {
 			stop, updates := h.prompt(sid, "next")
 			require.Equal(t, acp.StopReasonEndTurn, stop)
@@ -131,7 +131,7 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 			assert.Equal(t, turn.id, tools[0].id)
 			assert.JSONEq(t, turn.args, string(tools[0].rawInput))
 
-			call, err := v3Core.Normalize(ctx, turn.args)
+			call, err := previewCore.Normalize(ctx, turn.args)
 			require.NoError(t, err)
 			want, err := call.Form(ctx, askcore.ForACP)
 			require.NoError(t, err)
@@ -158,7 +158,7 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 				at += j + len(p)
 			}
 			assert.ElementsMatch(t, turn.fields, keys(f.RequestedSchema.Properties))
-			assert.Equal(t, turn.fields, v3FieldOrder(t, want.RequestedSchema), "each notes field after its question's fields")
+			assert.Equal(t, turn.fields, previewFieldOrder(t, want.RequestedSchema), "each notes field after its question's fields")
 			for _, n := range turn.notes {
 				field, ok := f.RequestedSchema.Properties[n].(map[string]any)
 				require.True(t, ok, "a %s field", n)
@@ -184,9 +184,9 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 	}
 }
 
-// v3FieldOrder is the order of the properties in a requestedSchema as the
+// previewFieldOrder is the order of the properties in a requestedSchema as the
 // core wrote it.
-func v3FieldOrder(t *testing.T, schema json.RawMessage) []string {
+func previewFieldOrder(t *testing.T, schema json.RawMessage) []string {
 	t.Helper()
 	var s struct {
 		Properties json.RawMessage `json:"properties"`

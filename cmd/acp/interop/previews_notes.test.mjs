@@ -1,4 +1,4 @@
-// Interop test, vocabulary v3 (docs/SPEC.md, "Forms" and "Answers"): the
+// Interop test of previews and notes (docs/SPEC.md, "Forms" and "Answers"): the
 // official TypeScript ACP client (@agentclientprotocol/sdk) drives the real
 // askcore-acp binary, whose scripted model asks a single, a multi-select and
 // a batch question with previews, one per prompt; the client answers each
@@ -31,7 +31,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// The v3 calls every suite asks (the Go tests read the same file).
+// The preview and notes calls every suite asks (the Go tests read the same file).
 const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
   readFileSync(path.resolve(here, "../../../testdata/interop/preview-notes-calls.json"), "utf8"),
 );
@@ -98,8 +98,8 @@ let conn;
 
 before(async () => {
   core = await load();
-  tmp = mkdtempSync(path.join(tmpdir(), "askcore-acp-interop-v3-"));
-  const scriptFile = path.join(tmp, "v3.jsonl");
+  tmp = mkdtempSync(path.join(tmpdir(), "askcore-acp-interop-preview-notes-"));
+  const scriptFile = path.join(tmp, "preview-notes.jsonl");
   writeFileSync(scriptFile, script.map((l) => JSON.stringify(l)).join("\n") + "\n");
   const args = ["--script", scriptFile];
   if (process.env.ASKCORE_ENGINE) args.push("--engine", process.env.ASKCORE_ENGINE);
@@ -119,7 +119,7 @@ before(async () => {
   });
   child.stdout.pipe(tap);
 
-  const app = acp.client({ name: "askcore-interop-v3" }).onRequest(acp.methods.client.elicitation.create, async ({ params }) => {
+  const app = acp.client({ name: "askcore-interop-preview-notes" }).onRequest(acp.methods.client.elicitation.create, async ({ params }) => {
     received.push(params);
     const turn = turns.find((t) => t.id === params.toolCallId);
     if (!turn) throw new Error(`unexpected form for ${params.toolCallId}`);
@@ -129,7 +129,7 @@ before(async () => {
   const init = await conn.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: { elicitation: { form: {} } },
-    clientInfo: { name: "askcore-interop-v3", version: "0.0.0" },
+    clientInfo: { name: "askcore-interop-preview-notes", version: "0.0.0" },
   });
   assert.equal(init.agentInfo?.name, "askcore-acp");
 });

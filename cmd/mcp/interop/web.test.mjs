@@ -6,7 +6,7 @@
 // on stderr ("askcore: answer at URL"), or, for a client that advertises
 // URL-mode elicitation, the URL it was sent (the client "consents" and
 // opens it, as a client's dialog would). Run by scripts/test-interop.sh
-// mcp, after interop.test.mjs and v3.test.mjs.
+// mcp, after interop.test.mjs and preview-notes.test.mjs.
 //
 // The MCP Inspector CLI (@modelcontextprotocol/inspector-cli, which
 // advertises no elicitation and pipes the server's stderr away) gets its

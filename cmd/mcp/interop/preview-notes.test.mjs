@@ -1,4 +1,4 @@
-// Interop test, vocabulary v3 (docs/SPEC.md, "Forms" and "Answers"): the
+// Interop test of previews and notes (docs/SPEC.md, "Forms" and "Answers"): the
 // official TypeScript MCP client (@modelcontextprotocol/sdk) spawns the real
 // askcore-mcp binary and answers forms whose options carry previews, adding
 // notes. Run by scripts/test-interop.sh mcp, after interop.test.mjs.
@@ -34,7 +34,7 @@ import {
 import { load } from "../../../hostjs/node.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// The v3 calls every suite asks (the Go tests read the same file).
+// The preview and notes calls every suite asks (the Go tests read the same file).
 const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
   readFileSync(path.resolve(here, "../../../testdata/interop/preview-notes-calls.json"), "utf8"),
 );
@@ -93,7 +93,7 @@ const forms = [];
 
 before(async () => {
   core = await load();
-  cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-interop-v3-"));
+  cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-interop-preview-notes-"));
   transport = new StdioClientTransport({
     command: bin,
     args: engineArgs,
@@ -101,7 +101,7 @@ before(async () => {
     stderr: "pipe",
   });
   transport.stderr?.on("data", (d) => (stderr += d));
-  client = new Client({ name: "askcore-interop-v3", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  client = new Client({ name: "askcore-interop-preview-notes", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     forms.push(request.params);
     if (!respond) throw new Error(`unexpected form: ${request.params.message}`);
@@ -223,7 +223,7 @@ for (const tc of cases) {
   });
 }
 
-test("notes left empty: the answer has no notes, byte for byte the v2 answer", async () => {
+test("notes left empty: the answer has no notes, byte for byte the answer without notes", async () => {
   const reply = { action: "accept", content: { choice: "by-feature", notes: "" } };
   respond = async () => reply;
   const result = await withTimeout(client.callTool({ name: TOOL, arguments: singleArgs }, CallToolResultSchema, { timeout: TIMEOUT }), "tools/call");
