@@ -158,7 +158,9 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 				at += j + len(p)
 			}
 			assert.ElementsMatch(t, turn.fields, keys(f.RequestedSchema.Properties))
-			assert.Equal(t, turn.fields, previewFieldOrder(t, want.RequestedSchema), "each notes field after its question's fields")
+			fields, err := interopcalls.FieldOrder(want.RequestedSchema)
+			require.NoError(t, err)
+			assert.Equal(t, turn.fields, fields, "each notes field after its question's fields")
 			for _, n := range turn.notes {
 				field, ok := f.RequestedSchema.Properties[n].(map[string]any)
 				require.True(t, ok, "a %s field", n)
@@ -182,26 +184,4 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 			assert.Equal(t, []string{turn.text}, texts, "{{answer}} and {{notes}}")
 		})
 	}
-}
-
-// previewFieldOrder is the order of the properties in a requestedSchema as the
-// core wrote it.
-func previewFieldOrder(t *testing.T, schema json.RawMessage) []string {
-	t.Helper()
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	require.NoError(t, json.Unmarshal(schema, &s))
-	dec := json.NewDecoder(strings.NewReader(string(s.Properties)))
-	_, err := dec.Token() // {
-	require.NoError(t, err)
-	var names []string
-	for dec.More() {
-		tok, err := dec.Token()
-		require.NoError(t, err)
-		names = append(names, tok.(string))
-		var skip json.RawMessage
-		require.NoError(t, dec.Decode(&skip))
-	}
-	return names
 }

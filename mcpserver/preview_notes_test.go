@@ -128,7 +128,9 @@ func TestPreviewsAndNotes(t *testing.T) {
 					assert.Equal(t, 2000, f.MaxLength, n)
 					assert.NotContains(t, schema.Required, n, "notes are optional")
 				}
-				assert.Equal(t, tc.fields, fieldOrder(t, want.RequestedSchema), "each notes field after its question's fields")
+				fields, err := interopcalls.FieldOrder(want.RequestedSchema)
+				require.NoError(t, err)
+				assert.Equal(t, tc.fields, fields, "each notes field after its question's fields")
 
 				// The answer: the core's bytes for this reply.
 				reply, err := json.Marshal(map[string]any{"action": "accept", "content": tc.content})
@@ -159,26 +161,4 @@ func TestNotesOnlyWhenGiven(t *testing.T) {
 			assertBytes(t, res, core, false)
 		})
 	}
-}
-
-// fieldOrder is the order of the properties in a requestedSchema as the
-// core wrote it.
-func fieldOrder(t *testing.T, schema json.RawMessage) []string {
-	t.Helper()
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	require.NoError(t, json.Unmarshal(schema, &s))
-	dec := json.NewDecoder(strings.NewReader(string(s.Properties)))
-	_, err := dec.Token() // {
-	require.NoError(t, err)
-	var names []string
-	for dec.More() {
-		tok, err := dec.Token()
-		require.NoError(t, err)
-		names = append(names, tok.(string))
-		var skip json.RawMessage
-		require.NoError(t, dec.Decode(&skip))
-	}
-	return names
 }

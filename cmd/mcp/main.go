@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,9 +14,8 @@ import (
 	"github.com/askcore/askcore/termui"
 )
 
-const usageLine = "usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]"
-
-const usageText = `An MCP server on stdio with one tool, ask_user_question; register it in your
+const usage = `usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
+An MCP server on stdio with one tool, ask_user_question; register it in your
 MCP client (see cmd/mcp/README.md).
 
 Where the question is shown: as the client's own form (MCP form
@@ -59,38 +56,19 @@ const engineCloseBudget = 300 * time.Millisecond
 // closes stdin or stdout, or ctx is cancelled (a signal, whose status it
 // returns), and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("askcore-mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, usageLine)
-		fmt.Fprint(stderr, usageText)
-		fs.PrintDefaults()
-	}
+	fs := frontdoor.NewCommand("askcore-mcp", usage, stdout, stderr)
 	var settings frontdoor.Settings
-	settings.AddEngineFlag(fs)
+	settings.AddEngineFlag(fs.FlagSet)
 	timeout := fs.Duration("timeout", 0,
 		"give up on a question after `DURATION` with ASK_TIMEOUT (e.g. 10m; default: never, nothing is chosen for the person)")
 	progress := fs.Duration("progress", 5*time.Second,
 		"while a person answers a call that carries a progress token, send notifications/progress every `DURATION` (0: never)")
 	var web frontdoor.Web
-	web.AddFlags(fs)
+	web.AddFlags(fs.FlagSet)
 	var hubFlags frontdoor.Hub
-	hubFlags.AddFlags(fs)
-	version := fs.Bool("version", false, "print the version and exit")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if *version {
-		fmt.Fprintln(stdout, "askcore-mcp", frontdoor.Version())
-		return 0
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "askcore-mcp: unexpected arguments %q\n", fs.Args())
-		fs.Usage()
-		return 2
+	hubFlags.AddFlags(fs.FlagSet)
+	if status, done := fs.Parse(args); done {
+		return status
 	}
 	for _, d := range []struct {
 		name  string

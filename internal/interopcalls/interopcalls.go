@@ -7,6 +7,7 @@ package interopcalls
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,4 +33,33 @@ func Args() (single, multi, batch string) {
 		return buf.String()
 	}
 	return compact(calls.Single), compact(calls.Multi), compact(calls.Batch)
+}
+
+// FieldOrder is the order of the properties of a form's requestedSchema
+// as the core wrote them (each notes field after its question's fields):
+// the order a client shows them in, which decoding into a map loses.
+func FieldOrder(schema json.RawMessage) ([]string, error) {
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(s.Properties))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("properties is not an object: %v %v", tok, err)
+	}
+	var names []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
 }
