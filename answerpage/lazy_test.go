@@ -10,6 +10,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/pagetest"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 // The shared test client reads the line this package writes.
@@ -22,7 +23,7 @@ func TestLogPrefixOfTheTestClient(t *testing.T) {
 // it; Shutdown waits for the questions on it to end by themselves (their
 // ctx: the page hears why), and later questions are withdrawn at once.
 func TestLazyOnePageAndShutdown(t *testing.T) {
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	core := askcore.NewCore(nil)
 	lazy := NewLazy(core, WithLog(log), WithEnv(func(string) string { return "" }))
 	svc := askcore.NewService(core)

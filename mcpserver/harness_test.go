@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -323,25 +322,6 @@ func replyWith(action string, content map[string]any) func(context.Context, *mcp
 		}
 		return &mcp.ElicitResult{Action: action, Content: content}, nil
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in different
-// goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // wantReply is the core's answer (or error) for args and reply, as the

@@ -19,6 +19,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/internal/pagetest"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 // TestGoClientURLMode: go-sdk's client, advertising elicitation.url only,
@@ -28,7 +29,7 @@ import (
 func TestGoClientURLMode(t *testing.T) {
 	asked := make(chan *mcp.ElicitParams, 1)
 	completed := make(chan string, 1)
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	h := start(t, modeLegacy, options{page: []answerpage.Option{answerpage.WithLog(log)}}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
 		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
