@@ -29,22 +29,11 @@ func OpenPostgres(ctx context.Context, url string) (Store, error) {
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(20)
-	s := newSQLStore(db, postgresDialect)
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
+	s, err := openSQLStore(ctx, db, postgresDialect)
+	if err != nil {
 		return nil, err
 	}
-	bg, stop := context.WithCancel(context.Background())
-	s.stop = stop
-	s.done.Add(2)
-	go func() {
-		defer s.done.Done()
-		s.listen(bg, cfg)
-	}()
-	go func() {
-		defer s.done.Done()
-		s.pollPostgres(bg)
-	}()
+	s.background(func(ctx context.Context) { s.listen(ctx, cfg) }, s.pollPostgres)
 	return s, nil
 }
 

@@ -40,9 +40,8 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newSQLStore(db, sqliteDialect)
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
+	s, err := openSQLStore(ctx, db, sqliteDialect)
+	if err != nil {
 		return nil, err
 	}
 	var last int64
@@ -50,13 +49,7 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 		db.Close()
 		return nil, err
 	}
-	bg, stop := context.WithCancel(context.Background())
-	s.stop = stop
-	s.done.Add(1)
-	go func() {
-		defer s.done.Done()
-		s.tailSQLite(bg, last)
-	}()
+	s.background(func(ctx context.Context) { s.tailSQLite(ctx, last) })
 	return s, nil
 }
 
