@@ -68,10 +68,7 @@ func (c *cli) notifyAdd(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (c *cli) notifyList(ctx context.Context, args []string) error {
-	if len(args) != 0 {
-		return usageError{"notify list takes no arguments"}
-	}
+func (c *cli) notifyList(ctx context.Context) error {
 	s, err := c.open(ctx)
 	if err != nil {
 		return err
@@ -81,13 +78,9 @@ func (c *cli) notifyList(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	people, err := s.People(ctx)
+	names, err := personNames(ctx, s)
 	if err != nil {
 		return err
-	}
-	names := map[int64]string{}
-	for _, p := range people {
-		names[p.ID] = p.Name
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPERSON\tKIND\tURL\tSECRET\tCREATED")
