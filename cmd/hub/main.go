@@ -193,6 +193,21 @@ func (c *cli) open(ctx context.Context) (hubstore.Store, error) {
 	return hubstore.Open(ctx, c.db)
 }
 
+// openPerson opens the store and finds the person of --person (default
+// $USER); the caller closes the store.
+func (c *cli) openPerson(ctx context.Context) (hubstore.Store, hubstore.Person, error) {
+	s, err := c.open(ctx)
+	if err != nil {
+		return nil, hubstore.Person{}, err
+	}
+	p, err := c.personNamed(ctx, s, c.person)
+	if err != nil {
+		s.Close()
+		return nil, hubstore.Person{}, err
+	}
+	return s, p, nil
+}
+
 // personNamed returns the person called name (default $USER), creating
 // the default person on first use.
 func (c *cli) personNamed(ctx context.Context, s hubstore.Store, name string) (hubstore.Person, error) {
@@ -232,15 +247,11 @@ func (c *cli) agentAdd(ctx context.Context, args []string) error {
 	if c.deadline < 0 {
 		return usageError{"--deadline is not negative"}
 	}
-	s, err := c.open(ctx)
+	s, p, err := c.openPerson(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	p, err := c.personNamed(ctx, s, c.person)
-	if err != nil {
-		return err
-	}
 	token, hash := hubserver.NewToken(hubserver.AgentTokenPrefix)
 	a, err := s.AddAgent(ctx, hubstore.NewAgent{PersonID: p.ID, Name: name, TokenHash: hash, Deadline: c.deadline})
 	if errors.Is(err, hubstore.ErrExists) {
@@ -331,15 +342,11 @@ func (c *cli) login(ctx context.Context) error {
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return usageError{"--url is http(s)://HOST[:PORT]"}
 	}
-	s, err := c.open(ctx)
+	s, p, err := c.openPerson(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	p, err := c.personNamed(ctx, s, c.person)
-	if err != nil {
-		return err
-	}
 	token, hash := hubserver.NewToken("")
 	expires := time.Now().Add(signinTTL)
 	if err := s.CreateSigninLink(ctx, hubstore.SigninLink{TokenHash: hash, PersonID: p.ID, ExpiresAt: expires}); err != nil {

@@ -47,15 +47,11 @@ func (c *cli) notifyAdd(ctx context.Context, args []string) error {
 			return usageError{"the token file is empty"}
 		}
 	}
-	s, err := c.open(ctx)
+	s, p, err := c.openPerson(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	p, err := c.personNamed(ctx, s, c.person)
-	if err != nil {
-		return err
-	}
 	t, err := s.AddNotifyTarget(ctx, hubstore.NotifyTarget{PersonID: p.ID, Kind: kind, URL: url, Secret: secret})
 	if err != nil {
 		return err

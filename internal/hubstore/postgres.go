@@ -78,14 +78,7 @@ func (s *sqlStore) listen(ctx context.Context, cfg *pgx.ConnConfig) {
 
 // pollPostgres is the backstop of listen.
 func (s *sqlStore) pollPostgres(ctx context.Context) {
-	t := time.NewTicker(postgresPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	every(ctx, postgresPoll, func() {
 		_, _ = s.wakeEvents(ctx, `e.at >= ?`, ms2(time.Now().Add(-postgresPollWindow)))
-	}
+	})
 }

@@ -148,6 +148,20 @@ func scanValue[T any](row rowScanner) (T, error) {
 	return v, err
 }
 
+// every runs f every d until ctx ends.
+func every(ctx context.Context, d time.Duration, f func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
+}
+
 func (s *sqlStore) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
