@@ -31,52 +31,26 @@ import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// The preview and notes calls every suite asks (the Go tests read the same file).
-const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
+// The preview and notes calls every suite asks, and the replies to them
+// with what the form shows and the core's answer (the Go tests read the
+// same file).
+const { single: singleArgs, multi: multiArgs, batch: batchArgs, replies } = JSON.parse(
   readFileSync(path.resolve(here, "../../../testdata/interop/preview-notes-calls.json"), "utf8"),
 );
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
 const TIMEOUT = 120_000;
 
+// withAnswer is the person's reply to a call with the core's answer, as the
+// object (answer) and byte for byte (answerBytes).
+const withAnswer = (r) => ({ ...r, answer: JSON.parse(r.answer), answerBytes: r.answer });
+
 const turns = [
-  {
-    id: "call_single",
-    args: singleArgs,
-    content: { choice: "by-layer", custom_answer: "", notes: "keep shared code in common/" },
-    previews: ["**Preview: By feature**", "**Preview: By layer**"],
-    fields: ["choice", "custom_answer", "notes"],
-    notes: ["notes"],
-    answer: { answer: "by-layer", selected: { index: 1, label: "By layer", value: "by-layer" }, notes: "keep shared code in common/" },
-    text: "single: by-layer / notes: keep shared code in common/",
-  },
-  {
-    id: "call_multi",
-    args: multiArgs,
-    content: { choices: ["export", "search"], notes: "CSV <first> & JSON later" },
-    previews: ["**Preview: Search**", "**Preview: Export**"],
-    fields: ["choices", "notes"],
-    notes: ["notes"],
-    answer: {
-      answers: ["search", "export"],
-      selected: [{ index: 0, label: "Search", value: "search" }, { index: 1, label: "Export", value: "export" }],
-      notes: "CSV <first> & JSON later",
-    },
-    text: "multi: search, export / notes: CSV <first> & JSON later",
-  },
+  { id: "call_single", args: singleArgs, ...withAnswer(replies.single), text: "single: by-layer / notes: keep shared code in common/" },
+  { id: "call_multi", args: multiArgs, ...withAnswer(replies.multi), text: "multi: search, export / notes: CSV <first> & JSON later" },
   {
     id: "call_batch",
     args: batchArgs,
-    content: { choice_1: "postgres", notes_1: "but keep v15", choices_2: ["search"], custom_answer_2: "Audit log", notes_2: "", answer_3: "Aurora", notes_3: "named after the sky" },
-    previews: ["**Preview: Question 1 of 3, SQLite**", "**Preview: Question 1 of 3, PostgreSQL**", "**Preview: Question 2 of 3, Search**"],
-    fields: ["choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2", "answer_3", "notes_3"],
-    notes: ["notes_1", "notes_2", "notes_3"],
-    answer: {
-      answers: [
-        { question: "Which database?", answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" }, notes: "but keep v15" },
-        { question: "Which screens?", answers: ["search", "Audit log"], selected: [{ index: 0, label: "Search", value: "search" }] },
-        { question: "What should the project be called?", answer: "Aurora", notes: "named after the sky" },
-      ],
-    },
+    ...withAnswer(replies.batch),
     text: "batch: postgres; search, Audit log; Aurora / notes: but keep v15; named after the sky",
   },
 ];
@@ -228,6 +202,7 @@ for (const [i, t] of turns.entries()) {
     // rawOutput: the core's answer for the reply, byte for byte on the wire.
     const want = coreOut({ op: "elicitation_result", arguments: argsText, response: reply });
     assert.ok(want.ok, want.text);
+    assert.equal(want.text, t.answerBytes, "the same bytes as the Go core's");
     assert.deepEqual(JSON.parse(want.text), t.answer);
     const tools = r.updates.filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
     assert.equal(tools.length, 2, JSON.stringify(tools));

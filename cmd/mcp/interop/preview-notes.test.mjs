@@ -34,8 +34,10 @@ import {
 import { load } from "../../../hostjs/node.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// The preview and notes calls every suite asks (the Go tests read the same file).
-const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
+// The preview and notes calls every suite asks, and the replies to them
+// with what the form shows and the core's answer (the Go tests read the
+// same file).
+const { single: singleArgs, multi: multiArgs, batch: batchArgs, replies } = JSON.parse(
   readFileSync(path.resolve(here, "../../../testdata/interop/preview-notes-calls.json"), "utf8"),
 );
 const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
@@ -43,44 +45,14 @@ const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE
 const TIMEOUT = 30_000;
 const TOOL = "ask_user_question";
 
+// withAnswer is the person's reply to a call with the core's answer, as the
+// object (answer) and byte for byte (answerBytes).
+const withAnswer = (r) => ({ ...r, answer: JSON.parse(r.answer), answerBytes: r.answer });
+
 const cases = [
-  {
-    name: "single question",
-    args: singleArgs,
-    content: { choice: "by-layer", custom_answer: "", notes: "keep shared code in common/" },
-    previews: ["**Preview: By feature**", "**Preview: By layer**"],
-    fields: ["choice", "custom_answer", "notes"],
-    notes: ["notes"],
-    answer: { answer: "by-layer", selected: { index: 1, label: "By layer", value: "by-layer" }, notes: "keep shared code in common/" },
-  },
-  {
-    name: "multi-select question",
-    args: multiArgs,
-    content: { choices: ["export", "search"], notes: "CSV <first> & JSON later" },
-    previews: ["**Preview: Search**", "**Preview: Export**"],
-    fields: ["choices", "notes"],
-    notes: ["notes"],
-    answer: {
-      answers: ["search", "export"],
-      selected: [{ index: 0, label: "Search", value: "search" }, { index: 1, label: "Export", value: "export" }],
-      notes: "CSV <first> & JSON later",
-    },
-  },
-  {
-    name: "batch",
-    args: batchArgs,
-    content: { choice_1: "postgres", notes_1: "but keep v15", choices_2: ["search"], custom_answer_2: "Audit log", notes_2: "", answer_3: "Aurora", notes_3: "named after the sky" },
-    previews: ["**Preview: Question 1 of 3, SQLite**", "**Preview: Question 1 of 3, PostgreSQL**", "**Preview: Question 2 of 3, Search**"],
-    fields: ["choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2", "answer_3", "notes_3"],
-    notes: ["notes_1", "notes_2", "notes_3"],
-    answer: {
-      answers: [
-        { question: "Which database?", answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" }, notes: "but keep v15" },
-        { question: "Which screens?", answers: ["search", "Audit log"], selected: [{ index: 0, label: "Search", value: "search" }] },
-        { question: "What should the project be called?", answer: "Aurora", notes: "named after the sky" },
-      ],
-    },
-  },
+  { name: "single question", args: singleArgs, ...withAnswer(replies.single) },
+  { name: "multi-select question", args: multiArgs, ...withAnswer(replies.multi) },
+  { name: "batch", args: batchArgs, ...withAnswer(replies.batch) },
 ];
 
 let core;
@@ -214,6 +186,7 @@ for (const tc of cases) {
     // The result: the core's answer for this reply, byte for byte.
     const want = coreOut({ op: "elicitation_result", arguments: argsText, response: reply });
     assert.ok(want.ok, want.text);
+    assert.equal(want.text, tc.answerBytes, "the same bytes as the Go core's");
     assert.deepEqual(JSON.parse(want.text), tc.answer);
     assert.equal(result.isError ?? false, false, JSON.stringify(result));
     assert.equal(result.content.length, 1);
