@@ -29,6 +29,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
+import { coreText } from "../../../testdata/interop/core.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The preview and notes calls every suite asks, and the replies to them
@@ -129,13 +130,7 @@ function withTimeout(promise, what) {
   ]).finally(() => clearTimeout(timer));
 }
 
-function coreOut(envelope) {
-  const out = core.handle(JSON.stringify(envelope));
-  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
-    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
-  }
-  throw new Error(`unexpected core output: ${out}`);
-}
+const coreOut = (envelope) => coreText(core, envelope);
 
 async function turn(session, text) {
   const done = session.prompt(text);

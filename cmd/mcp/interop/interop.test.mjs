@@ -25,6 +25,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { CallToolResultSchema, ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
+import { coreText } from "../../../testdata/interop/core.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
@@ -134,13 +135,7 @@ function call(args, options = {}, on = main) {
 
 // coreOut runs one envelope through the core and returns the result's or
 // the error's JSON text exactly as the core wrote it.
-function coreOut(envelope) {
-  const out = core.handle(JSON.stringify(envelope));
-  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
-    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
-  }
-  throw new Error(`unexpected core output: ${out}`);
-}
+const coreOut = (envelope) => coreText(core, envelope);
 
 // assertResult: one text block holding exactly `text`, structuredContent the
 // same object, isError as given.

@@ -32,6 +32,7 @@ import {
   StringSchemaSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
+import { coreText } from "../../../testdata/interop/core.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The preview and notes calls every suite asks, and the replies to them
@@ -101,13 +102,7 @@ function withTimeout(promise, what) {
 
 // coreOut runs one envelope through the core and returns the result's or
 // the error's JSON text exactly as the core wrote it.
-function coreOut(envelope) {
-  const out = core.handle(JSON.stringify(envelope));
-  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
-    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
-  }
-  throw new Error(`unexpected core output: ${out}`);
-}
+const coreOut = (envelope) => coreText(core, envelope);
 
 // strip is the form as the SDK's zod schema passes it on: the keys of MCP's
 // elicitation schema only (an option's description has no place there).
