@@ -25,6 +25,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { CallToolResultSchema, ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
+import { strip } from "./forms.mjs";
 import { coreText } from "../../../testdata/interop/core.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -221,20 +222,6 @@ test("choice: the answer object as structuredContent and as the same text", asyn
   ]);
   assert.equal(seen.requestedSchema.properties.choice.default, "sqlite");
 });
-
-// strip is the form as zod passes it on: the keys of MCP's elicitation
-// schema only.
-function strip(schema) {
-  const keep = (o, keys) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
-  const props = {};
-  for (const [name, p] of Object.entries(schema.properties)) {
-    const q = keep(p, ["type", "title", "description", "minLength", "maxLength", "format", "default", "enum", "minItems", "maxItems"]);
-    if (p.oneOf) q.oneOf = p.oneOf.map((o) => keep(o, ["const", "title"]));
-    if (p.items) q.items = p.items.anyOf ? { anyOf: p.items.anyOf.map((o) => keep(o, ["const", "title"])) } : keep(p.items, ["type", "enum"]);
-    props[name] = q;
-  }
-  return { type: schema.type, properties: props, ...(schema.required ? { required: schema.required } : {}) };
-}
 
 test("optionless question: free text", async () => {
   const args = { question: "What should the project be called?" };

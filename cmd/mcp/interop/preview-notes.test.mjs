@@ -32,6 +32,7 @@ import {
   StringSchemaSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
+import { strip } from "./forms.mjs";
 import { coreText } from "../../../testdata/interop/core.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -103,20 +104,6 @@ function withTimeout(promise, what) {
 // coreOut runs one envelope through the core and returns the result's or
 // the error's JSON text exactly as the core wrote it.
 const coreOut = (envelope) => coreText(core, envelope);
-
-// strip is the form as the SDK's zod schema passes it on: the keys of MCP's
-// elicitation schema only (an option's description has no place there).
-function strip(schema) {
-  const keep = (o, keys) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
-  const props = {};
-  for (const [name, p] of Object.entries(schema.properties)) {
-    const q = keep(p, ["type", "title", "description", "minLength", "maxLength", "format", "default", "enum", "minItems", "maxItems"]);
-    if (p.oneOf) q.oneOf = p.oneOf.map((o) => keep(o, ["const", "title"]));
-    if (p.items) q.items = { anyOf: p.items.anyOf.map((o) => keep(o, ["const", "title"])) };
-    props[name] = q;
-  }
-  return { type: schema.type, properties: props, ...(schema.required ? { required: schema.required } : {}) };
-}
 
 test("tools/list: the input schema offers preview on every option", async () => {
   const { tools } = await client.listTools();
