@@ -13,13 +13,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/internal/syncbuf"
 	"github.com/askcore/askcore/internal/tmuxtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,24 +73,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// lockedBuffer collects a process's output while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // modelKeys choose a model: the binary must not reach one the machine
 // running the tests happens to have.
 var modelKeys = []string{"DEEPSEEK_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"}
@@ -113,7 +95,7 @@ type proc struct {
 	t              *testing.T
 	cmd            *exec.Cmd
 	stdin          io.WriteCloser
-	stdout, stderr *lockedBuffer
+	stdout, stderr *syncbuf.Buffer
 	done           chan struct{}
 	code           int
 }
@@ -121,7 +103,7 @@ type proc struct {
 // start runs the binary with its stdin, stdout and stderr on pipes.
 func start(t *testing.T, env []string, setsid bool, args ...string) *proc {
 	t.Helper()
-	p := &proc{t: t, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	p := &proc{t: t, stdout: &syncbuf.Buffer{}, stderr: &syncbuf.Buffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Env = env
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
