@@ -25,7 +25,11 @@ wasm:
 check-wasm:
 	GO=$(GO) ./scripts/check-wasm.sh
 
-test: check-wasm test-go test-js test-interop test-hosts fuzz-short
+# The suites run in two lanes side by side (scripts/test-lanes.sh: go test
+# beside the node suites and the fuzz stage; TEST_LANES=serial for one
+# after another).
+test: check-wasm
+	MAKE="$(MAKE)" ./scripts/test-lanes.sh
 
 # gofmt first: an unformatted file is a review comment a machine can make.
 test-go:
