@@ -114,7 +114,7 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 	}
 	for {
 		if ask.State != "pending" {
-			return p.outcome(ask)
+			return hubwire.Outcome(ask)
 		}
 		path := "/v1/asks/" + url.PathEscape(ask.ID) + fmt.Sprintf("?wait=%d", p.wait)
 		err := p.retry(ctx, func() error { return p.do(ctx, http.MethodGet, path, nil, &ask) })
@@ -125,23 +125,6 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 			return askcore.Reply{}, err
 		}
 	}
-}
-
-// outcome turns an ended ask into what the seam expects.
-func (p *Provider) outcome(a hubwire.Ask) (askcore.Reply, error) {
-	switch a.State {
-	case "replied":
-		r, _, err := hubwire.ParseReply(a.Reply)
-		if err != nil {
-			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: "the hub's reply cannot be read: " + err.Error()}
-		}
-		return r, nil
-	case "expired":
-		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationTimeout, Millis: a.DeadlineMs}
-	case "withdrawn":
-		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationWithdrawn}
-	}
-	return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: "the hub answered the state " + a.State}
 }
 
 // withdraw tells the hub the ask is given up, on its own short deadline

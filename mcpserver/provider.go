@@ -405,3 +405,28 @@ func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, url s
 		})
 	}
 }
+
+// ToolCall is the MCP tool call that a provider's ctx belongs to: a
+// provider registered on the server's service reads the client, the
+// request's authentication (Extra.TokenInfo over HTTP) and the session
+// there. Nil outside a tool call of this package's servers.
+func ToolCall(ctx context.Context) *mcp.CallToolRequest {
+	if c := callFrom(ctx); c != nil {
+		return c.req
+	}
+	return nil
+}
+
+// Progress sends progress notifications for the tool call of ctx (a
+// provider's ctx) while a provider of your own waits for the person, as
+// the server's own provider does: the core's words, every
+// Options.ProgressEvery, when the call carries a progress token; with url
+// (where the person answers) the first goes out at once and each names
+// it. Call stop as soon as the question ended: no progress follows it.
+func (s *Server) Progress(ctx context.Context, url string) (stop func()) {
+	c := callFrom(ctx)
+	if c == nil {
+		return func() {}
+	}
+	return s.provider.progress(ctx, c.req, url)
+}

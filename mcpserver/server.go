@@ -50,6 +50,10 @@ type Options struct {
 	Logger *slog.Logger
 	// StopWithin bounds Serve's graceful stop once its ctx ends (0: 1.2 s).
 	StopWithin time.Duration
+	// ProtocolVersions, when set, are the only MCP protocol versions the
+	// server negotiates (go-sdk's names, e.g. "2025-11-25"); a client
+	// asking for another gets the latest of them.
+	ProtocolVersions []string
 }
 
 // defaultProgressEvery is how often a call with a progress token hears
@@ -69,7 +73,7 @@ type options struct {
 	// negative: no progress notifications).
 	progressEvery time.Duration
 	// protocolVersions, when set, limits the versions the server accepts
-	// (tests use it to force the legacy path on a Go client).
+	// (Options.ProtocolVersions; tests force the legacy path with it).
 	protocolVersions []string
 	log              *slog.Logger
 	// web is when the answer page is used; page configures the page.
@@ -114,7 +118,7 @@ func New(svc *askcore.Service, o *Options) (*Server, error) {
 	return newServer(context.Background(), svc, options{
 		timeout: o.Timeout, progressEvery: o.ProgressEvery, log: o.Logger, web: o.Web,
 		page:       pageOptions{noBrowser: o.NoBrowser, urlShown: o.URLShown, getenv: o.Getenv, opts: o.Page},
-		stopWithin: o.StopWithin,
+		stopWithin: o.StopWithin, protocolVersions: o.ProtocolVersions,
 	})
 }
 
