@@ -87,6 +87,16 @@ class Inbox {
   // pending waits for a pending ask (the inbox's event stream: its first
   // snapshot, then each ask added) and returns it: {id, agent, call, ...}.
   async pending({ within = 120_000 } = {}) {
+    const end = Date.now() + within;
+    for (;;) {
+      // The hub ends a stream after its write timeout; a page reconnects.
+      const item = await this.#pendingOnce(end - Date.now());
+      if (item) return item;
+      if (Date.now() >= end) throw new Error(`no pending ask in the inbox within ${within} ms`);
+    }
+  }
+
+  async #pendingOnce(within) {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), within);
     try {
@@ -109,7 +119,10 @@ class Inbox {
           }
         }
       }
-      throw new Error('the inbox event stream ended');
+      return null;
+    } catch (err) {
+      if (ctl.signal.aborted || err?.message === 'terminated') return null;
+      throw err;
     } finally {
       clearTimeout(timer);
       ctl.abort();
