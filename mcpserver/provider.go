@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -72,7 +73,9 @@ func (c *call) takeInputRequest() (*mcp.ElicitParams, string) {
 
 // errInputRequired ends the seam's Ask when the form goes back to the
 // client as an input request; the handler ignores the seam's error then.
-var errInputRequired = errors.New("the form was returned to the client as an input request")
+// It wraps askcore.ErrContinues: the client calls again with the reply,
+// and the other surfaces (a hub's inbox) keep the question open for it.
+var errInputRequired = fmt.Errorf("the form was returned to the client as an input request: %w", askcore.ErrContinues)
 
 // provider is the MCP askcore.Provider: it turns a question into a form
 // elicitation to the client of the tool call that asked it. One provider
@@ -175,6 +178,15 @@ func clientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
 		return ip.ClientInfo
 	}
 	return nil
+}
+
+// hostToolCallID is the id the host gave the model's tool call, where it
+// sends one in the call's _meta (Claude Code: "claudecode/toolUseId"): the
+// same on the call's retries, so a provider that keeps questions by id (a
+// hub) finds its question again when the client calls back.
+func hostToolCallID(req *mcp.CallToolRequest) string {
+	id, _ := req.Params.Meta["claudecode/toolUseId"].(string)
+	return id
 }
 
 // asker names the asking agent on the answer page: the client's
