@@ -72,11 +72,15 @@ function assertAnswer(host, got, expected) {
   assert.equal(inner, expected, 'the model receives the core\'s answer for the person\'s reply, byte for byte');
 }
 
-const remote = (host, opts = {}) => async (hub, token) => {
+const remote = (host, opts = {}, again) => async (hub, token) => {
   const run = await setup(host, { args: QUESTION });
   useRemote(run, hub, token, opts);
+  run.model.again = again;
   return run;
 };
+
+// Codex's tool_timeout_sec ends a call that waits longer, progress or not.
+const CODEX_TIMEOUT = /timed out awaiting tools\/call/;
 
 // local runs askcore-mcp --hub under the host, the token in a file: Codex
 // starts MCP servers with a cleared environment (ASKCORE_HUB_TOKEN would
@@ -98,6 +102,17 @@ describe('real hosts through askcore-hub', { concurrency: Number(process.env.ASK
   test('codex exec, the hub\'s /mcp: waits for the inbox; the model gets the person\'s answer', async (t) => {
     if (skipped(t, 'codex')) return;
     const got = await answered('codex', remote('codex'));
+    assertAnswer('codex', got, await want);
+  });
+
+  test('codex exec, the hub\'s /mcp, tool_timeout_sec = 3, the person answers after 8 s: the model\'s call made again gets the answer', async (t) => {
+    if (skipped(t, 'codex')) return;
+    let run;
+    const got = await answered('codex', async (hub, token) => (run = await remote('codex', { toolTimeoutSec: 3 }, (text) => CODEX_TIMEOUT.test(text))(hub, token)), { delay: 8_000 });
+    assert.ok(got.shownAt - got.askedAt < 8_000);
+    assert.ok(run.model.earlier?.length >= 1, 'the first call timed out in Codex');
+    assert.match(run.model.earlier[0], CODEX_TIMEOUT);
+    assert.equal(got.hubLog.match(/ask created/g)?.length, 1, 'one question in the inbox, however often it was called');
     assertAnswer('codex', got, await want);
   });
 
