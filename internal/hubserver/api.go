@@ -205,6 +205,9 @@ func (s *Server) getAsk(w http.ResponseWriter, r *http.Request) {
 		}
 		wait = time.Duration(sec * float64(time.Second))
 	}
+	if wait > 0 {
+		holdOpen(w) // the wait may outlast the server's read timeout
+	}
 	// Watch before reading, so that a change between the read and the
 	// wait is not missed.
 	wake, stop := s.store.Watch(hubstore.AskKey(r.PathValue("id")))
