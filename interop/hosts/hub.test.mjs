@@ -105,6 +105,12 @@ describe('real hosts through askcore-hub', { concurrency: Number(process.env.ASK
     assertAnswer('codex', got, await want);
   });
 
+  test('gemini -p, the hub\'s /mcp: waits for the inbox; the model gets the person\'s answer', async (t) => {
+    if (skipped(t, 'gemini')) return;
+    const got = await answered('gemini', remote('gemini'));
+    assertAnswer('gemini', got, await want);
+  });
+
   test('codex exec, the hub\'s /mcp, tool_timeout_sec = 3, the person answers after 8 s: the model\'s call made again gets the answer', async (t) => {
     if (skipped(t, 'codex')) return;
     let run;

@@ -180,6 +180,13 @@ export function useRemote(run, hub, token, { toolTimeoutSec } = {}) {
       run.env.ASKCORE_HUB_TOKEN = token;
       return;
     }
+    case 'gemini': {
+      const file = join(run.home, '.gemini', 'settings.json');
+      const settings = JSON.parse(readFileSync(file, 'utf8'));
+      settings.mcpServers = { askcore: { httpUrl: endpoint, headers: { Authorization: `Bearer ${token}` }, trust: true } };
+      writeFileSync(file, JSON.stringify(settings, null, 2));
+      return;
+    }
   }
   throw new Error(`useRemote: ${run.host} is not set up for a remote server here`);
 }
