@@ -24,84 +24,48 @@ import (
 	"github.com/askcore/askcore"
 )
 
-// The v3 calls every suite asks: previews as fenced code blocks, an ASCII
+// The preview and notes calls every suite asks: previews as fenced code blocks, an ASCII
 // mockup with a tab (the core expands it) and wide characters.
-var v3SingleArgs, v3MultiArgs, v3BatchArgs = interopcalls.Args()
+var previewSingleArgs, previewMultiArgs, previewBatchArgs = interopcalls.Args()
 
-// v3Script asks the three calls, one per prompt, and quotes each answer and
+// previewScript asks the three calls, one per prompt, and quotes each answer and
 // its notes.
-var v3Script = `{"tool_calls":[{"id":"call_single","name":"ask_user_question","arguments":` + v3SingleArgs + `}]}
+var previewScript = `{"tool_calls":[{"id":"call_single","name":"ask_user_question","arguments":` + previewSingleArgs + `}]}
 {"content":"single: {{answer}} / notes: {{notes}}"}
-{"tool_calls":[{"id":"call_multi","name":"ask_user_question","arguments":` + v3MultiArgs + `}]}
+{"tool_calls":[{"id":"call_multi","name":"ask_user_question","arguments":` + previewMultiArgs + `}]}
 {"content":"multi: {{answer}} / notes: {{notes}}"}
-{"tool_calls":[{"id":"call_batch","name":"ask_user_question","arguments":` + v3BatchArgs + `}]}
+{"tool_calls":[{"id":"call_batch","name":"ask_user_question","arguments":` + previewBatchArgs + `}]}
 {"content":"batch: {{answer}} / notes: {{notes}}"}
 `
 
-// v3Core is the core the expected bytes come from.
-var v3Core = askcore.NewCore(askcore.Native{})
+// previewCore is the core the expected bytes come from.
+var previewCore = askcore.NewCore(askcore.Native{})
 
-type v3Turn struct {
-	id       string // the tool call
-	args     string
-	content  map[string]any // the person's reply
-	previews []string       // the bold lines the form's message must hold, in order
-	fields   []string       // every field of the form, in the core's order
-	notes    []string       // the notes fields among them
-	answer   string         // the core's answer, spelled out
-	text     string         // what the model says next ({{answer}} / {{notes}})
+type previewTurn struct {
+	id    string // the tool call
+	args  string
+	reply interopcalls.Reply
+	text  string // what the model says next ({{answer}} / {{notes}})
 }
 
-var v3Turns = []v3Turn{
-	{
-		id:       "call_single",
-		args:     v3SingleArgs,
-		content:  map[string]any{"choice": "by-layer", "custom_answer": "", "notes": "keep shared code in common/"},
-		previews: []string{"**Preview: By feature**", "**Preview: By layer**"},
-		fields:   []string{"choice", "custom_answer", "notes"},
-		notes:    []string{"notes"},
-		answer:   `{"answer":"by-layer","selected":{"index":1,"label":"By layer","value":"by-layer"},"notes":"keep shared code in common/"}`,
-		text:     "single: by-layer / notes: keep shared code in common/",
-	},
-	{
-		id:       "call_multi",
-		args:     v3MultiArgs,
-		content:  map[string]any{"choices": []any{"export", "search"}, "notes": "CSV <first> & JSON later"},
-		previews: []string{"**Preview: Search**", "**Preview: Export**"},
-		fields:   []string{"choices", "notes"},
-		notes:    []string{"notes"},
-		answer: `{"answers":["search","export"],"selected":[{"index":0,"label":"Search","value":"search"},{"index":1,"label":"Export","value":"export"}],` +
-			`"notes":"CSV \u003cfirst\u003e \u0026 JSON later"}`,
-		text: "multi: search, export / notes: CSV <first> & JSON later",
-	},
-	{
-		id:   "call_batch",
-		args: v3BatchArgs,
-		content: map[string]any{
-			"choice_1": "postgres", "notes_1": "but keep v15",
-			"choices_2": []any{"search"}, "custom_answer_2": "Audit log", "notes_2": "",
-			"answer_3": "Aurora", "notes_3": "named after the sky",
-		},
-		previews: []string{"**Preview: Question 1 of 3, SQLite**", "**Preview: Question 1 of 3, PostgreSQL**", "**Preview: Question 2 of 3, Search**"},
-		fields:   []string{"choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2", "answer_3", "notes_3"},
-		notes:    []string{"notes_1", "notes_2", "notes_3"},
-		answer: `{"answers":[` +
-			`{"question":"Which database?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"},"notes":"but keep v15"},` +
-			`{"question":"Which screens?","answers":["search","Audit log"],"selected":[{"index":0,"label":"Search","value":"search"}]},` +
-			`{"question":"What should the project be called?","answer":"Aurora","notes":"named after the sky"}]}`,
-		text: "batch: postgres; search, Audit log; Aurora / notes: but keep v15; named after the sky",
-	},
-}
+var previewTurns = func() []previewTurn {
+	single, multi, batch := interopcalls.Replies()
+	return []previewTurn{
+		{"call_single", previewSingleArgs, single, "single: by-layer / notes: keep shared code in common/"},
+		{"call_multi", previewMultiArgs, multi, "multi: search, export / notes: CSV <first> & JSON later"},
+		{"call_batch", previewBatchArgs, batch, "batch: postgres; search, Audit log; Aurora / notes: but keep v15; named after the sky"},
+	}
+}()
 
-// TestV3PreviewsAndNotes: for a single, a multi-select and a batch call,
+// TestPreviewsAndNotes: for a single, a multi-select and a batch call,
 // the client receives the core's form (its message carries the previews,
 // its schema a notes field per question), and the person's notes come back
 // as the core's answer, byte for byte, which the model quotes with
 // {{notes}}.
-func TestV3PreviewsAndNotes(t *testing.T) {
+func TestPreviewsAndNotes(t *testing.T) {
 	replies := map[string]map[string]any{}
-	for _, turn := range v3Turns {
-		replies[turn.id] = turn.content
+	for _, turn := range previewTurns {
+		replies[turn.id] = turn.reply.Content
 	}
 	var (
 		mu    sync.Mutex
@@ -112,7 +76,7 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 		defer mu.Unlock()
 		return append([]acp.UnstableCreateElicitationForm(nil), forms...)
 	}
-	h := newHarness(t, harnessOptions{script: v3Script}, func(_ context.Context, scope wireScope, f acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
+	h := newHarness(t, harnessOptions{script: previewScript}, func(_ context.Context, scope wireScope, f acp.UnstableCreateElicitationForm) (acp.UnstableCreateElicitationResponse, error) {
 		mu.Lock()
 		forms = append(forms, f)
 		mu.Unlock()
@@ -122,7 +86,7 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 	sid := h.newSession()
 
 	ctx := context.Background()
-	for i, turn := range v3Turns {
+	for i, turn := range previewTurns {
 		t.Run(turn.id, func(t *testing.T) {
 			stop, updates := h.prompt(sid, "next")
 			require.Equal(t, acp.StopReasonEndTurn, stop)
@@ -131,7 +95,7 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 			assert.Equal(t, turn.id, tools[0].id)
 			assert.JSONEq(t, turn.args, string(tools[0].rawInput))
 
-			call, err := v3Core.Normalize(ctx, turn.args)
+			call, err := previewCore.Normalize(ctx, turn.args)
 			require.NoError(t, err)
 			want, err := call.Form(ctx, askcore.ForACP)
 			require.NoError(t, err)
@@ -152,14 +116,16 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 			f := decoded[i]
 			assert.Equal(t, want.Message, f.Message)
 			at := 0
-			for _, p := range turn.previews {
+			for _, p := range turn.reply.Previews {
 				j := strings.Index(f.Message[at:], "\n\n"+p+"\n\n")
 				require.GreaterOrEqual(t, j, 0, "%q after byte %d of the message:\n%s", p, at, f.Message)
 				at += j + len(p)
 			}
-			assert.ElementsMatch(t, turn.fields, keys(f.RequestedSchema.Properties))
-			assert.Equal(t, turn.fields, v3FieldOrder(t, want.RequestedSchema), "each notes field after its question's fields")
-			for _, n := range turn.notes {
+			assert.ElementsMatch(t, turn.reply.Fields, keys(f.RequestedSchema.Properties))
+			fields, err := interopcalls.FieldOrder(want.RequestedSchema)
+			require.NoError(t, err)
+			assert.Equal(t, turn.reply.Fields, fields, "each notes field after its question's fields")
+			for _, n := range turn.reply.Notes {
 				field, ok := f.RequestedSchema.Properties[n].(map[string]any)
 				require.True(t, ok, "a %s field", n)
 				assert.Equal(t, "string", field["type"], n)
@@ -168,13 +134,13 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 			}
 
 			// The answer: the core's bytes for this reply, as rawOutput.
-			reply, err := json.Marshal(map[string]any{"action": "accept", "content": turn.content})
+			reply, err := json.Marshal(map[string]any{"action": "accept", "content": turn.reply.Content})
 			require.NoError(t, err)
 			answer, err := call.Resolve(ctx, askcore.FormReply(reply))
 			require.NoError(t, err)
-			assert.Equal(t, turn.answer, string(answer.JSON()))
+			assert.Equal(t, turn.reply.Answer, string(answer.JSON()))
 			assert.Equal(t, acp.ToolCallStatusCompleted, tools[1].status, "%s", tools[1].rawOutput)
-			assert.Equal(t, []string{turn.answer}, h.tap.rawOutputs(sid, turn.id), "rawOutput is the answer as the core wrote it")
+			assert.Equal(t, []string{turn.reply.Answer}, h.tap.rawOutputs(sid, turn.id), "rawOutput is the answer as the core wrote it")
 			summary, err := call.Summary(ctx, answer)
 			require.NoError(t, err)
 			assert.Equal(t, []string{summary}, tools[1].content, "the card is the core's summary")
@@ -182,26 +148,4 @@ func TestV3PreviewsAndNotes(t *testing.T) {
 			assert.Equal(t, []string{turn.text}, texts, "{{answer}} and {{notes}}")
 		})
 	}
-}
-
-// v3FieldOrder is the order of the properties in a requestedSchema as the
-// core wrote it.
-func v3FieldOrder(t *testing.T, schema json.RawMessage) []string {
-	t.Helper()
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	require.NoError(t, json.Unmarshal(schema, &s))
-	dec := json.NewDecoder(strings.NewReader(string(s.Properties)))
-	_, err := dec.Token() // {
-	require.NoError(t, err)
-	var names []string
-	for dec.More() {
-		tok, err := dec.Token()
-		require.NoError(t, err)
-		names = append(names, tok.(string))
-		var skip json.RawMessage
-		require.NoError(t, dec.Decode(&skip))
-	}
-	return names
 }

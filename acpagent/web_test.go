@@ -6,9 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -366,11 +364,8 @@ func TestWebSignalWithdraws(t *testing.T) {
 // session (the page decides when it takes the question, which the agent's
 // exit waits for).
 func TestWebOpensBrowser(t *testing.T) {
-	dir := t.TempDir()
-	record := filepath.Join(dir, "opened")
-	fake := filepath.Join(dir, "xdg-open")
-	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+record+"\n"), 0o755))
-	path := "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")
+	browser := pagetest.NewBrowser(t)
+	path := browser.PathEnv()
 	for _, c := range []struct {
 		name   string
 		env    []string
@@ -383,14 +378,14 @@ func TestWebOpensBrowser(t *testing.T) {
 		{"ASKCORE_BROWSER=none", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER=none"}, nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			os.Remove(record)
+			browser.Reset()
 			a := startWebAgent(t, c.env, append([]string{"--engine", "native"}, c.args...)...)
 			a.initialize(false)
 			sid := a.newSession()
 			done := a.prompt(sid, "go")
 			base := a.pageURL()
 			if c.opened {
-				require.Eventually(t, func() bool { _, err := os.Stat(record); return err == nil }, patience, 10*time.Millisecond)
+				browser.WaitOpened()
 				p := openPage(t, base)
 				status, _ := p.post(p.question().ID, map[string]any{"picks": []askcore.Pick{{Options: []int{0}}}})
 				require.Equal(t, http.StatusOK, status)
@@ -404,12 +399,10 @@ func TestWebOpensBrowser(t *testing.T) {
 			}
 			require.NoError(t, a.stdin.Close())
 			assert.Equal(t, 0, a.exitCode())
-			b, err := os.ReadFile(record)
 			if c.opened {
-				require.NoError(t, err)
-				assert.Equal(t, base.String()+"\n", string(b))
+				assert.Equal(t, []string{base.String()}, browser.Opened())
 			} else {
-				assert.True(t, os.IsNotExist(err), "opened: %s", b)
+				assert.Empty(t, browser.Opened())
 			}
 		})
 	}

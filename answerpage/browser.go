@@ -18,6 +18,12 @@ func BrowserOpens(getenv func(string) string) bool {
 	return opener(runtime.GOOS, getenv, "") != nil
 }
 
+// opensBrowser reports whether a page configured by cfg opens itself in
+// a browser: WithBrowser(true), and a browser opens here.
+func (cfg config) opensBrowser() bool {
+	return cfg.browser && opener(runtime.GOOS, cfg.getenv, "") != nil
+}
+
 // opener returns the command that opens url in a browser here, or nil
 // when none should be started: ASKCORE_BROWSER=none, or no desktop
 // session (on Linux and the BSDs, neither DISPLAY nor WAYLAND_DISPLAY is

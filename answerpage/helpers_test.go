@@ -1,13 +1,11 @@
 package answerpage
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/leaktest"
 	"github.com/askcore/askcore/internal/pagetest"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
@@ -23,36 +22,18 @@ func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 // patience bounds every wait of a test; only a failing test waits that long.
 const patience = 60 * time.Second
 
-// syncBuffer is a log the server writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // page is a test's view of one answer page: the server, the seam asking
 // through it, and a browser on it (pagetest) that speaks as the page does.
 type page struct {
 	t   *testing.T
 	srv *Server
 	svc *askcore.Service
-	log *syncBuffer
+	log *syncbuf.Buffer
 }
 
 func newPage(t *testing.T, opts ...Option) *page {
 	t.Helper()
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	core := askcore.NewCore(nil)
 	srv := New(core, append([]Option{WithLog(log), WithEnv(func(string) string { return "" })}, opts...)...)
 	svc := askcore.NewService(core)

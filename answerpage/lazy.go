@@ -42,6 +42,15 @@ func (l *Lazy) Begin(extra ...Option) (srv *Server, end func(), err error) {
 	return l.srv, l.asks.Done, nil
 }
 
+// OpensBrowser reports whether the page, made with the options of
+// NewLazy and then extra, opens itself in a browser on its first question
+// (WithBrowser(true) and BrowserOpens in its environment, WithEnv): where
+// it does not, a question on the page reaches the person only through an
+// address printed where they read it.
+func (l *Lazy) OpensBrowser(extra ...Option) bool {
+	return newConfig(append(append([]Option(nil), l.opts...), extra...)).opensBrowser()
+}
+
 // Ask implements askcore.Provider: the question waits on the page.
 func (l *Lazy) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 	srv, end, err := l.Begin()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/pagetest"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 // The shared test client reads the line this package writes.
@@ -22,7 +23,7 @@ func TestLogPrefixOfTheTestClient(t *testing.T) {
 // it; Shutdown waits for the questions on it to end by themselves (their
 // ctx: the page hears why), and later questions are withdrawn at once.
 func TestLazyOnePageAndShutdown(t *testing.T) {
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	core := askcore.NewCore(nil)
 	lazy := NewLazy(core, WithLog(log), WithEnv(func(string) string { return "" }))
 	svc := askcore.NewService(core)
@@ -68,4 +69,38 @@ func TestLazyOnePageAndShutdown(t *testing.T) {
 	var f askcore.Failure
 	require.ErrorAs(t, err, &f)
 	assert.Equal(t, askcore.SituationWithdrawn, f.Situation)
+}
+
+// OpensBrowser is the page's own rule: WithBrowser(true) where a browser
+// opens in the page's environment, the last option winning, extra after
+// NewLazy's.
+func TestLazyOpensBrowser(t *testing.T) {
+	command := WithEnv(func(k string) string {
+		if k == EnvBrowser {
+			return "firefox"
+		}
+		return ""
+	})
+	none := WithEnv(func(k string) string {
+		if k == EnvBrowser {
+			return "none"
+		}
+		return ""
+	})
+	for _, c := range []struct {
+		name  string
+		opts  []Option
+		extra []Option
+		want  bool
+	}{
+		{"off by default", []Option{command}, nil, false},
+		{"on, a browser command", []Option{command, WithBrowser(true)}, nil, true},
+		{"on, ASKCORE_BROWSER=none", []Option{none, WithBrowser(true)}, nil, false},
+		{"on, turned off by extra", []Option{command, WithBrowser(true)}, []Option{WithBrowser(false)}, false},
+		{"off, turned on by extra", []Option{command, WithBrowser(false)}, []Option{WithBrowser(true)}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, NewLazy(nil, c.opts...).OpensBrowser(c.extra...))
+		})
+	}
 }

@@ -83,6 +83,24 @@ func WithOpener(open func(ctx context.Context, url string) error) Option {
 	return func(c *config) { c.open = open }
 }
 
+// newConfig is the configuration opts say, over the defaults.
+func newConfig(opts []Option) config {
+	cfg := config{addr: DefaultAddr, idleStop: DefaultIdleStop, log: os.Stderr, getenv: os.Getenv}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.log == nil {
+		cfg.log = io.Discard
+	}
+	if cfg.getenv == nil {
+		cfg.getenv = os.Getenv
+	}
+	if cfg.addr == "" {
+		cfg.addr = DefaultAddr
+	}
+	return cfg
+}
+
 // Server is the answer page: an HTTP server and the queue of the questions
 // pending on it. It is an askcore.Provider (Ask) and safe for concurrent
 // use. The zero value is not usable: call New.
@@ -160,22 +178,9 @@ func New(core *askcore.Core, opts ...Option) *Server {
 	if core == nil {
 		core = askcore.NewCore(nil)
 	}
-	cfg := config{addr: DefaultAddr, idleStop: DefaultIdleStop, log: os.Stderr, getenv: os.Getenv}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if cfg.log == nil {
-		cfg.log = io.Discard
-	}
-	if cfg.getenv == nil {
-		cfg.getenv = os.Getenv
-	}
-	if cfg.addr == "" {
-		cfg.addr = DefaultAddr
-	}
 	return &Server{
 		core:     core,
-		cfg:      cfg,
+		cfg:      newConfig(opts),
 		token:    newToken(),
 		items:    map[string]*item{},
 		ended:    map[string]endInfo{},

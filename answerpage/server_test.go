@@ -22,6 +22,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/syncbuf"
 	"github.com/askcore/askcore/wasm"
 )
 
@@ -441,7 +442,7 @@ func TestWasmCore(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, e.Close(context.Background())) })
 	core := askcore.NewCore(e)
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	srv := New(core, WithLog(log))
 	t.Cleanup(func() { srv.Close() })
 	svc := askcore.NewService(core)

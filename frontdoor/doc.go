@@ -26,14 +26,13 @@ a session (a tool that delegates a task) an agent sharing its caller's
 session. Settings.Timeout, when positive, ends each question with
 ASK_TIMEOUT; by default nothing is ever chosen on a person's behalf.
 
-The model is chosen the same way for every front door, first match wins:
---script FILE, DEEPSEEK_API_KEY, OPENAI_API_KEY (with OPENAI_BASE_URL and
-OPENAI_MODEL), else a built-in demo script; the script format, the defaults
-and the retries are in the README's "Model settings". --engine wasm|native
-(default wasm) says where the rules run, with the same bytes either way; a
-front door without a model (askcore-stdio ask, askcore-mcp) registers
---engine alone (AddEngineFlag) and calls Settings.Open.
+The model is chosen the same way for every front door (--script FILE,
+DEEPSEEK_API_KEY, OPENAI_API_KEY, else a built-in demo: the README's "Model
+settings"); a front door without a model (askcore-stdio ask, askcore-mcp)
+registers --engine alone (AddEngineFlag) and calls Settings.Open.
 
-Version is the module's version as the build recorded it.
+Web is the answer page's flags, Command the command line of a protocol
+front door, NotifyStop and ExitStatus its one signal rule; Version is the
+module's version as the build recorded it.
 */
 package frontdoor

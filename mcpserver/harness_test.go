@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -31,11 +30,10 @@ type testServer struct {
 
 // startServer makes a testServer over c; no browser is ever opened.
 func startServer(ctx context.Context, c *askcore.Core, o options) (*testServer, error) {
-	o.page.opts = append([]answerpage.Option{answerpage.WithEnv(noEnv)}, o.page.opts...)
-	o.page.getenv = noEnv
+	o.page = append([]answerpage.Option{answerpage.WithEnv(noEnv)}, o.page...)
 	// The tests read the page's address from its log, as a person reads
 	// it on the terminal.
-	o.page.urlShown = true
+	o.urlShown = true
 	svc := askcore.NewService(c)
 	s, err := newServer(ctx, svc, o)
 	if err != nil {
@@ -324,25 +322,6 @@ func replyWith(action string, content map[string]any) func(context.Context, *mcp
 		}
 		return &mcp.ElicitResult{Action: action, Content: content}, nil
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in different
-// goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // wantReply is the core's answer (or error) for args and reply, as the

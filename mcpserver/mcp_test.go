@@ -475,7 +475,7 @@ func TestNotShown(t *testing.T) {
 						return &mcp.ElicitResult{Action: action}, nil
 					}}
 					h := start(t, m, options{web: web}, &mcp.ClientOptions{ElicitationHandler: e.handle})
-					h.srv.pages.o.urlShown = false // the page's address reaches nobody
+					h.srv.provider.urlShown = false // the page's address reaches nobody
 					res := h.mustCall(json.RawMessage(choiceArgs))
 					require.True(t, res.IsError)
 					text := res.Content[0].(*mcp.TextContent).Text

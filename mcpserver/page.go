@@ -24,9 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,86 +34,14 @@ import (
 	"github.com/askcore/askcore/internal/rpcline"
 )
 
-// pageOptions configure the answer page.
-type pageOptions struct {
-	// noBrowser: never open a browser (Options.NoBrowser).
-	noBrowser bool
-	// urlShown: the page's address, written to its log, reaches the
-	// person (Options.URLShown).
-	urlShown bool
-	// getenv reads the environment for answerpage.BrowserOpens.
-	getenv func(string) string
-	// opts are Options.Page: address, log, environment.
-	opts []answerpage.Option
-}
-
-// pages is the process's answer page, made on the first question asked
-// there: one page (one port, one token) for every call of every session.
-type pages struct {
-	core *askcore.Core
-	o    pageOptions
-
-	mu     sync.Mutex
-	srv    *answerpage.Server
-	closed bool
-}
-
-func newPages(c *askcore.Core, o pageOptions) *pages {
-	return &pages{core: c, o: o}
-}
-
-var errPageClosed = errors.New("askcore-mcp is stopping")
-
-// get returns the page, making it if needed. The page opens the browser
-// (on a desktop, unless --no-browser or ASKCORE_BROWSER=none) when its
-// first question is not one the client opens itself (URL mode): askcore-mcp
-// serves one client, whose capabilities are the same for every call, so
-// the first question says for all.
-func (p *pages) get(clientOpens bool) (*answerpage.Server, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return nil, errPageClosed
-	}
-	if p.srv == nil {
-		// The browser rule after the caller's options: it is the server's.
-		opts := append(append([]answerpage.Option{answerpage.WithLog(io.Discard)}, p.o.opts...),
-			answerpage.WithBrowser(!p.o.noBrowser && !clientOpens))
-		p.srv = answerpage.New(p.core, opts...)
-	}
-	return p.srv, nil
-}
-
-// reaches reports whether the answer page can reach the person of call
+// pageReaches reports whether the answer page can reach the person of call
 // c: through the client's URL-mode request (which the person accepts or
-// not), a browser that opens on a desktop session, or an address printed
-// where the person sees it (URLShown, or NoBrowser: who turns the browser
-// off reads the address). Elsewhere a question on the page
-// would wait unseen: it is not asked there.
-func (p *pages) reaches(c *call) bool {
-	switch {
-	case urlElicitation(c.req.ClientCapabilities()) && !inputRequests(c.req):
-		return true
-	case p.o.urlShown, p.o.noBrowser:
-		// --no-browser: the person reads the printed address.
-		return true
-	}
-	getenv := p.o.getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	return answerpage.BrowserOpens(getenv)
-}
-
-// close withdraws what is pending on the page (it says so) and stops it.
-func (p *pages) close() {
-	p.mu.Lock()
-	srv := p.srv
-	p.closed = true
-	p.mu.Unlock()
-	if srv != nil {
-		_ = srv.Close()
-	}
+// not), a browser the page opens, or an address printed where the person
+// sees it (Options.URLShown). Elsewhere a question on the page would wait
+// unseen: it is not asked there.
+func (p *provider) pageReaches(c *call) bool {
+	return urlElicitation(c.req.ClientCapabilities()) && !inputRequests(c.req) ||
+		p.urlShown || p.page.OpensBrowser()
 }
 
 // urlElicitation reports whether the client advertised URL-mode
@@ -133,10 +59,18 @@ func urlElicitation(caps *mcp.ClientCapabilities) bool {
 // a timeout, a signal) the page withdraws the question and says why.
 func (p *provider) askPage(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
 	viaClient := urlElicitation(c.req.ClientCapabilities()) && !inputRequests(c.req)
-	page, err := p.pages.get(viaClient)
-	if err != nil {
-		return askcore.Reply{}, failure(askcore.SituationWithdrawn, "")
+	// The first question makes the page. It opens no browser when the
+	// client opens the page itself (URL mode): a server serves clients
+	// alike, so the first question says for all.
+	var extra []answerpage.Option
+	if viaClient {
+		extra = append(extra, answerpage.WithBrowser(false))
 	}
+	page, end, err := p.page.Begin(extra...)
+	if err != nil {
+		return askcore.Reply{}, err
+	}
+	defer end()
 	url, err := page.Start()
 	if err != nil {
 		return askcore.Reply{}, failure(situationProviderFailed, err.Error())

@@ -27,52 +27,15 @@ var previewSingleArgs, previewMultiArgs, previewBatchArgs = interopcalls.Args()
 
 // previewCase is one call answered with one reply.
 type previewCase struct {
-	name     string
-	args     string
-	content  map[string]any
-	previews []string // the bold lines the form's message must hold, in order
-	notes    []string // the notes fields the form must offer
-	fields   []string // every field of the form, in the core's order
-	answer   string   // the core's answer, spelled out
+	name  string
+	args  string
+	reply interopcalls.Reply
 }
 
-var previewCases = []previewCase{
-	{
-		name:     "single",
-		args:     previewSingleArgs,
-		content:  map[string]any{"choice": "by-layer", "custom_answer": "", "notes": "keep shared code in common/"},
-		previews: []string{"**Preview: By feature**", "**Preview: By layer**"},
-		notes:    []string{"notes"},
-		fields:   []string{"choice", "custom_answer", "notes"},
-		answer:   `{"answer":"by-layer","selected":{"index":1,"label":"By layer","value":"by-layer"},"notes":"keep shared code in common/"}`,
-	},
-	{
-		name:     "multi-select",
-		args:     previewMultiArgs,
-		content:  map[string]any{"choices": []any{"export", "search"}, "notes": "CSV <first> & JSON later"},
-		previews: []string{"**Preview: Search**", "**Preview: Export**"},
-		notes:    []string{"notes"},
-		fields:   []string{"choices", "notes"},
-		answer: `{"answers":["search","export"],"selected":[{"index":0,"label":"Search","value":"search"},{"index":1,"label":"Export","value":"export"}],` +
-			`"notes":"CSV \u003cfirst\u003e \u0026 JSON later"}`,
-	},
-	{
-		name: "batch",
-		args: previewBatchArgs,
-		content: map[string]any{
-			"choice_1": "postgres", "notes_1": "but keep v15",
-			"choices_2": []any{"search"}, "custom_answer_2": "Audit log", "notes_2": "",
-			"answer_3": "Aurora", "notes_3": "named after the sky",
-		},
-		previews: []string{"**Preview: Question 1 of 3, SQLite**", "**Preview: Question 1 of 3, PostgreSQL**", "**Preview: Question 2 of 3, Search**"},
-		notes:    []string{"notes_1", "notes_2", "notes_3"},
-		fields:   []string{"choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2", "answer_3", "notes_3"},
-		answer: `{"answers":[` +
-			`{"question":"Which database?","answer":"postgres","selected":{"index":0,"label":"PostgreSQL","value":"postgres"},"notes":"but keep v15"},` +
-			`{"question":"Which screens?","answers":["search","Audit log"],"selected":[{"index":0,"label":"Search","value":"search"}]},` +
-			`{"question":"What should the project be called?","answer":"Aurora","notes":"named after the sky"}]}`,
-	},
-}
+var previewCases = func() []previewCase {
+	single, multi, batch := interopcalls.Replies()
+	return []previewCase{{"single", previewSingleArgs, single}, {"multi-select", previewMultiArgs, multi}, {"batch", previewBatchArgs, batch}}
+}()
 
 // TestPreviewsAndNotes: the client receives the core's form, whose
 // message carries the previews and whose schema has a notes field per
@@ -82,7 +45,7 @@ func TestPreviewsAndNotes(t *testing.T) {
 	for _, m := range modes {
 		for _, tc := range previewCases {
 			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
-				e := &elicitor{respond: replyWith("accept", tc.content)}
+				e := &elicitor{respond: replyWith("accept", tc.reply.Content)}
 				h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 				res := h.mustCall(json.RawMessage(tc.args))
 
@@ -97,7 +60,7 @@ func TestPreviewsAndNotes(t *testing.T) {
 				// The previews, in display order, each under its bold line,
 				// as the fenced blocks the model wrote.
 				at := 0
-				for _, p := range tc.previews {
+				for _, p := range tc.reply.Previews {
 					i := strings.Index(forms[0].Message[at:], "\n\n"+p+"\n\n")
 					require.GreaterOrEqual(t, i, 0, "%q after byte %d of the message:\n%s", p, at, forms[0].Message)
 					at += i + len(p)
@@ -120,7 +83,7 @@ func TestPreviewsAndNotes(t *testing.T) {
 					Required []string `json:"required"`
 				}
 				require.NoError(t, json.Unmarshal(got, &schema))
-				for _, n := range tc.notes {
+				for _, n := range tc.reply.Notes {
 					f, ok := schema.Properties[n]
 					require.True(t, ok, "a %s field: %s", n, got)
 					assert.Equal(t, "string", f.Type, n)
@@ -128,14 +91,16 @@ func TestPreviewsAndNotes(t *testing.T) {
 					assert.Equal(t, 2000, f.MaxLength, n)
 					assert.NotContains(t, schema.Required, n, "notes are optional")
 				}
-				assert.Equal(t, tc.fields, fieldOrder(t, want.RequestedSchema), "each notes field after its question's fields")
+				fields, err := interopcalls.FieldOrder(want.RequestedSchema)
+				require.NoError(t, err)
+				assert.Equal(t, tc.reply.Fields, fields, "each notes field after its question's fields")
 
 				// The answer: the core's bytes for this reply.
-				reply, err := json.Marshal(map[string]any{"action": "accept", "content": tc.content})
+				reply, err := json.Marshal(map[string]any{"action": "accept", "content": tc.reply.Content})
 				require.NoError(t, err)
 				core, isErr := wantAnswer(t, tc.args, string(reply))
 				require.False(t, isErr, "%s", core)
-				assert.Equal(t, tc.answer, string(core))
+				assert.Equal(t, tc.reply.Answer, string(core))
 				assertBytes(t, res, core, false)
 			})
 		}
@@ -159,26 +124,4 @@ func TestNotesOnlyWhenGiven(t *testing.T) {
 			assertBytes(t, res, core, false)
 		})
 	}
-}
-
-// fieldOrder is the order of the properties in a requestedSchema as the
-// core wrote it.
-func fieldOrder(t *testing.T, schema json.RawMessage) []string {
-	t.Helper()
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	require.NoError(t, json.Unmarshal(schema, &s))
-	dec := json.NewDecoder(strings.NewReader(string(s.Properties)))
-	_, err := dec.Token() // {
-	require.NoError(t, err)
-	var names []string
-	for dec.More() {
-		tok, err := dec.Token()
-		require.NoError(t, err)
-		names = append(names, tok.(string))
-		var skip json.RawMessage
-		require.NoError(t, dec.Decode(&skip))
-	}
-	return names
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
 )
 
@@ -86,9 +87,11 @@ type provider struct {
 	// progressEvery is the interval of progress notifications while a
 	// person answers a legacy elicitation or on the answer page (0: none).
 	progressEvery time.Duration
-	// web is when the answer page is used; pages is the page.
-	web   frontdoor.WebMode
-	pages *pages
+	// web is when the answer page is used; page is the page; urlShown:
+	// its address reaches the person (Options.URLShown).
+	web      frontdoor.WebMode
+	page     *answerpage.Lazy
+	urlShown bool
 }
 
 // Ask implements interaction.Provider. The core builds the form and judges
@@ -96,7 +99,7 @@ type provider struct {
 // cause and the service reports ASK_ABORTED (or ASK_TIMEOUT).
 //
 // The surfaces, in turn: the client's form, then the answer page where it
-// can reach the person (pages.reaches). A form the client answered before
+// can reach the person (pageReaches). A form the client answered before
 // anyone could read it (the core's not_shown) goes on to the page; when no
 // surface is left the ask fails at once with the core's no_surface.
 func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
@@ -128,7 +131,7 @@ func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, err
 			case <-ctx.Done():
 				return askcore.Reply{}, context.Cause(ctx)
 			}
-			if !p.pages.reaches(c) {
+			if !p.pageReaches(c) {
 				return askcore.Reply{}, failure(askcore.SituationNotShown, pageUnseen)
 			}
 			return p.askPage(ctx, c, q)

@@ -30,30 +30,22 @@ type Options struct {
 	// Web is when Provider asks on the local answer page: frontdoor.WebAuto
 	// (the default) where the client shows no form.
 	Web frontdoor.WebMode
-	// NoBrowser: the answer page never opens a browser, it only prints its
-	// URL, which the person then reads (ASKCORE_BROWSER=none opens no
-	// browser either, but says nothing of who reads the URL).
-	NoBrowser bool
+	// Page configures the answer page, after the server's defaults: its
+	// log discarded and a browser opened (on a desktop, where the client
+	// does not open the page itself). askcore-mcp passes
+	// frontdoor.Web.PageOptions.
+	Page []answerpage.Option
 	// URLShown: the answer page's address, which the page writes to its
 	// log (answerpage.WithLog), reaches the person there (askcore-mcp's
-	// stderr is their terminal). Without it, and without a browser that
-	// opens (answerpage.BrowserOpens) or the client's URL-mode request,
-	// the page is no surface: a question the client cannot show fails at
-	// once instead of waiting unseen.
+	// stderr is their terminal, or --no-browser said they read it).
+	// Without it, and without a browser the page opens or the client's
+	// URL-mode request, the page is no surface: a question the client
+	// cannot show fails at once instead of waiting unseen.
 	URLShown bool
-	// Getenv reads the environment for the browser rule (nil: os.Getenv).
-	Getenv func(string) string
-	// Page configures the answer page (answerpage.WithAddr, WithLog,
-	// WithEnv); the browser rule is the server's.
-	Page []answerpage.Option
 	// Logger receives the server's diagnostics (nil: discarded).
 	Logger *slog.Logger
 	// StopWithin bounds Serve's graceful stop once its ctx ends (0: 1.2 s).
 	StopWithin time.Duration
-	// ProtocolVersions, when set, are the only MCP protocol versions the
-	// server negotiates (go-sdk's names, e.g. "2025-11-25"); a client
-	// asking for another gets the latest of them.
-	ProtocolVersions []string
 }
 
 // defaultProgressEvery is how often a call with a progress token hears
@@ -73,12 +65,14 @@ type options struct {
 	// negative: no progress notifications).
 	progressEvery time.Duration
 	// protocolVersions, when set, limits the versions the server accepts
-	// (Options.ProtocolVersions; tests force the legacy path with it).
+	// (tests use it to force the legacy path on a Go client).
 	protocolVersions []string
 	log              *slog.Logger
-	// web is when the answer page is used; page configures the page.
+	// web is when the answer page is used; page configures the page;
+	// urlShown is Options.URLShown.
 	web        frontdoor.WebMode
-	page       pageOptions
+	page       []answerpage.Option
+	urlShown   bool
 	stopWithin time.Duration
 }
 
@@ -93,8 +87,8 @@ type Server struct {
 	o       options
 	timeout time.Duration
 	log     *slog.Logger
-	// pages is the answer page, started on the first question asked there.
-	pages    *pages
+	// page is the answer page, started on the first question asked there.
+	page     *answerpage.Lazy
 	provider *provider
 
 	// life ends when the server is stopped (stop): every call in progress
@@ -117,8 +111,8 @@ func New(svc *askcore.Service, o *Options) (*Server, error) {
 	}
 	return newServer(context.Background(), svc, options{
 		timeout: o.Timeout, progressEvery: o.ProgressEvery, log: o.Logger, web: o.Web,
-		page:       pageOptions{noBrowser: o.NoBrowser, urlShown: o.URLShown, getenv: o.Getenv, opts: o.Page},
-		stopWithin: o.StopWithin, protocolVersions: o.ProtocolVersions,
+		page: o.Page, urlShown: o.URLShown,
+		stopWithin: o.StopWithin,
 	})
 }
 
@@ -141,10 +135,11 @@ func newServer(ctx context.Context, svc *askcore.Service, o options) (*Server, e
 	if err != nil {
 		return nil, err
 	}
-	pages := newPages(sm.core, o.page)
-	s := &Server{seam: sm, o: o, timeout: o.timeout, log: o.log, pages: pages,
-		tool:     &mcp.Tool{Name: name, Description: description, InputSchema: schema},
-		provider: &provider{seam: sm, log: o.log, progressEvery: every, web: o.web, pages: pages}}
+	page := answerpage.NewLazy(sm.core, append([]answerpage.Option{answerpage.WithLog(io.Discard), answerpage.WithBrowser(true)}, o.page...)...)
+	s := &Server{seam: sm, o: o, timeout: o.timeout, log: o.log, page: page,
+		tool: &mcp.Tool{Name: name, Description: description, InputSchema: schema},
+		provider: &provider{seam: sm, log: o.log, progressEvery: every, web: o.web,
+			page: page, urlShown: o.urlShown}}
 	s.life, s.stopLife = context.WithCancelCause(context.Background())
 	s.mcp = s.newMCP()
 	return s, nil
@@ -226,7 +221,11 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 // Close stops the answer page, withdrawing what is pending on it. Dispose
 // the provider's registration first to end pending questions with
 // ASK_ABORTED.
-func (s *Server) Close() { s.pages.close() }
+func (s *Server) Close() {
+	withdraw, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = s.page.Shutdown(withdraw)
+}
 
 // errStopped is the cause of the calls ended by stop (stopCause wraps it
 // with the signal).
@@ -336,7 +335,7 @@ func (s *Server) shutdown(ctx context.Context, ss *mcp.ServerSession, conn *line
 	go func() {
 		// The answer page says goodbye to its open pages (the questions
 		// on it were withdrawn with their calls) and stops listening.
-		s.pages.close()
+		_ = s.page.Shutdown(wait)
 		_ = ss.Close()
 		close(closed)
 	}()

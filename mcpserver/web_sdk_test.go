@@ -19,6 +19,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/internal/pagetest"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 // TestGoClientURLMode: go-sdk's client, advertising elicitation.url only,
@@ -28,8 +29,8 @@ import (
 func TestGoClientURLMode(t *testing.T) {
 	asked := make(chan *mcp.ElicitParams, 1)
 	completed := make(chan string, 1)
-	log := &syncBuffer{}
-	h := start(t, modeLegacy, options{page: pageOptions{opts: []answerpage.Option{answerpage.WithLog(log)}}}, &mcp.ClientOptions{
+	log := &syncbuf.Buffer{}
+	h := start(t, modeLegacy, options{page: []answerpage.Option{answerpage.WithLog(log)}}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
 		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			asked <- r.Params

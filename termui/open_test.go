@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 // TestOpen: on an input and an output that are no terminal (a pipe and a
@@ -29,7 +30,7 @@ func TestOpen(t *testing.T) {
 		_ = pr.Close()
 	})
 	env := map[string]string{"TERM": "xterm-256color"}
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	prov, err := Open(ctx, native, WithInput(pr), WithOutput(out), WithEnv(func(k string) string { return env[k] }))
 	require.NoError(t, err)
 	t.Cleanup(prov.Close)

@@ -1,13 +1,11 @@
 package termui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,26 +15,9 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/syncbuf"
 	"github.com/askcore/askcore/internal/tmuxtest"
 )
-
-// lockedBuffer is an io.Writer tests can read while the provider writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // native is the core on the native engine.
 var native = askcore.NewCore(nil)
@@ -47,7 +28,7 @@ type harness struct {
 	core    *askcore.Core
 	pw      *io.PipeWriter
 	lines   *Lines
-	out     *lockedBuffer
+	out     *syncbuf.Buffer
 	prov    *Provider
 	svc     *askcore.Service
 	dispose func()
@@ -77,7 +58,7 @@ func newHarnessWith(t *testing.T, o harnessOpts) *harness {
 		core:  o.core,
 		pw:    pw,
 		lines: NewLines(pr),
-		out:   &lockedBuffer{},
+		out:   &syncbuf.Buffer{},
 	}
 	h.prov = NewProvider(Config{Lines: h.lines, Out: h.out, Style: Style{Color: o.color}, Echoed: o.echoed})
 	h.svc = askcore.NewService(h.core)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,9 +13,8 @@ import (
 	"github.com/askcore/askcore/frontdoor"
 )
 
-const usageLine = "usage: askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]"
-
-const usageText = `An ACP agent on stdio; configure your editor to launch it (see the README).
+const usage = `usage: askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
+An ACP agent on stdio; configure your editor to launch it (see the README).
 Questions are form elicitations where the client advertised them; elsewhere
 (--web=auto, the default) they are asked on a local web page, whose URL
 ("askcore: answer at URL") is written on stderr, sent to the session as
@@ -48,31 +46,15 @@ const closeGrace = 300 * time.Millisecond
 // cancelled (frontdoor.NotifyStop: a signal) the agent stops as
 // acpagent.Agent.Serve says and run returns frontdoor.ExitStatus.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("askcore-acp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, usageLine)
-		fmt.Fprint(stderr, usageText)
-		fs.PrintDefaults()
-	}
+	fs := frontdoor.NewCommand("askcore-acp", usage, stdout, stderr)
 	var settings frontdoor.Settings
-	settings.AddFlags(fs)
+	settings.AddFlags(fs.FlagSet)
 	var web frontdoor.Web
-	web.AddFlags(fs)
+	web.AddFlags(fs.FlagSet)
 	var hubFlags frontdoor.Hub
-	hubFlags.AddFlags(fs)
-	version := fs.Bool("version", false, "print the version and exit")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if *version {
-		fmt.Fprintln(stdout, "askcore-acp", frontdoor.Version())
-		return 0
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "askcore-acp: unexpected arguments %q\n", fs.Args())
-		fs.Usage()
-		return 2
+	hubFlags.AddFlags(fs.FlagSet)
+	if status, done := fs.Parse(args); done {
+		return status
 	}
 
 	log := frontdoor.Logger(stderr, getenv)

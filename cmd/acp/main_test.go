@@ -85,7 +85,7 @@ func TestWebFlag(t *testing.T) {
 	assert.Equal(t, 2, run(context.Background(), []string{"--web", "sometimes"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
 	assert.Contains(t, stderr.String(), `want auto, always or never, got "sometimes"`)
 	stderr.Reset()
-	assert.Equal(t, 2, run(context.Background(), []string{"--help"}, bytes.NewReader(nil), &stdout, &stderr, noEnv))
+	assert.Equal(t, 0, run(context.Background(), []string{"--help"}, bytes.NewReader(nil), &stdout, &stderr, noEnv), "--help is no error, as in askcore-mcp")
 	for _, want := range []string{"--web auto|always|never", "--no-browser", "--web-addr", "ASKCORE_BROWSER=none", "askcore: answer at URL", "ssh -L 8765:127.0.0.1:8765"} {
 		assert.Contains(t, stderr.String(), want)
 	}

@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	switch cmd {
 	case "serve":
 		c.serveFlags(fs)
-		f = c.serve
+		f = noArgs(cmd, c.serve)
 	case "agent add":
 		fs.StringVar(&c.person, "person", "", "the person the agent asks (default $USER)")
 		fs.DurationVar(&c.deadline, "deadline", 0, "expire each ask this long after it is asked (ASK_TIMEOUT); 0: never")
@@ -87,25 +87,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	case "agent revoke":
 		f = c.agentRevoke
 	case "agent list":
-		f = c.agentList
+		f = noArgs(cmd, c.agentList)
 	case "person add":
 		f = c.personAdd
 	case "login":
 		fs.StringVar(&c.person, "person", "", "the person to sign in (default $USER)")
 		fs.StringVar(&c.base, "url", defaultBase(getenv), "the `URL` people open the hub at (default $ASKCORE_HUB_URL, else http://127.0.0.1:7433)")
-		f = c.login
+		f = noArgs(cmd, c.login)
 	case "notify add":
 		fs.StringVar(&c.person, "person", "", "the person to notify (default $USER)")
 		fs.StringVar(&c.tokenFile, "token-file", "", "ntfy: read the topic's access token from `FILE` (- for stdin)")
 		f = c.notifyAdd
 	case "notify list":
-		f = c.notifyList
+		f = noArgs(cmd, c.notifyList)
 	case "notify remove":
 		f = c.notifyRemove
 	case "log":
 		fs.StringVar(&c.ask, "ask", "", "only the events of this ask `ID`")
 		fs.BoolVar(&c.json, "json", false, "one JSON object a line")
-		f = c.log
+		f = noArgs(cmd, c.log)
 	default:
 		fmt.Fprintf(stderr, "askcore-hub: unknown command %q\n\n%s", strings.Join(args[:min(2, len(args))], " "), usage)
 		return 2
@@ -133,6 +133,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return 1
 	}
 	return 0
+}
+
+// noArgs is the command f, which takes no arguments beyond its flags.
+func noArgs(cmd string, f func(context.Context) error) func(context.Context, []string) error {
+	return func(ctx context.Context, args []string) error {
+		if len(args) != 0 {
+			return usageError{cmd + " takes no arguments"}
+		}
+		return f(ctx)
+	}
+}
+
+// personNames maps each person's id to their name, for the listings.
+func personNames(ctx context.Context, s hubstore.Store) (map[int64]string, error) {
+	people, err := s.People(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := map[int64]string{}
+	for _, p := range people {
+		names[p.ID] = p.Name
+	}
+	return names, nil
 }
 
 type usageError struct{ msg string }
@@ -168,6 +191,21 @@ func defaultBase(getenv func(string) string) string {
 
 func (c *cli) open(ctx context.Context) (hubstore.Store, error) {
 	return hubstore.Open(ctx, c.db)
+}
+
+// openPerson opens the store and finds the person of --person (default
+// $USER); the caller closes the store.
+func (c *cli) openPerson(ctx context.Context) (hubstore.Store, hubstore.Person, error) {
+	s, err := c.open(ctx)
+	if err != nil {
+		return nil, hubstore.Person{}, err
+	}
+	p, err := c.personNamed(ctx, s, c.person)
+	if err != nil {
+		s.Close()
+		return nil, hubstore.Person{}, err
+	}
+	return s, p, nil
 }
 
 // personNamed returns the person called name (default $USER), creating
@@ -209,15 +247,11 @@ func (c *cli) agentAdd(ctx context.Context, args []string) error {
 	if c.deadline < 0 {
 		return usageError{"--deadline is not negative"}
 	}
-	s, err := c.open(ctx)
+	s, p, err := c.openPerson(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	p, err := c.personNamed(ctx, s, c.person)
-	if err != nil {
-		return err
-	}
 	token, hash := hubserver.NewToken(hubserver.AgentTokenPrefix)
 	a, err := s.AddAgent(ctx, hubstore.NewAgent{PersonID: p.ID, Name: name, TokenHash: hash, Deadline: c.deadline})
 	if errors.Is(err, hubstore.ErrExists) {
@@ -252,10 +286,7 @@ func (c *cli) agentRevoke(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (c *cli) agentList(ctx context.Context, args []string) error {
-	if len(args) != 0 {
-		return usageError{"agent list takes no arguments"}
-	}
+func (c *cli) agentList(ctx context.Context) error {
 	s, err := c.open(ctx)
 	if err != nil {
 		return err
@@ -265,13 +296,9 @@ func (c *cli) agentList(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	people, err := s.People(ctx)
+	names, err := personNames(ctx, s)
 	if err != nil {
 		return err
-	}
-	names := map[int64]string{}
-	for _, p := range people {
-		names[p.ID] = p.Name
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tPERSON\tDEADLINE\tCREATED\tREVOKED")
@@ -310,23 +337,16 @@ func (c *cli) personAdd(ctx context.Context, args []string) error {
 // login prints a sign-in link: single use, short-lived. Opening it shows
 // a button; only the button's POST signs in, so a link scanner that
 // fetches it does not use it up.
-func (c *cli) login(ctx context.Context, args []string) error {
-	if len(args) != 0 {
-		return usageError{"login takes no arguments"}
-	}
+func (c *cli) login(ctx context.Context) error {
 	base, err := url.Parse(c.base)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return usageError{"--url is http(s)://HOST[:PORT]"}
 	}
-	s, err := c.open(ctx)
+	s, p, err := c.openPerson(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	p, err := c.personNamed(ctx, s, c.person)
-	if err != nil {
-		return err
-	}
 	token, hash := hubserver.NewToken("")
 	expires := time.Now().Add(signinTTL)
 	if err := s.CreateSigninLink(ctx, hubstore.SigninLink{TokenHash: hash, PersonID: p.ID, ExpiresAt: expires}); err != nil {
@@ -337,10 +357,7 @@ func (c *cli) login(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (c *cli) log(ctx context.Context, args []string) error {
-	if len(args) != 0 {
-		return usageError{"log takes no arguments"}
-	}
+func (c *cli) log(ctx context.Context) error {
 	s, err := c.open(ctx)
 	if err != nil {
 		return err

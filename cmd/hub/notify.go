@@ -47,15 +47,11 @@ func (c *cli) notifyAdd(ctx context.Context, args []string) error {
 			return usageError{"the token file is empty"}
 		}
 	}
-	s, err := c.open(ctx)
+	s, p, err := c.openPerson(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	p, err := c.personNamed(ctx, s, c.person)
-	if err != nil {
-		return err
-	}
 	t, err := s.AddNotifyTarget(ctx, hubstore.NotifyTarget{PersonID: p.ID, Kind: kind, URL: url, Secret: secret})
 	if err != nil {
 		return err
@@ -68,10 +64,7 @@ func (c *cli) notifyAdd(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (c *cli) notifyList(ctx context.Context, args []string) error {
-	if len(args) != 0 {
-		return usageError{"notify list takes no arguments"}
-	}
+func (c *cli) notifyList(ctx context.Context) error {
 	s, err := c.open(ctx)
 	if err != nil {
 		return err
@@ -81,13 +74,9 @@ func (c *cli) notifyList(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	people, err := s.People(ctx)
+	names, err := personNames(ctx, s)
 	if err != nil {
 		return err
-	}
-	names := map[int64]string{}
-	for _, p := range people {
-		names[p.ID] = p.Name
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPERSON\tKIND\tURL\tSECRET\tCREATED")

@@ -20,10 +20,7 @@ import (
 // flight (long polls are released at once).
 const shutdownGrace = 10 * time.Second
 
-func (c *cli) serve(ctx context.Context, args []string) error {
-	if len(args) != 0 {
-		return usageError{"serve takes no arguments"}
-	}
+func (c *cli) serve(ctx context.Context) error {
 	if (c.tlsCert == "") != (c.tlsKey == "") {
 		return usageError{"--tls-cert and --tls-key go together"}
 	}

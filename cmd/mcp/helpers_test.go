@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/internal/leaktest"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
@@ -48,53 +47,23 @@ func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError
 	return res.JSON(), false
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in different
-// goroutines.
-type syncBuffer struct {
-	mu      sync.Mutex
-	b       bytes.Buffer
-	changed chan struct{} // closed (and replaced) on each write
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.changed != nil {
-		close(s.changed)
-		s.changed = nil
-	}
-	return s.b.Write(p)
-}
-
-// waitMatch waits until the text written matches re, and returns the
-// first match's submatches; it fails after waitLong.
-func (s *syncBuffer) waitMatch(t *testing.T, re *regexp.Regexp) []string {
+// waitMatch waits until the text written to s matches re, and returns
+// the first match's submatches; it fails after waitLong.
+func waitMatch(t *testing.T, s *syncbuf.Buffer, re *regexp.Regexp) []string {
 	t.Helper()
 	deadline := time.After(waitLong)
 	for {
-		s.mu.Lock()
-		if m := re.FindStringSubmatch(s.b.String()); m != nil {
-			s.mu.Unlock()
+		changed := s.Changed()
+		if m := re.FindStringSubmatch(s.String()); m != nil {
 			return m
 		}
-		if s.changed == nil {
-			s.changed = make(chan struct{})
-		}
-		ch := s.changed
-		s.mu.Unlock()
 		select {
-		case <-ch:
+		case <-changed:
 		case <-deadline:
 			t.Fatalf("nothing matching %s within %s in:\n%s", re, waitLong, s.String())
 			return nil
 		}
 	}
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // normalized is the core's normalized call for args, the bytes the page

@@ -13,6 +13,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/internal/hubstore"
 	"github.com/askcore/askcore/internal/hubtest"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 // TestHubWaitsWhenTheClientShowsNoForms: a client without forms (a host
@@ -25,7 +26,7 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	defer cancel()
 	serverR, clientW := io.Pipe()
 	clientR, serverW := io.Pipe()
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--engine", "native", "--web=never", "--hub", h.URL}, serverR, serverW, &stderr, h.Env)
@@ -64,7 +65,7 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 // TestHubFlagsRefused: --hub without a token is a usage error, before
 // anything is served.
 func TestHubFlagsRefused(t *testing.T) {
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	code := run(context.Background(), []string{"--hub", "http://127.0.0.1:1"}, eofReader{}, io.Discard, &stderr, noEnv)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr.String(), "ASKCORE_HUB_TOKEN")

@@ -2,24 +2,20 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/mcpserver"
 	"github.com/askcore/askcore/termui"
 )
 
-const usageLine = "usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]"
-
-const usageText = `An MCP server on stdio with one tool, ask_user_question; register it in your
+const usage = `usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
+An MCP server on stdio with one tool, ask_user_question; register it in your
 MCP client (see cmd/mcp/README.md).
 
 Where the question is shown: as the client's own form (MCP form
@@ -60,40 +56,19 @@ const engineCloseBudget = 300 * time.Millisecond
 // closes stdin or stdout, or ctx is cancelled (a signal, whose status it
 // returns), and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("askcore-mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, usageLine)
-		fmt.Fprint(stderr, usageText)
-		fs.PrintDefaults()
-	}
+	fs := frontdoor.NewCommand("askcore-mcp", usage, stdout, stderr)
 	var settings frontdoor.Settings
-	settings.AddEngineFlag(fs)
+	settings.AddEngineFlag(fs.FlagSet)
 	timeout := fs.Duration("timeout", 0,
 		"give up on a question after `DURATION` with ASK_TIMEOUT (e.g. 10m; default: never, nothing is chosen for the person)")
 	progress := fs.Duration("progress", 5*time.Second,
 		"while a person answers a call that carries a progress token, send notifications/progress every `DURATION` (0: never)")
-	var web frontdoor.WebMode
-	fs.Var(&web, "web", "`MODE` of the local answer page: auto (the default; where the client shows no form), always, or never (a client without forms gets ASK_FAILED)")
-	noBrowser := fs.Bool("no-browser", false, "never open a browser for the answer page, only print its URL (also ASKCORE_BROWSER=none)")
-	webAddr := fs.String("web-addr", answerpage.DefaultAddr, "the answer page's `HOST:PORT` (a fixed port to forward over SSH; an address other than loopback is warned about)")
+	var web frontdoor.Web
+	web.AddFlags(fs.FlagSet)
 	var hubFlags frontdoor.Hub
-	hubFlags.AddFlags(fs)
-	version := fs.Bool("version", false, "print the version and exit")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if *version {
-		fmt.Fprintln(stdout, "askcore-mcp", frontdoor.Version())
-		return 0
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "askcore-mcp: unexpected arguments %q\n", fs.Args())
-		fs.Usage()
-		return 2
+	hubFlags.AddFlags(fs.FlagSet)
+	if status, done := fs.Parse(args); done {
+		return status
 	}
 	for _, d := range []struct {
 		name  string
@@ -131,9 +106,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 	svc := askcore.NewService(client)
 	srv, err := mcpserver.New(svc, &mcpserver.Options{
-		Timeout: *timeout, ProgressEvery: every, Web: web, NoBrowser: *noBrowser, Logger: log,
-		URLShown: isTerminal(stderr), Getenv: getenv,
-		Page:       []answerpage.Option{answerpage.WithAddr(*webAddr), answerpage.WithLog(stderr), answerpage.WithEnv(getenv)},
+		Timeout: *timeout, ProgressEvery: every, Web: web.Mode, Logger: log,
+		// Who turns the browser off reads the printed address.
+		URLShown:   isTerminal(stderr) || web.NoBrowser,
+		Page:       web.PageOptions(stderr, getenv),
 		StopWithin: stopWithin - engineCloseBudget,
 	})
 	if err != nil {
@@ -156,7 +132,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer srv.Close()
 	defer dispose()
-	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "web", web, "max_line_bytes", core.MaxInputBytes)
+	log.Info("askcore-mcp ready", "engine", settings.Engine, "timeout", *timeout, "progress", *progress, "web", web.Mode, "max_line_bytes", core.MaxInputBytes)
 
 	err = srv.Serve(ctx, stdin, stdout)
 	if ctx.Err() != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 func noEnv(string) string { return "" }
@@ -54,7 +55,7 @@ func TestRunServesStdio(t *testing.T) {
 		t.Run(engineName, func(t *testing.T) {
 			stdinR, stdinW := io.Pipe()
 			stdoutR, stdoutW := io.Pipe()
-			var stderr syncBuffer
+			var stderr syncbuf.Buffer
 			done := make(chan int, 1)
 			go func() {
 				code := run(context.Background(), []string{"--engine", engineName, "--web=never"}, stdinR, stdoutW, &stderr, func(k string) string {
@@ -112,7 +113,7 @@ func TestRunEndsOnCancel(t *testing.T) {
 	defer stdinW.Close()
 	stdoutR, stdoutW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		code := run(ctx, []string{"--engine", "native"}, stdinR, stdoutW, &stderr, noEnv)

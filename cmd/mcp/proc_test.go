@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/syncbuf"
 )
 
 // askcoreMCP is the askcore-mcp binary, built once for the tests that run
@@ -54,7 +56,7 @@ type proc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan []byte
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	exited chan struct{}
 	status int
 }
@@ -74,7 +76,7 @@ func startProcEnv(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
 	bin, err := askcoreMCP()
 	require.NoError(t, err, "building askcore-mcp")
-	p := &proc{t: t, cmd: exec.Command(bin, args...), lines: make(chan []byte, 64), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p := &proc{t: t, cmd: exec.Command(bin, args...), lines: make(chan []byte, 64), stderr: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	p.cmd.Env = append(append(os.Environ(), "ASKCORE_LOG=info"), env...)
 	p.cmd.Stderr = p.stderr
 	p.stdin, err = p.cmd.StdinPipe()

@@ -8,8 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -341,7 +339,7 @@ func TestCancelledCallLeavesThePage(t *testing.T) {
 	status, verdict := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{0}}))
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Equal(t, "aborted", verdict.State)
-	p.stderr.waitMatch(t, regexp.MustCompile(`outcome=ASK_ABORTED`))
+	waitMatch(t, p.stderr, regexp.MustCompile(`outcome=ASK_ABORTED`))
 
 	p.call(3, openArgs)
 	q = events.Question()
@@ -442,31 +440,13 @@ func TestWebAlways(t *testing.T) {
 // was given to the test) for a client without forms; never with
 // --no-browser, nor where the client opens the page itself (URL mode).
 func TestBrowserOpened(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "opened")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
-	script := filepath.Join(dir, "browser")
-	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" > "+fifo+"\n"), 0o700))
-	env := []string{"ASKCORE_BROWSER=" + script}
-
 	t.Run("opened", func(t *testing.T) {
-		p := startProcEnv(t, env, "--engine", "native")
+		browser := pagetest.NewBrowser(t)
+		p := startProcEnv(t, []string{browser.Env()}, "--engine", "native")
 		p.handshake("2025-11-25", `{}`)
 		p.call(2, openArgs)
-		opened := make(chan string, 1)
-		go func() {
-			b, err := os.ReadFile(fifo) // blocks until the script writes
-			if err == nil {
-				opened <- strings.TrimSpace(string(b))
-			}
-		}()
 		url := p.pageURL()
-		select {
-		case got := <-opened:
-			assert.Equal(t, url, got)
-		case <-time.After(waitLong):
-			t.Fatal("the browser was not opened")
-		}
+		assert.Equal(t, []string{url}, browser.WaitOpened())
 		page := pagetest.Open(t, url)
 		q := page.Events().Question()
 		status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "x"}))
@@ -474,10 +454,7 @@ func TestBrowserOpened(t *testing.T) {
 		p.recvResult(2)
 	})
 
-	// Where no browser may be opened, a script that would leave a file.
-	marker := filepath.Join(dir, "marker")
-	never := filepath.Join(dir, "never")
-	require.NoError(t, os.WriteFile(never, []byte("#!/bin/sh\necho \"$1\" > "+marker+"\n"), 0o700))
+	// Where no browser may be opened.
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -487,7 +464,8 @@ func TestBrowserOpened(t *testing.T) {
 		{"url mode", nil, `{"elicitation":{"url":{}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := startProcEnv(t, []string{"ASKCORE_BROWSER=" + never}, append([]string{"--engine", "native"}, tc.args...)...)
+			browser := pagetest.NewBrowser(t)
+			p := startProcEnv(t, []string{browser.Env()}, append([]string{"--engine", "native"}, tc.args...)...)
 			p.handshake("2025-11-25", tc.caps)
 			p.call(2, openArgs)
 			page := pagetest.Open(t, p.pageURL())
@@ -497,7 +475,7 @@ func TestBrowserOpened(t *testing.T) {
 			p.recvResult(2)
 			require.NoError(t, p.stdin.Close())
 			assert.Equal(t, 0, p.wait())
-			assert.NoFileExists(t, marker, "no browser was started")
+			assert.Empty(t, browser.Opened(), "no browser was started")
 		})
 	}
 }

@@ -187,7 +187,7 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode a
 		defer cancel()
 		_ = prov.page.Shutdown(ctx)
 	}()
-	if !web.on && !s.stdinTTY && !s.canOpenTTY() && answerpage.BrowserOpens(s.getenv) {
+	if !web.on && !s.stdinTTY && !s.canOpenTTY() && prov.page.OpensBrowser() {
 		prov.onEOF = true
 	}
 

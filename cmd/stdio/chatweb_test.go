@@ -3,12 +3,9 @@ package main
 import (
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -50,16 +47,6 @@ func pickOf(i int) map[string]any {
 	return map[string]any{"picks": []askcore.Pick{{Options: []int{i}}}}
 }
 
-// fakeBrowser is an ASKCORE_BROWSER command that records the URLs it is
-// given; it returns the env entry and the record's path.
-func fakeBrowser(t *testing.T) (string, string) {
-	dir := t.TempDir()
-	record := filepath.Join(dir, "opened")
-	fake := filepath.Join(dir, "browser")
-	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+record+"\n"), 0o755))
-	return "ASKCORE_BROWSER=" + fake, record
-}
-
 // --web: every question of the chat is on the page, none on stdout; stdin
 // lines stay prompts; the model gets the core's answers.
 func TestChatWebAnswersOnThePage(t *testing.T) {
@@ -94,13 +81,13 @@ func TestChatWebAnswersOnThePage(t *testing.T) {
 // (ASKCORE_BROWSER names a command): the question goes to the page, which
 // is opened in that browser; the next question goes there at once.
 func TestChatNoTerminalAsksOnThePage(t *testing.T) {
-	browser, record := fakeBrowser(t)
-	p := start(t, baseEnv(browser), true, "--engine", "native", "--script", chatScript(t))
+	browser := pagetest.NewBrowser(t)
+	p := start(t, baseEnv(browser.Env()), true, "--engine", "native", "--script", chatScript(t))
 	p.send("go\n")
 	require.NoError(t, p.stdin.Close())
 	w := chatPage(t, p)
 	id, _ := w.question()
-	require.Eventually(t, func() bool { _, err := os.Stat(record); return err == nil }, patience, 10*time.Millisecond)
+	browser.WaitOpened()
 	status, body := w.post(id, pickOf(0))
 	require.Equal(t, http.StatusOK, status, body)
 	id, _ = w.nextQuestion()
@@ -113,23 +100,21 @@ func TestChatNoTerminalAsksOnThePage(t *testing.T) {
 	assert.Contains(t, out, "A2=ASK_DECLINED\n")
 	// The terminal provider said why stdin could not answer, once.
 	assert.Equal(t, 1, strings.Count(out, said(askcore.SituationEOF)), out)
-	b, err := os.ReadFile(record)
-	require.NoError(t, err)
-	assert.Equal(t, w.page.URL().String()+"\n", string(b), "the browser was opened once, with the page's URL")
+	assert.Equal(t, []string{w.page.URL().String()}, browser.Opened(), "the browser was opened once, with the page's URL")
 }
 
 // Where the page cannot reach the person by itself, or stdin still has
 // lines, the chat behaves as before: the pipe's lines answer, and a
 // question at the end of input is ASK_ABORTED; no page is served.
 func TestChatNoPageWhereItCannotHelp(t *testing.T) {
-	browser, record := fakeBrowser(t)
+	browser := pagetest.NewBrowser(t)
 	for _, c := range []struct {
 		name  string
 		env   []string
 		input string
 		want  string
 	}{
-		{"stdin answers", []string{browser}, "go\n2\n", "A1=red\n"},
+		{"stdin answers", []string{browser.Env()}, "go\n2\n", "A1=red\n"},
 		{"no desktop", []string{"DISPLAY=", "WAYLAND_DISPLAY=", "ASKCORE_BROWSER="}, "go\n", "A1=ASK_ABORTED\n"},
 		{"ASKCORE_BROWSER=none", []string{"DISPLAY=:99", "ASKCORE_BROWSER=none"}, "go\n", "A1=ASK_ABORTED\n"},
 	} {
@@ -143,8 +128,7 @@ func TestChatNoPageWhereItCannotHelp(t *testing.T) {
 			require.Equal(t, exitOK, p.wait(), p.stderr.String())
 			assert.Contains(t, p.stdout.String(), c.want)
 			assert.NotContains(t, p.stderr.String(), "answer at")
-			_, err := os.Stat(record)
-			assert.True(t, os.IsNotExist(err), "a browser was opened")
+			assert.Empty(t, browser.Opened(), "a browser was opened")
 		})
 	}
 }

@@ -13,13 +13,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/internal/syncbuf"
 	"github.com/askcore/askcore/internal/tmuxtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,41 +41,36 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// The binary's wasm engine caches its compile under the user cache
-	// dir: give the run (and every process it starts) one of its own.
-	if err := os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	fail := func(what string, err error) {
+		fmt.Fprintln(os.Stderr, what, err)
+		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	// Built before XDG_CACHE_HOME moves: the go command's build cache
+	// lives under it too, and an empty one would rebuild every dependency.
 	bin = filepath.Join(dir, "askcore-stdio")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building askcore-stdio:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
+		fail("building askcore-stdio:", err)
+	}
+	// The binary's wasm engine caches its compile under the user cache
+	// dir: give the run (and every process it starts) one of its own.
+	if err := os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")); err != nil {
+		fail("XDG_CACHE_HOME:", err)
+	}
+	// One ask fills that cache before the tests start (the binary waits at
+	// exit for its compile to be written): otherwise the processes the
+	// tests start in parallel each compile the module until one has
+	// written it, minutes of CPU on a loaded machine.
+	warm := exec.Command(bin, "ask", "--engine", "wasm", "--request", `{"question":"Ready?","options":[{"label":"Yes"},{"label":"No"}]}`)
+	warm.Stdin = strings.NewReader("1\n")
+	if out, err := warm.CombinedOutput(); err != nil {
+		fail(fmt.Sprintf("warming the compilation cache: %s", out), err)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// lockedBuffer collects a process's output while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // modelKeys choose a model: the binary must not reach one the machine
@@ -100,7 +95,7 @@ type proc struct {
 	t              *testing.T
 	cmd            *exec.Cmd
 	stdin          io.WriteCloser
-	stdout, stderr *lockedBuffer
+	stdout, stderr *syncbuf.Buffer
 	done           chan struct{}
 	code           int
 }
@@ -108,7 +103,7 @@ type proc struct {
 // start runs the binary with its stdin, stdout and stderr on pipes.
 func start(t *testing.T, env []string, setsid bool, args ...string) *proc {
 	t.Helper()
-	p := &proc{t: t, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	p := &proc{t: t, stdout: &syncbuf.Buffer{}, stderr: &syncbuf.Buffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Env = env
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr

@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -156,11 +153,8 @@ func TestAskWebBadRequest(t *testing.T) {
 // The browser is opened with the URL where a desktop session is detected,
 // and not with --no-browser or ASKCORE_BROWSER=none.
 func TestAskWebOpensBrowser(t *testing.T) {
-	dir := t.TempDir()
-	record := filepath.Join(dir, "opened")
-	fake := filepath.Join(dir, "xdg-open")
-	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+record+"\n"), 0o755))
-	path := "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")
+	browser := pagetest.NewBrowser(t)
+	path := browser.PathEnv()
 	for _, c := range []struct {
 		name   string
 		env    []string
@@ -171,27 +165,25 @@ func TestAskWebOpensBrowser(t *testing.T) {
 		{"no desktop", []string{path, "DISPLAY=", "WAYLAND_DISPLAY="}, nil, false},
 		{"--no-browser", []string{path, "DISPLAY=:99"}, []string{"--no-browser"}, false},
 		{"ASKCORE_BROWSER=none", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER=none"}, nil, false},
-		{"ASKCORE_BROWSER=command", []string{"DISPLAY=", "ASKCORE_BROWSER=" + fake}, nil, true},
+		{"ASKCORE_BROWSER=command", []string{"DISPLAY=", browser.Env()}, nil, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			os.Remove(record)
+			browser.Reset()
 			env := baseEnv(c.env...)
 			w := startWeb(t, env, append(c.args, "--request", webDB)...)
 			id, _ := w.question()
 			if c.opened {
 				// The opener runs in the background: it has been started
 				// once the page is asked for; wait for its record.
-				require.Eventually(t, func() bool { _, err := os.Stat(record); return err == nil }, patience, 10*time.Millisecond)
+				browser.WaitOpened()
 			}
 			status, _ := w.post(id, map[string]any{"picks": []askcore.Pick{{Options: []int{0}}}})
 			require.Equal(t, http.StatusOK, status)
 			require.Equal(t, askExitOK, w.p.wait())
-			b, err := os.ReadFile(record)
 			if c.opened {
-				require.NoError(t, err)
-				assert.Equal(t, w.page.URL().String()+"\n", string(b))
+				assert.Equal(t, []string{w.page.URL().String()}, browser.Opened())
 			} else {
-				assert.True(t, os.IsNotExist(err), "opened: %s", b)
+				assert.Empty(t, browser.Opened())
 			}
 		})
 	}

@@ -190,7 +190,7 @@ test('close() rejects every pending question with ASK_ABORTED', async () => {
   await rejectsWith(assert, ask(DB_REQUEST), 'ASK_ABORTED');
 });
 
-// ---- v2: batches, multi-select, every message from the core ----
+// ---- batches, multi-select, every message from the core ----
 
 const BATCH = JSON.stringify({
   questions: [

@@ -16,12 +16,12 @@ import (
 	"github.com/askcore/askcore/internal/benchdata"
 )
 
-// The start-up table (issue 31): what every `askcore-stdio ask`, every
+// The start-up table: what every `askcore-stdio ask`, every
 // editor's MCP or ACP server and every hub process pays for the wasm engine,
 // against --engine native in the same run. Runs alternate native and wasm
 // (-startup-runs of each, medians), every wasm run on one warm cache.
 
-// Targets (issue 31).
+// Targets: what start-up may cost at most (BENCHMARKS.md, "Start-up").
 const (
 	targetStartFirstAboveMs = 30.0
 	targetStartWholeAboveMs = 35.0

@@ -29,22 +29,11 @@ func OpenPostgres(ctx context.Context, url string) (Store, error) {
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(20)
-	s := newSQLStore(db, postgresDialect)
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
+	s, err := openSQLStore(ctx, db, postgresDialect)
+	if err != nil {
 		return nil, err
 	}
-	bg, stop := context.WithCancel(context.Background())
-	s.stop = stop
-	s.done.Add(2)
-	go func() {
-		defer s.done.Done()
-		s.listen(bg, cfg)
-	}()
-	go func() {
-		defer s.done.Done()
-		s.pollPostgres(bg)
-	}()
+	s.background(func(ctx context.Context) { s.listen(ctx, cfg) }, s.pollPostgres)
 	return s, nil
 }
 
@@ -89,14 +78,7 @@ func (s *sqlStore) listen(ctx context.Context, cfg *pgx.ConnConfig) {
 
 // pollPostgres is the backstop of listen.
 func (s *sqlStore) pollPostgres(ctx context.Context) {
-	t := time.NewTicker(postgresPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	every(ctx, postgresPoll, func() {
 		_, _ = s.wakeEvents(ctx, `e.at >= ?`, ms2(time.Now().Add(-postgresPollWindow)))
-	}
+	})
 }

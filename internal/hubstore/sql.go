@@ -26,8 +26,29 @@ type sqlStore struct {
 	done      sync.WaitGroup
 }
 
-func newSQLStore(db *sql.DB, d dialect) *sqlStore {
-	return &sqlStore{db: db, d: d, w: newWatchers()}
+// openSQLStore is the store of d over db, migrated; on an error db is
+// closed.
+func openSQLStore(ctx context.Context, db *sql.DB, d dialect) (*sqlStore, error) {
+	s := &sqlStore{db: db, d: d, w: newWatchers()}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// background runs each of fs in its own goroutine until Close, which
+// cancels their context and waits for them.
+func (s *sqlStore) background(fs ...func(context.Context)) {
+	ctx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	for _, f := range fs {
+		s.done.Add(1)
+		go func() {
+			defer s.done.Done()
+			f(ctx)
+		}()
+	}
 }
 
 // migrate applies the migrations the database lacks, in one transaction.
@@ -45,20 +66,14 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
 			return err
 		}
-		applied := map[int]bool{}
-		rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+		versions, err := queryAll(ctx, tx, `SELECT version FROM schema_migrations`, scanValue[int])
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return err
-			}
+		applied := map[int]bool{}
+		for _, v := range versions {
 			applied[v] = true
 		}
-		rows.Close()
 		for _, m := range ms {
 			if applied[m.version] {
 				continue
@@ -96,6 +111,55 @@ func (s *sqlStore) tx(ctx context.Context, f func(*sql.Tx) error) error {
 
 func (s *sqlStore) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	return s.db.ExecContext(ctx, s.d.q(q), args...)
+}
+
+// rowScanner is one row of a query: *sql.Row or *sql.Rows.
+type rowScanner interface{ Scan(...any) error }
+
+// querier runs queries: the database, or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryAll runs query (placeholders already the dialect's) and returns
+// every row, read with scan; the rows are closed when it returns, so a
+// transaction may go on with its next statement.
+func queryAll[T any](ctx context.Context, db querier, query string, scan func(rowScanner) (T, error), args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// scanValue reads a row of one column.
+func scanValue[T any](row rowScanner) (T, error) {
+	var v T
+	err := row.Scan(&v)
+	return v, err
+}
+
+// every runs f every d until ctx ends.
+func every(ctx context.Context, d time.Duration, f func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
 }
 
 func (s *sqlStore) Close() error {
@@ -156,7 +220,7 @@ func (s *sqlStore) AddPerson(ctx context.Context, name string) (Person, error) {
 
 const personColumns = `id, name, created_at`
 
-func scanPerson(row interface{ Scan(...any) error }) (Person, error) {
+func scanPerson(row rowScanner) (Person, error) {
 	var p Person
 	var at sql.NullInt64
 	err := row.Scan(&p.ID, &p.Name, &at)
@@ -173,27 +237,14 @@ func (s *sqlStore) PersonByName(ctx context.Context, name string) (Person, error
 }
 
 func (s *sqlStore) People(ctx context.Context) ([]Person, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+personColumns+` FROM people ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Person
-	for rows.Next() {
-		p, err := scanPerson(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, `SELECT `+personColumns+` FROM people ORDER BY id`, scanPerson)
 }
 
 // Agents.
 
 const agentColumns = `id, person_id, name, token_hash, deadline_seconds, created_at, revoked_at`
 
-func scanAgent(row interface{ Scan(...any) error }) (Agent, error) {
+func scanAgent(row rowScanner) (Agent, error) {
 	var a Agent
 	var deadline, created, revoked sql.NullInt64
 	err := row.Scan(&a.ID, &a.PersonID, &a.Name, &a.TokenHash, &deadline, &created, &revoked)
@@ -225,20 +276,7 @@ func (s *sqlStore) AgentByTokenHash(ctx context.Context, hash string) (Agent, er
 }
 
 func (s *sqlStore) Agents(ctx context.Context) ([]Agent, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+agentColumns+` FROM agents ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Agent
-	for rows.Next() {
-		a, err := scanAgent(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, `SELECT `+agentColumns+` FROM agents ORDER BY id`, scanAgent)
 }
 
 func (s *sqlStore) RevokeAgent(ctx context.Context, name string, at time.Time) (Agent, error) {
@@ -256,7 +294,7 @@ const askColumns = `a.id, a.agent_id, g.name, g.person_id, a.session_id, a.tool_
 
 const askFrom = ` FROM asks a JOIN agents g ON g.id = a.agent_id`
 
-func scanAsk(row interface{ Scan(...any) error }) (Ask, error) {
+func scanAsk(row rowScanner) (Ask, error) {
 	var a Ask
 	var call string
 	var reply, by, where sql.NullString
@@ -345,20 +383,7 @@ func (s *sqlStore) Asks(ctx context.Context, f AskFilter) ([]Ask, error) {
 		q += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, s.d.q(q), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Ask
-	for rows.Next() {
-		a, err := scanAsk(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, s.d.q(q), scanAsk, args...)
 }
 
 func (s *sqlStore) CountAsks(ctx context.Context, state State) (int, error) {
@@ -423,21 +448,8 @@ func (s *sqlStore) transition(ctx context.Context, t Transition, state State, ki
 }
 
 func (s *sqlStore) ExpireDue(ctx context.Context, now time.Time) ([]Ask, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id FROM asks WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at`), ms2(now))
+	ids, err := queryAll(ctx, s.db, s.d.q(`SELECT id FROM asks WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at`), scanValue[string], ms2(now))
 	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	var out []Ask
@@ -498,26 +510,19 @@ func (s *sqlStore) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 		q += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, s.d.q(q), args...)
-	if err != nil {
-		return nil, err
+	return queryAll(ctx, s.db, s.d.q(q), scanEvent, args...)
+}
+
+func scanEvent(row rowScanner) (Event, error) {
+	var e Event
+	var at int64
+	var detail sql.NullString
+	err := row.Scan(&e.ID, &e.AskID, &e.Kind, &e.Who, &e.Where, &at, &detail)
+	e.At = time.UnixMilli(at)
+	if detail.Valid {
+		e.Detail = json.RawMessage(detail.String)
 	}
-	defer rows.Close()
-	var out []Event
-	for rows.Next() {
-		var e Event
-		var at int64
-		var detail sql.NullString
-		if err := rows.Scan(&e.ID, &e.AskID, &e.Kind, &e.Who, &e.Where, &at, &detail); err != nil {
-			return nil, err
-		}
-		e.At = time.UnixMilli(at)
-		if detail.Valid {
-			e.Detail = json.RawMessage(detail.String)
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return e, err
 }
 
 func (s *sqlStore) Watch(key string) (<-chan struct{}, func()) { return s.w.watch(key) }
@@ -575,45 +580,28 @@ func (s *sqlStore) EnqueueOutbox(ctx context.Context, kind string, payload json.
 	return id, err
 }
 
+// outboxDue selects the outbox items due at a time, up to a limit.
+const outboxDue = `SELECT id, kind, payload, attempts, next_at FROM outbox WHERE delivered_at IS NULL AND next_at <= ? ORDER BY next_at, id LIMIT ?`
+
+func scanOutbox(row rowScanner) (OutboxItem, error) {
+	var o OutboxItem
+	var payload string
+	var next int64
+	err := row.Scan(&o.ID, &o.Kind, &payload, &o.Attempts, &next)
+	o.Payload, o.NextAt = json.RawMessage(payload), time.UnixMilli(next)
+	return o, err
+}
+
 func (s *sqlStore) DueOutbox(ctx context.Context, now time.Time, limit int) ([]OutboxItem, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id, kind, payload, attempts, next_at FROM outbox WHERE delivered_at IS NULL AND next_at <= ? ORDER BY next_at, id LIMIT ?`), ms2(now), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []OutboxItem
-	for rows.Next() {
-		var o OutboxItem
-		var payload string
-		var next int64
-		if err := rows.Scan(&o.ID, &o.Kind, &payload, &o.Attempts, &next); err != nil {
-			return nil, err
-		}
-		o.Payload, o.NextAt = json.RawMessage(payload), time.UnixMilli(next)
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, s.d.q(outboxDue), scanOutbox, ms2(now), limit)
 }
 
 // enqueueAsked writes an outbox row for each of the person's targets, in
 // the ask's transaction: a new ask is notified even if the process dies
 // right after the commit.
 func (s *sqlStore) enqueueAsked(ctx context.Context, tx *sql.Tx, personID int64, askID string, at int64) error {
-	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id FROM notify_targets WHERE person_id = ? ORDER BY id`), personID)
+	ids, err := queryAll(ctx, tx, s.d.q(`SELECT id FROM notify_targets WHERE person_id = ? ORDER BY id`), scanValue[int64], personID)
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, t := range ids {
@@ -632,24 +620,8 @@ func (s *sqlStore) ClaimOutbox(ctx context.Context, now time.Time, lease time.Du
 	}
 	var out []OutboxItem
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		out = nil
-		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id, kind, payload, attempts, next_at FROM outbox WHERE delivered_at IS NULL AND next_at <= ? ORDER BY next_at, id LIMIT ?`+lock), ms2(now), limit)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var o OutboxItem
-			var payload string
-			var next int64
-			if err := rows.Scan(&o.ID, &o.Kind, &payload, &o.Attempts, &next); err != nil {
-				rows.Close()
-				return err
-			}
-			o.Payload, o.NextAt = json.RawMessage(payload), time.UnixMilli(next)
-			out = append(out, o)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		var err error
+		if out, err = queryAll(ctx, tx, s.d.q(outboxDue+lock), scanOutbox, ms2(now), limit); err != nil {
 			return err
 		}
 		for _, o := range out {
@@ -666,7 +638,7 @@ func (s *sqlStore) ClaimOutbox(ctx context.Context, now time.Time, lease time.Du
 
 const targetColumns = `id, person_id, kind, url, secret, created_at`
 
-func scanTarget(r interface{ Scan(...any) error }) (NotifyTarget, error) {
+func scanTarget(r rowScanner) (NotifyTarget, error) {
 	var t NotifyTarget
 	var created int64
 	if err := r.Scan(&t.ID, &t.PersonID, &t.Kind, &t.URL, &t.Secret, &created); err != nil {
@@ -690,20 +662,7 @@ func (s *sqlStore) NotifyTarget(ctx context.Context, id int64) (NotifyTarget, er
 }
 
 func (s *sqlStore) NotifyTargets(ctx context.Context, personID int64) ([]NotifyTarget, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT `+targetColumns+` FROM notify_targets WHERE ? = 0 OR person_id = ? ORDER BY id`), personID, personID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []NotifyTarget
-	for rows.Next() {
-		t, err := scanTarget(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, s.d.q(`SELECT `+targetColumns+` FROM notify_targets WHERE ? = 0 OR person_id = ? ORDER BY id`), scanTarget, personID, personID)
 }
 
 func (s *sqlStore) RemoveNotifyTarget(ctx context.Context, id int64) error {

@@ -3,7 +3,6 @@ package hubstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,9 +39,8 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newSQLStore(db, sqliteDialect)
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
+	s, err := openSQLStore(ctx, db, sqliteDialect)
+	if err != nil {
 		return nil, err
 	}
 	var last int64
@@ -50,13 +48,7 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 		db.Close()
 		return nil, err
 	}
-	bg, stop := context.WithCancel(context.Background())
-	s.stop = stop
-	s.done.Add(1)
-	go func() {
-		defer s.done.Done()
-		s.tailSQLite(bg, last)
-	}()
+	s.background(func(ctx context.Context) { s.tailSQLite(ctx, last) })
 	return s, nil
 }
 
@@ -64,20 +56,12 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 // committed: SQLite commits one writer at a time, so event ids appear in
 // order and "id > last" misses none.
 func (s *sqlStore) tailSQLite(ctx context.Context, last int64) {
-	t := time.NewTicker(sqlitePoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
+	every(ctx, sqlitePoll, func() {
+		// After a failed read the same events are read again.
+		if next, err := s.wakeEvents(ctx, `e.id > ?`, last); err == nil {
+			last = max(last, next)
 		}
-		next, err := s.wakeEvents(ctx, `e.id > ?`, last)
-		if err != nil && !errors.Is(err, context.Canceled) {
-			continue
-		}
-		last = max(last, next)
-	}
+	})
 }
 
 // wakeEvents notifies the keys of the events cond selects and returns the

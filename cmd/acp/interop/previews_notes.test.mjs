@@ -1,4 +1,4 @@
-// Interop test, vocabulary v3 (docs/SPEC.md, "Forms" and "Answers"): the
+// Interop test of previews and notes (docs/SPEC.md, "Forms" and "Answers"): the
 // official TypeScript ACP client (@agentclientprotocol/sdk) drives the real
 // askcore-acp binary, whose scripted model asks a single, a multi-select and
 // a batch question with previews, one per prompt; the client answers each
@@ -29,54 +29,29 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
+import { coreText } from "../../../testdata/interop/core.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// The v3 calls every suite asks (the Go tests read the same file).
-const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
+// The preview and notes calls every suite asks, and the replies to them
+// with what the form shows and the core's answer (the Go tests read the
+// same file).
+const { single: singleArgs, multi: multiArgs, batch: batchArgs, replies } = JSON.parse(
   readFileSync(path.resolve(here, "../../../testdata/interop/preview-notes-calls.json"), "utf8"),
 );
 const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
 const TIMEOUT = 120_000;
 
+// withAnswer is the person's reply to a call with the core's answer, as the
+// object (answer) and byte for byte (answerBytes).
+const withAnswer = (r) => ({ ...r, answer: JSON.parse(r.answer), answerBytes: r.answer });
+
 const turns = [
-  {
-    id: "call_single",
-    args: singleArgs,
-    content: { choice: "by-layer", custom_answer: "", notes: "keep shared code in common/" },
-    previews: ["**Preview: By feature**", "**Preview: By layer**"],
-    fields: ["choice", "custom_answer", "notes"],
-    notes: ["notes"],
-    answer: { answer: "by-layer", selected: { index: 1, label: "By layer", value: "by-layer" }, notes: "keep shared code in common/" },
-    text: "single: by-layer / notes: keep shared code in common/",
-  },
-  {
-    id: "call_multi",
-    args: multiArgs,
-    content: { choices: ["export", "search"], notes: "CSV <first> & JSON later" },
-    previews: ["**Preview: Search**", "**Preview: Export**"],
-    fields: ["choices", "notes"],
-    notes: ["notes"],
-    answer: {
-      answers: ["search", "export"],
-      selected: [{ index: 0, label: "Search", value: "search" }, { index: 1, label: "Export", value: "export" }],
-      notes: "CSV <first> & JSON later",
-    },
-    text: "multi: search, export / notes: CSV <first> & JSON later",
-  },
+  { id: "call_single", args: singleArgs, ...withAnswer(replies.single), text: "single: by-layer / notes: keep shared code in common/" },
+  { id: "call_multi", args: multiArgs, ...withAnswer(replies.multi), text: "multi: search, export / notes: CSV <first> & JSON later" },
   {
     id: "call_batch",
     args: batchArgs,
-    content: { choice_1: "postgres", notes_1: "but keep v15", choices_2: ["search"], custom_answer_2: "Audit log", notes_2: "", answer_3: "Aurora", notes_3: "named after the sky" },
-    previews: ["**Preview: Question 1 of 3, SQLite**", "**Preview: Question 1 of 3, PostgreSQL**", "**Preview: Question 2 of 3, Search**"],
-    fields: ["choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2", "answer_3", "notes_3"],
-    notes: ["notes_1", "notes_2", "notes_3"],
-    answer: {
-      answers: [
-        { question: "Which database?", answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" }, notes: "but keep v15" },
-        { question: "Which screens?", answers: ["search", "Audit log"], selected: [{ index: 0, label: "Search", value: "search" }] },
-        { question: "What should the project be called?", answer: "Aurora", notes: "named after the sky" },
-      ],
-    },
+    ...withAnswer(replies.batch),
     text: "batch: postgres; search, Audit log; Aurora / notes: but keep v15; named after the sky",
   },
 ];
@@ -98,8 +73,8 @@ let conn;
 
 before(async () => {
   core = await load();
-  tmp = mkdtempSync(path.join(tmpdir(), "askcore-acp-interop-v3-"));
-  const scriptFile = path.join(tmp, "v3.jsonl");
+  tmp = mkdtempSync(path.join(tmpdir(), "askcore-acp-interop-preview-notes-"));
+  const scriptFile = path.join(tmp, "preview-notes.jsonl");
   writeFileSync(scriptFile, script.map((l) => JSON.stringify(l)).join("\n") + "\n");
   const args = ["--script", scriptFile];
   if (process.env.ASKCORE_ENGINE) args.push("--engine", process.env.ASKCORE_ENGINE);
@@ -119,7 +94,7 @@ before(async () => {
   });
   child.stdout.pipe(tap);
 
-  const app = acp.client({ name: "askcore-interop-v3" }).onRequest(acp.methods.client.elicitation.create, async ({ params }) => {
+  const app = acp.client({ name: "askcore-interop-preview-notes" }).onRequest(acp.methods.client.elicitation.create, async ({ params }) => {
     received.push(params);
     const turn = turns.find((t) => t.id === params.toolCallId);
     if (!turn) throw new Error(`unexpected form for ${params.toolCallId}`);
@@ -129,7 +104,7 @@ before(async () => {
   const init = await conn.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: { elicitation: { form: {} } },
-    clientInfo: { name: "askcore-interop-v3", version: "0.0.0" },
+    clientInfo: { name: "askcore-interop-preview-notes", version: "0.0.0" },
   });
   assert.equal(init.agentInfo?.name, "askcore-acp");
 });
@@ -155,13 +130,7 @@ function withTimeout(promise, what) {
   ]).finally(() => clearTimeout(timer));
 }
 
-function coreOut(envelope) {
-  const out = core.handle(JSON.stringify(envelope));
-  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
-    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
-  }
-  throw new Error(`unexpected core output: ${out}`);
-}
+const coreOut = (envelope) => coreText(core, envelope);
 
 async function turn(session, text) {
   const done = session.prompt(text);
@@ -228,6 +197,7 @@ for (const [i, t] of turns.entries()) {
     // rawOutput: the core's answer for the reply, byte for byte on the wire.
     const want = coreOut({ op: "elicitation_result", arguments: argsText, response: reply });
     assert.ok(want.ok, want.text);
+    assert.equal(want.text, t.answerBytes, "the same bytes as the Go core's");
     assert.deepEqual(JSON.parse(want.text), t.answer);
     const tools = r.updates.filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
     assert.equal(tools.length, 2, JSON.stringify(tools));

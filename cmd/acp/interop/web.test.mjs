@@ -28,6 +28,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { load } from "../../../hostjs/node.js";
+import { coreText } from "../../../testdata/interop/core.mjs";
 import { ANSWER_AT, launch, openPage as chromiumPage, skip } from "../../../testdata/interop/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -77,13 +78,7 @@ after(async () => {
 
 // coreOut runs one envelope through the core and returns the result's or
 // the error's JSON text exactly as the core wrote it.
-function coreOut(envelope) {
-  const out = core.handle(JSON.stringify(envelope));
-  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
-    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
-  }
-  throw new Error(`unexpected core output: ${out}`);
-}
+const coreOut = (envelope) => coreText(core, envelope);
 
 // picked is the core's answer to args for the picks (one per question).
 const picked = (args, picks) => coreOut({ op: "resolve", arguments: JSON.stringify(args), inputs: picks.map((p) => ({ text: "", ...p })) }).text;

@@ -6,7 +6,7 @@
 // on stderr ("askcore: answer at URL"), or, for a client that advertises
 // URL-mode elicitation, the URL it was sent (the client "consents" and
 // opens it, as a client's dialog would). Run by scripts/test-interop.sh
-// mcp, after interop.test.mjs and v3.test.mjs.
+// mcp, after interop.test.mjs and preview-notes.test.mjs.
 //
 // The MCP Inspector CLI (@modelcontextprotocol/inspector-cli, which
 // advertises no elicitation and pipes the server's stderr away) gets its
@@ -35,6 +35,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, ElicitRequestSchema, ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
+import { coreText } from "../../../testdata/interop/core.mjs";
 import { ANSWER_AT, launch, openPage as chromiumPage, skip } from "../../../testdata/interop/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -131,13 +132,7 @@ function call(on, args, options = {}) {
 
 // coreOut runs one envelope through the core and returns the result's or
 // the error's JSON text exactly as the core wrote it.
-function coreOut(envelope) {
-  const out = core.handle(JSON.stringify(envelope));
-  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
-    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
-  }
-  throw new Error(`unexpected core output: ${out}`);
-}
+const coreOut = (envelope) => coreText(core, envelope);
 
 // picked is the core's answer to args for the picks (one per question).
 const picked = (args, picks) => coreOut({ op: "resolve", arguments: JSON.stringify(args), inputs: picks.map((p) => ({ text: "", ...p })) }).text;

@@ -1,4 +1,4 @@
-// Interop test, vocabulary v3 (docs/SPEC.md, "Forms" and "Answers"): the
+// Interop test of previews and notes (docs/SPEC.md, "Forms" and "Answers"): the
 // official TypeScript MCP client (@modelcontextprotocol/sdk) spawns the real
 // askcore-mcp binary and answers forms whose options carry previews, adding
 // notes. Run by scripts/test-interop.sh mcp, after interop.test.mjs.
@@ -32,10 +32,14 @@ import {
   StringSchemaSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { load } from "../../../hostjs/node.js";
+import { strip } from "./forms.mjs";
+import { coreText } from "../../../testdata/interop/core.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// The v3 calls every suite asks (the Go tests read the same file).
-const { single: singleArgs, multi: multiArgs, batch: batchArgs } = JSON.parse(
+// The preview and notes calls every suite asks, and the replies to them
+// with what the form shows and the core's answer (the Go tests read the
+// same file).
+const { single: singleArgs, multi: multiArgs, batch: batchArgs, replies } = JSON.parse(
   readFileSync(path.resolve(here, "../../../testdata/interop/preview-notes-calls.json"), "utf8"),
 );
 const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
@@ -43,44 +47,14 @@ const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE
 const TIMEOUT = 30_000;
 const TOOL = "ask_user_question";
 
+// withAnswer is the person's reply to a call with the core's answer, as the
+// object (answer) and byte for byte (answerBytes).
+const withAnswer = (r) => ({ ...r, answer: JSON.parse(r.answer), answerBytes: r.answer });
+
 const cases = [
-  {
-    name: "single question",
-    args: singleArgs,
-    content: { choice: "by-layer", custom_answer: "", notes: "keep shared code in common/" },
-    previews: ["**Preview: By feature**", "**Preview: By layer**"],
-    fields: ["choice", "custom_answer", "notes"],
-    notes: ["notes"],
-    answer: { answer: "by-layer", selected: { index: 1, label: "By layer", value: "by-layer" }, notes: "keep shared code in common/" },
-  },
-  {
-    name: "multi-select question",
-    args: multiArgs,
-    content: { choices: ["export", "search"], notes: "CSV <first> & JSON later" },
-    previews: ["**Preview: Search**", "**Preview: Export**"],
-    fields: ["choices", "notes"],
-    notes: ["notes"],
-    answer: {
-      answers: ["search", "export"],
-      selected: [{ index: 0, label: "Search", value: "search" }, { index: 1, label: "Export", value: "export" }],
-      notes: "CSV <first> & JSON later",
-    },
-  },
-  {
-    name: "batch",
-    args: batchArgs,
-    content: { choice_1: "postgres", notes_1: "but keep v15", choices_2: ["search"], custom_answer_2: "Audit log", notes_2: "", answer_3: "Aurora", notes_3: "named after the sky" },
-    previews: ["**Preview: Question 1 of 3, SQLite**", "**Preview: Question 1 of 3, PostgreSQL**", "**Preview: Question 2 of 3, Search**"],
-    fields: ["choice_1", "notes_1", "choices_2", "custom_answer_2", "notes_2", "answer_3", "notes_3"],
-    notes: ["notes_1", "notes_2", "notes_3"],
-    answer: {
-      answers: [
-        { question: "Which database?", answer: "postgres", selected: { index: 0, label: "PostgreSQL", value: "postgres" }, notes: "but keep v15" },
-        { question: "Which screens?", answers: ["search", "Audit log"], selected: [{ index: 0, label: "Search", value: "search" }] },
-        { question: "What should the project be called?", answer: "Aurora", notes: "named after the sky" },
-      ],
-    },
-  },
+  { name: "single question", args: singleArgs, ...withAnswer(replies.single) },
+  { name: "multi-select question", args: multiArgs, ...withAnswer(replies.multi) },
+  { name: "batch", args: batchArgs, ...withAnswer(replies.batch) },
 ];
 
 let core;
@@ -93,7 +67,7 @@ const forms = [];
 
 before(async () => {
   core = await load();
-  cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-interop-v3-"));
+  cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-interop-preview-notes-"));
   transport = new StdioClientTransport({
     command: bin,
     args: engineArgs,
@@ -101,7 +75,7 @@ before(async () => {
     stderr: "pipe",
   });
   transport.stderr?.on("data", (d) => (stderr += d));
-  client = new Client({ name: "askcore-interop-v3", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  client = new Client({ name: "askcore-interop-preview-notes", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     forms.push(request.params);
     if (!respond) throw new Error(`unexpected form: ${request.params.message}`);
@@ -129,27 +103,7 @@ function withTimeout(promise, what) {
 
 // coreOut runs one envelope through the core and returns the result's or
 // the error's JSON text exactly as the core wrote it.
-function coreOut(envelope) {
-  const out = core.handle(JSON.stringify(envelope));
-  for (const prefix of ['{"ok":true,"result":', '{"ok":false,"error":']) {
-    if (out.startsWith(prefix)) return { ok: prefix.includes("true"), text: out.slice(prefix.length, -1) };
-  }
-  throw new Error(`unexpected core output: ${out}`);
-}
-
-// strip is the form as the SDK's zod schema passes it on: the keys of MCP's
-// elicitation schema only (an option's description has no place there).
-function strip(schema) {
-  const keep = (o, keys) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
-  const props = {};
-  for (const [name, p] of Object.entries(schema.properties)) {
-    const q = keep(p, ["type", "title", "description", "minLength", "maxLength", "format", "default", "enum", "minItems", "maxItems"]);
-    if (p.oneOf) q.oneOf = p.oneOf.map((o) => keep(o, ["const", "title"]));
-    if (p.items) q.items = { anyOf: p.items.anyOf.map((o) => keep(o, ["const", "title"])) };
-    props[name] = q;
-  }
-  return { type: schema.type, properties: props, ...(schema.required ? { required: schema.required } : {}) };
-}
+const coreOut = (envelope) => coreText(core, envelope);
 
 test("tools/list: the input schema offers preview on every option", async () => {
   const { tools } = await client.listTools();
@@ -214,6 +168,7 @@ for (const tc of cases) {
     // The result: the core's answer for this reply, byte for byte.
     const want = coreOut({ op: "elicitation_result", arguments: argsText, response: reply });
     assert.ok(want.ok, want.text);
+    assert.equal(want.text, tc.answerBytes, "the same bytes as the Go core's");
     assert.deepEqual(JSON.parse(want.text), tc.answer);
     assert.equal(result.isError ?? false, false, JSON.stringify(result));
     assert.equal(result.content.length, 1);
@@ -223,7 +178,7 @@ for (const tc of cases) {
   });
 }
 
-test("notes left empty: the answer has no notes, byte for byte the v2 answer", async () => {
+test("notes left empty: the answer has no notes, byte for byte the answer without notes", async () => {
   const reply = { action: "accept", content: { choice: "by-feature", notes: "" } };
   respond = async () => reply;
   const result = await withTimeout(client.callTool({ name: TOOL, arguments: singleArgs }, CallToolResultSchema, { timeout: TIMEOUT }), "tools/call");
