@@ -34,6 +34,15 @@ func FirstReply(surfaces ...Surface) Provider {
 	return firstReply(append([]Surface(nil), surfaces...))
 }
 
+// ErrContinues, wrapped in a surface's error, says the surface ended this
+// call without an outcome because the question continues in a later call
+// (an MCP client on 2026-07-28 gets the form in the call's result and
+// calls again with the reply). FirstReply then ends with that error and
+// cancels the other surfaces with it as the cause, instead of the core's
+// answered_elsewhere: a surface that keeps questions elsewhere (a hub)
+// leaves its question open for the next call.
+var ErrContinues = errors.New("the question continues in a later call")
+
 type firstReply []Surface
 
 type surfaceResult struct {
@@ -73,6 +82,12 @@ func (f firstReply) Ask(ctx context.Context, call *Call) (Reply, error) {
 			if reason, ok := droppedOut(ctx, call.Core(), r.err); ok {
 				reasons[r.i] = surfaceName(f, r.i) + ": " + reason
 				continue
+			}
+			if errors.Is(r.err, ErrContinues) {
+				// Nobody answered: the question goes on in a later call,
+				// and the others keep it open for that call.
+				withdrawn = r.err
+				return r.reply, r.err
 			}
 			// The others are withdrawn with the core's words for why.
 			withdrawn = call.Core().Fail(ctx, Failure{Situation: SituationAnsweredElsewhere, Detail: surfaceName(f, r.i)})

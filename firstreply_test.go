@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -189,6 +190,28 @@ func TestFirstReplyAbort(t *testing.T) {
 	assert.Equal(t, askcore.CodeAskAborted, e.Code)
 	assert.Contains(t, e.Message, "the run was stopped")
 	assert.EqualError(t, <-l.withdrawn, "the run was stopped")
+}
+
+// A surface whose question continues in a later call (ErrContinues) ends
+// the ask with its error, and the others are cancelled with it as the
+// cause, not withdrawn as answered elsewhere.
+func TestFirstReplyContinues(t *testing.T) {
+	l := &surfaceLog{withdrawn: make(chan error, 2)}
+	reached := make(chan struct{})
+	handedBack := fmt.Errorf("the form went back to the client: %w", askcore.ErrContinues)
+	call, err := askcore.NewCore(nil).Normalize(context.Background(), args)
+	require.NoError(t, err)
+	p := askcore.FirstReply(
+		askcore.Surface{"the page", l.waitSurface()},
+		askcore.Surface{"the form", askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+			<-reached
+			return askcore.Reply{}, handedBack
+		})},
+	)
+	go close(reached)
+	_, err = p.Ask(context.Background(), call)
+	assert.ErrorIs(t, err, askcore.ErrContinues)
+	assert.ErrorIs(t, <-l.withdrawn, askcore.ErrContinues, "the page keeps the question for the next call")
 }
 
 // A late surface's reply after the winner is dropped: the model gets the

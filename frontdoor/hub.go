@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub"
@@ -69,8 +70,14 @@ type withHub struct {
 	hub   *hub.Provider
 }
 
+// withdrawWithin bounds the wait for the hub's withdrawal once the local
+// surface answered (the provider's own DELETE gives up after 5 s).
+const withdrawWithin = 6 * time.Second
+
 func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+	hubDone := make(chan struct{})
 	inbox := askcore.ProviderFunc(func(hctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+		defer close(hubDone)
 		// FirstReply withdraws the hub's ask with the core's
 		// answered_elsewhere error naming the local surface when that
 		// surface ended the ask first; any other end is a plain withdrawal.
@@ -87,8 +94,19 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		}
 		return w.hub.AnsweredIn(answeredIn).Ask(hctx, call)
 	})
-	return askcore.FirstReply(
+	r, err := askcore.FirstReply(
 		w.local,
 		askcore.Surface{Name: "the hub's inbox", Provider: inbox},
 	).Ask(ctx, call)
+	// FirstReply does not wait for the surfaces it withdrew: wait for the
+	// hub's, so that a front door that exits right after the answer
+	// (askcore-stdio ask) has told the hub first, and the inbox does not
+	// keep offering a question answered in the terminal.
+	t := time.NewTimer(withdrawWithin)
+	defer t.Stop()
+	select {
+	case <-hubDone:
+	case <-t.C:
+	}
+	return r, err
 }

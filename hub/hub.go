@@ -7,7 +7,8 @@
 // comes back as Lines, Picks, FormReply or Decline, which the agent's own
 // core resolves. An agent that restarts and replays the same tool call
 // attaches to the same ask. A lost hub is retried with a capped backoff;
-// a cancelled ask is withdrawn (DELETE). When the agent's deadline (set
+// a cancelled ask is withdrawn (DELETE), unless the cause is
+// askcore.ErrContinues (the call is made again, and attaches). When the agent's deadline (set
 // by the hub's operator) passes, the ask ends with ASK_TIMEOUT; nothing
 // ever answers for the person.
 //
@@ -101,7 +102,7 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 	}
 	var ask hubwire.Ask
 	if err := p.retry(ctx, func() error { return p.do(ctx, http.MethodPost, "/v1/asks", body, &ask) }); err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !continues(ctx) {
 			// The ask may exist without its id reaching us: the same ids
 			// name it (the hub answers the existing ask), so withdraw that.
 			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -114,12 +115,12 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 	}
 	for {
 		if ask.State != "pending" {
-			return p.outcome(ask)
+			return hubwire.Outcome(ask)
 		}
 		path := "/v1/asks/" + url.PathEscape(ask.ID) + fmt.Sprintf("?wait=%d", p.wait)
 		err := p.retry(ctx, func() error { return p.do(ctx, http.MethodGet, path, nil, &ask) })
 		if err != nil {
-			if ctx.Err() != nil {
+			if ctx.Err() != nil && !continues(ctx) {
 				p.withdraw(ctx, ask.ID, answeredIn)
 			}
 			return askcore.Reply{}, err
@@ -127,21 +128,11 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 	}
 }
 
-// outcome turns an ended ask into what the seam expects.
-func (p *Provider) outcome(a hubwire.Ask) (askcore.Reply, error) {
-	switch a.State {
-	case "replied":
-		r, _, err := hubwire.ParseReply(a.Reply)
-		if err != nil {
-			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: "the hub's reply cannot be read: " + err.Error()}
-		}
-		return r, nil
-	case "expired":
-		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationTimeout, Millis: a.DeadlineMs}
-	case "withdrawn":
-		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationWithdrawn}
-	}
-	return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: "the hub answered the state " + a.State}
+// continues reports whether the ask was ended because the question goes
+// on in a later call (askcore.ErrContinues): the ask stays open for that
+// call, which attaches to it by its tool call id.
+func continues(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), askcore.ErrContinues)
 }
 
 // withdraw tells the hub the ask is given up, on its own short deadline

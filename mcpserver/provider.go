@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -73,7 +74,9 @@ func (c *call) takeInputRequest() (*mcp.ElicitParams, string) {
 
 // errInputRequired ends the seam's Ask when the form goes back to the
 // client as an input request; the handler ignores the seam's error then.
-var errInputRequired = errors.New("the form was returned to the client as an input request")
+// It wraps askcore.ErrContinues: the client calls again with the reply,
+// and the other surfaces (a hub's inbox) keep the question open for it.
+var errInputRequired = fmt.Errorf("the form was returned to the client as an input request: %w", askcore.ErrContinues)
 
 // provider is the MCP askcore.Provider: it turns a question into a form
 // elicitation to the client of the tool call that asked it. One provider
@@ -178,6 +181,15 @@ func clientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
 		return ip.ClientInfo
 	}
 	return nil
+}
+
+// hostToolCallID is the id the host gave the model's tool call, where it
+// sends one in the call's _meta (Claude Code: "claudecode/toolUseId"): the
+// same on the call's retries, so a provider that keeps questions by id (a
+// hub) finds its question again when the client calls back.
+func hostToolCallID(req *mcp.CallToolRequest) string {
+	id, _ := req.Params.Meta["claudecode/toolUseId"].(string)
+	return id
 }
 
 // asker names the asking agent on the answer page: the client's
@@ -407,4 +419,29 @@ func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, url s
 			<-done
 		})
 	}
+}
+
+// ToolCall is the MCP tool call that a provider's ctx belongs to: a
+// provider registered on the server's service reads the client, the
+// request's authentication (Extra.TokenInfo over HTTP) and the session
+// there. Nil outside a tool call of this package's servers.
+func ToolCall(ctx context.Context) *mcp.CallToolRequest {
+	if c := callFrom(ctx); c != nil {
+		return c.req
+	}
+	return nil
+}
+
+// Progress sends progress notifications for the tool call of ctx (a
+// provider's ctx) while a provider of your own waits for the person, as
+// the server's own provider does: the core's words, every
+// Options.ProgressEvery, when the call carries a progress token; with url
+// (where the person answers) the first goes out at once and each names
+// it. Call stop as soon as the question ended: no progress follows it.
+func (s *Server) Progress(ctx context.Context, url string) (stop func()) {
+	c := callFrom(ctx)
+	if c == nil {
+		return func() {}
+	}
+	return s.provider.progress(ctx, c.req, url)
 }

@@ -36,12 +36,12 @@ func (s *seam) tool(ctx context.Context) (name, description string, inputSchema 
 // the wire, to the seam; the core parses it. The result is the answer
 // object as the core wrote it; the error is an *askcore.Error holding the
 // core's bytes.
-func (s *seam) ask(ctx context.Context, arguments json.RawMessage, asker string, timeout time.Duration) (json.RawMessage, error) {
+func (s *seam) ask(ctx context.Context, arguments json.RawMessage, asker, toolCallID string, timeout time.Duration) (json.RawMessage, error) {
 	if asker == "" {
 		asker = agentID
 	}
 	res, err := s.svc.Ask(ctx, string(arguments), askcore.AskOptions{
-		From:    askcore.Identity{AgentID: asker},
+		From:    askcore.Identity{AgentID: asker, ToolCallID: toolCallID},
 		Timeout: timeout,
 	})
 	if err != nil {

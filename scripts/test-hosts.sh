@@ -39,4 +39,4 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "test-hosts: installed in $(($(date +%s) - start)) s"
 fi
 echo "test-hosts: node --test (real hosts -> $ASKCORE_MCP_BIN)"
-node --test --test-reporter=spec --test-timeout=600000 hosts.test.mjs
+node --test --test-reporter=spec --test-timeout=600000 hosts.test.mjs hub.test.mjs

@@ -179,7 +179,11 @@ func (p *Provider) askPicker(ctx context.Context, call *askcore.Call) (askcore.R
 	if err != nil {
 		var e *askcore.Error
 		var ee *askcore.EngineError
+		words, withdrawn := withdrawnWords(ctx)
 		switch {
+		case withdrawn:
+			pk.Done(words)
+			return askcore.Reply{}, abortFailure(ctx, err)
 		case errors.Is(err, ErrDeclined):
 			pk.Done(layout.Declined)
 			return askcore.Decline(), nil
@@ -244,7 +248,11 @@ func (p *Provider) askOne(ctx context.Context, call *askcore.Call, i int) (strin
 			f := abortFailure(ctx, err)
 			// The core's words for why the question ended (on a terminal,
 			// ^C leaves the cursor after the prompt).
-			p.write("\n" + st.Dim(call.Core().Fail(ctx, f).Message) + "\n")
+			words, ok := withdrawnWords(ctx)
+			if !ok {
+				words = call.Core().Fail(ctx, f).Message
+			}
+			p.write("\n" + st.Dim(words) + "\n")
 			return "", f
 		}
 		if !p.cfg.Echoed {
@@ -279,6 +287,18 @@ func coreError(ctx context.Context, err error) error {
 		return abortFailure(ctx, nil)
 	}
 	return err
+}
+
+// withdrawnWords are the core's words for a question withdrawn because
+// another surface ended it (askcore.FirstReply cancels the others with
+// the core's answered_elsewhere error as the cause): what the terminal
+// leaves in place of the question.
+func withdrawnWords(ctx context.Context) (string, bool) {
+	var e *askcore.Error
+	if ctx.Err() == nil || !errors.As(context.Cause(ctx), &e) {
+		return "", false
+	}
+	return e.Message, true
 }
 
 // abortFailure is why a call ended without an answer: the provider's own

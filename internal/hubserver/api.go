@@ -127,13 +127,7 @@ func (s *Server) createAsk(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusServiceUnavailable, s.core.Fail(r.Context(), askcore.Failure{Situation: askcore.SituationEngineFault}))
 		return
 	}
-	now := s.now()
-	n := hubstore.NewAsk{AgentID: agent.ID, SessionID: req.SessionID, ToolCallID: req.ToolCallID,
-		Arguments: req.Arguments, Call: call.JSON(), Who: agent.Name, At: now}
-	if agent.Deadline > 0 {
-		n.ExpiresAt = now.Add(agent.Deadline)
-	}
-	a, created, err := s.store.CreateAsk(r.Context(), n)
+	a, created, err := s.storeAsk(r.Context(), agent, req.SessionID, req.ToolCallID, req.Arguments, call.JSON())
 	switch {
 	case errors.Is(err, hubstore.ErrConflict):
 		WriteError(w, http.StatusConflict, hubError(hubwire.CodeConflict,
@@ -146,10 +140,27 @@ func (s *Server) createAsk(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
+	}
+	writeJSON(w, status, wireAsk(a))
+}
+
+// storeAsk stores the agent's ask (call: the arguments as the hub's core
+// normalized them), or finds the one the same ids made before
+// (hubstore.ErrConflict for other arguments). A new ask gets the agent's
+// deadline, and the store notifies the person.
+func (s *Server) storeAsk(ctx context.Context, agent hubstore.Agent, sessionID, toolCallID, arguments string, call json.RawMessage) (hubstore.Ask, bool, error) {
+	now := s.now()
+	n := hubstore.NewAsk{AgentID: agent.ID, SessionID: sessionID, ToolCallID: toolCallID,
+		Arguments: arguments, Call: call, Who: agent.Name, At: now}
+	if agent.Deadline > 0 {
+		n.ExpiresAt = now.Add(agent.Deadline)
+	}
+	a, created, err := s.store.CreateAsk(ctx, n)
+	if err == nil && created {
 		s.metrics.inc(&s.metrics.created)
 		s.log.Info("ask created", "ask", a.ID, "agent", agent.Name)
 	}
-	writeJSON(w, status, wireAsk(a))
+	return a, created, err
 }
 
 func wireAsk(a hubstore.Ask) hubwire.Ask {
@@ -193,6 +204,9 @@ func (s *Server) getAsk(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		wait = time.Duration(sec * float64(time.Second))
+	}
+	if wait > 0 {
+		holdOpen(w) // the wait may outlast the server's read timeout
 	}
 	// Watch before reading, so that a change between the read and the
 	// wait is not missed.

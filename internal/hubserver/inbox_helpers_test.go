@@ -34,6 +34,8 @@ type inboxEnv struct {
 	base   *url.URL // http://127.0.0.1:PORT
 	client *http.Client
 	hooks  inboxEnvHooks
+	srv    *Server
+	store  hubstore.Store
 }
 
 // inboxEnvHooks are what the CLI does, done on the test's store.
@@ -337,7 +339,7 @@ func newInboxEnv(t *testing.T, store hubstore.Store, opts Options) *inboxEnv {
 		Timeout:       inboxPatience,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &inboxEnv{t: t, base: base, client: client, hooks: inboxEnvHooks{
+	return &inboxEnv{t: t, base: base, client: client, srv: srv, store: store, hooks: inboxEnvHooks{
 		link: func(person string, ttl time.Duration) string {
 			token, hash := NewToken("")
 			require.NoError(t, store.CreateSigninLink(ctx, hubstore.SigninLink{TokenHash: hash, PersonID: personOf(person).ID, ExpiresAt: time.Now().Add(ttl)}))

@@ -1,7 +1,7 @@
 // Package hubserver is askcore-hub's HTTP server: the agent API
-// (/v1/asks), /metrics, the clock that expires asks past their agent's
-// deadline, and the hooks the inbox is built on (Handle, Reply,
-// Authenticate-free helpers). The rules are the hub's core's: it
+// (/v1/asks), the same agents' remote MCP endpoint (/mcp), /metrics, the
+// clock that expires asks past their agent's deadline, and the hooks the
+// inbox is built on (Handle, Reply, Authenticate-free helpers). The rules are the hub's core's: it
 // normalizes every call and judges every reply.
 package hubserver
 

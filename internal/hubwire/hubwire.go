@@ -144,3 +144,22 @@ func ParseReply(b []byte) (askcore.Reply, json.RawMessage, error) {
 	}
 	return reply, canonical, nil
 }
+
+// Outcome is what an ended ask gives the agent's seam: the person's
+// reply, or the failure its core words (ASK_TIMEOUT past the agent's
+// deadline, a withdrawal). A pending ask is not an outcome.
+func Outcome(a Ask) (askcore.Reply, error) {
+	switch a.State {
+	case "replied":
+		r, _, err := ParseReply(a.Reply)
+		if err != nil {
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: "the hub's reply cannot be read: " + err.Error()}
+		}
+		return r, nil
+	case "expired":
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationTimeout, Millis: a.DeadlineMs}
+	case "withdrawn":
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationWithdrawn}
+	}
+	return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: "the hub answered the state " + a.State}
+}
