@@ -47,7 +47,7 @@ const TRUTH_WITHIN = 15_000;
 
 // On 2026-07-28 the retry with the cancel comes ~290 ms after the input
 // request (behind the logging proxy): over the core's NotShownMillis.
-const RETRY_TIME = 'claude -p retries with its cancel ~290 ms after the input request, over the core\'s 250 ms threshold: still ASK_CANCELLED';
+const RETRY_TIME = 'claude -p retries with its cancel 89 ms after the input request on a quiet machine, but 235-290 ms on one at load 40, over the core\'s 250 ms threshold: then still ASK_CANCELLED';
 
 const once = (f) => {
   let p;
@@ -417,7 +417,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     assertTruth({ ...r, exit: { killed: '' } });
   });
 
-  test('Codex TUI: an answer with the notes left empty reaches the model', { todo: 'an empty optional notes field blocks submission in Codex' }, async (t) => {
+  test('Codex TUI: an answer with the notes left empty reaches the model', async (t) => {
     if (skipped(t, 'codex', { tui: true })) return;
     const r = await tui.codex();
     report(t, t.name, r.record);
@@ -426,7 +426,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     assert.equal('notes' in obj, false, 'notes the person never wrote');
   });
 
-  test('Codex TUI: the form shows each description and the recommended mark', { todo: 'Codex shows option titles only' }, async (t) => {
+  test('Codex TUI: the form shows each description and the recommended mark', async (t) => {
     if (skipped(t, 'codex', { tui: true })) return;
     const r = await tui.codex();
     assert.ok(r.screens.form, `the form was not seen: ${r.error?.message}`);
