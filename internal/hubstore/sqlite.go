@@ -16,6 +16,10 @@ import (
 // once).
 const sqlitePoll = 100 * time.Millisecond
 
+// sqliteConns bounds a SQLite store's connections: WAL readers run side by
+// side, writers queue on the write lock whatever the number.
+const sqliteConns = 16
+
 // OpenSQLite opens (creating it when missing, 0600 in a 0700 directory)
 // the SQLite database at path, in WAL mode, and migrates it.
 func OpenSQLite(ctx context.Context, path string) (Store, error) {
@@ -39,6 +43,11 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Connections kept open: database/sql keeps 2 idle by default, so
+	// under many waiting agents most queries opened a SQLite connection
+	// (file open, WAL setup, pragmas, schema parse) and closed it again.
+	db.SetMaxOpenConns(sqliteConns)
+	db.SetMaxIdleConns(sqliteConns)
 	s, err := openSQLStore(ctx, db, sqliteDialect)
 	if err != nil {
 		return nil, err
