@@ -36,6 +36,7 @@ test-go:
 	@unformatted="$$("$$($(GO) env GOROOT)/bin/gofmt" -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -run '^(TestConformance|TestInputCap)$$' ./hostgo # the interpreter's corpus, skipped under -race
 
 test-js:
 	./scripts/test-js.sh

@@ -29,9 +29,9 @@ func envelope(arguments string) []byte {
 // Engine to askcore.NewCore rather than call Handle themselves.
 func ExampleEngine_Handle() {
 	ctx := context.Background()
-	// New caches the compiled module on disk by default; this example
-	// keeps it in memory.
-	engine, err := hostgo.New(ctx, hostgo.WithMemoryCompilationCache())
+	// New caches the compiled module on disk (under os.UserCacheDir()),
+	// so the next process starts without compiling.
+	engine, err := hostgo.New(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -21,6 +21,7 @@ func TestConformance(t *testing.T) {
 	t.Logf("%d inputs", len(names))
 	for _, kind := range []string{"compiler", "interpreter"} {
 		t.Run(kind, func(t *testing.T) {
+			skipInterpreterUnderRace(t, kind)
 			e := sharedEngine(t, kind)
 			if got := e.Stats().Interpreter; got != (kind == "interpreter") {
 				t.Fatalf("Stats().Interpreter = %v on the %s engine", got, kind)
@@ -40,12 +41,29 @@ func TestConformance(t *testing.T) {
 // core.Handle returns.
 func TestInputCap(t *testing.T) {
 	for _, kind := range []string{"compiler", "interpreter"} {
-		e := sharedEngine(t, kind)
-		for _, n := range []int{MaxInputBytes, MaxInputBytes + 1, 8 * MaxInputBytes} {
-			in := oversized(n)
-			out, err := e.Handle(context.Background(), in)
-			same(t, fmt.Sprintf("%s: %d-byte input", kind, n), in, core.Handle(in), out, err)
-		}
+		t.Run(kind, func(t *testing.T) {
+			skipInterpreterUnderRace(t, kind)
+			e := sharedEngine(t, kind)
+			for _, n := range []int{MaxInputBytes, MaxInputBytes + 1, 8 * MaxInputBytes} {
+				in := oversized(n)
+				out, err := e.Handle(context.Background(), in)
+				same(t, fmt.Sprintf("%s: %d-byte input", kind, n), in, core.Handle(in), out, err)
+			}
+		})
+	}
+}
+
+// skipInterpreterUnderRace skips the corpus-sized runs on wazero's
+// interpreter in a race-detector build: race instrumentation of the
+// interpreter's loop makes them about ten times slower (over two minutes
+// of CPU, most of make test's Go lane), and they check bytes, not
+// concurrency: one call runs on one goroutine in one instance, and the
+// pool's concurrency is raced by TestConcurrent. make test-go runs them
+// without -race (the Makefile's second go test of ./hostgo).
+func skipInterpreterUnderRace(t *testing.T, kind string) {
+	t.Helper()
+	if raceEnabled && kind == "interpreter" {
+		t.Skip("the interpreter's corpus runs in make test-go's run without -race")
 	}
 }
 

@@ -27,7 +27,14 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	testCacheDir = dir
+	// The default cache (os.UserCacheDir()/askcore/wazero) is this run's
+	// too: the examples use it, and they then share the tests' compile
+	// instead of writing to the user's cache or compiling again.
+	if err := os.Setenv("XDG_CACHE_HOME", dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testCacheDir = filepath.Join(dir, "askcore", "wazero")
 	code := m.Run()
 	closeSharedEngines()
 	os.RemoveAll(dir)
