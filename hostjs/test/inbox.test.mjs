@@ -6,7 +6,10 @@
 // the keyboard picker's keys, the agent's long poll gets the reply, and a
 // second signed-in browser sees it answered (by whom, when, where). Also:
 // the page on a phone-sized screen (large targets, a screenshot), its
-// accessibility tree, hostile agent and model text, and no CSP violation.
+// accessibility tree, hostile agent and model text, and no CSP violation;
+// and `askcore-stdio ask --hub` (built too), its question on the terminal
+// and in the inbox at once: answered in the inbox, the terminal question is
+// withdrawn; answered on the terminal, the open inbox says so.
 // The binary is built with go into a temporary directory; the test skips
 // when Chromium or go is missing. ASKCORE_INBOX_SCREENSHOT=path keeps the
 // phone screenshot (docs/inbox-phone.png is made so).
@@ -19,6 +22,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PATIENCE, DB_REQUEST, repoDir } from './helpers.mjs';
+import { load, answerText } from '../node.js';
 
 const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
 const GO = process.env.GO ?? 'go';
@@ -31,6 +35,8 @@ if (skip) console.log(`# ${skip}`);
 let browser;
 let dir;
 let bin;
+/** askcore-stdio, for the tests of `ask --hub`. */
+let stdioBin;
 /** The hub every test uses (each with agents of its own). */
 let hub;
 
@@ -40,6 +46,9 @@ before(async () => {
   bin = join(dir, 'askcore-hub');
   const build = spawnSync(GO, ['build', '-o', bin, './cmd/hub'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
   assert.equal(build.status, 0, `go build ./cmd/hub: ${build.stderr}`);
+  stdioBin = join(dir, 'askcore-stdio');
+  const buildStdio = spawnSync(GO, ['build', '-o', stdioBin, './cmd/stdio'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
+  assert.equal(buildStdio.status, 0, `go build ./cmd/stdio: ${buildStdio.stderr}`);
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -337,4 +346,71 @@ test('the page\'s own notifications: asked for from a click, shown for a live as
   assert.equal(notes[0].title, 'notifier asks');
   assert.equal(notes[0].tag, id);
   assert.equal(notes[0].body, 'Database: Which database should the service use?');
+});
+
+/**
+ * `askcore-stdio ask --hub` with its question on the terminal (line mode,
+ * stdin a pipe) and in the inbox at once. Resolves to the process and its
+ * collected output.
+ */
+function askThroughHub(hub, token) {
+  const child = spawn(stdioBin, ['ask', '--engine', 'native', '--hub', hub.base, '--request', JSON.stringify(DB_REQUEST)], {
+    env: { ...process.env, ASKCORE_HUB_TOKEN: token, NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (d) => (out.stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (out.stderr += d));
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out, exited };
+}
+
+/** The exit code of exited, or a failure after PATIENCE. */
+async function exitWithin(exited, out) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`askcore-stdio did not exit; stderr:\n${out.stderr}`)), PATIENCE);
+  });
+  try {
+    return await Promise.race([exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+test('askcore-stdio ask --hub: answered in the inbox, the terminal question is withdrawn in the core\'s words and the answer is the person\'s', opts, async (t) => {
+  const core = await load();
+  const token = agentToken(hub, 'terminal-agent');
+  const page = await signIn(t, hub);
+  const run = askThroughHub(hub, token);
+  t.after(() => run.child.kill());
+  await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  assert.match(run.out.stderr, /Which database should the service use\?/, 'the question is on the terminal too');
+  await page.getByRole('radio', { name: 'PostgreSQL' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  assert.equal(await exitWithin(run.exited, run.out), 0, run.out.stderr);
+  const want = answerText(core.resolveAll(DB_REQUEST, [{ options: [1], text: '' }]));
+  assert.equal(run.out.stdout, want + '\n', "the person's answer, byte for byte");
+  const withdrawn = core.fail({ situation: 'answered_elsewhere', detail: "the hub's inbox" });
+  assert.ok(run.out.stderr.includes(withdrawn.message), `the terminal does not say where it was answered:\n${run.out.stderr}`);
+});
+
+test('askcore-stdio ask --hub: answered in the terminal, the open inbox shows it answered there', opts, async (t) => {
+  const core = await load();
+  const token = agentToken(hub, 'terminal-agent-2');
+  const page = await signIn(t, hub);
+  const run = askThroughHub(hub, token);
+  t.after(() => run.child.kill());
+  await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  run.child.stdin.end('3\n');
+  assert.equal(await exitWithin(run.exited, run.out), 0, run.out.stderr);
+  const want = answerText(core.resolveAll(DB_REQUEST, [{ options: [2], text: '' }]));
+  assert.equal(run.out.stdout, want + '\n');
+  const ended = page.locator('form.askcore-call:not([data-askcore-state="open"])');
+  await ended.waitFor({ timeout: PATIENCE });
+  // The inbox says, in the core's words, where it was answered.
+  const elsewhere = core.fail({ situation: 'answered_elsewhere', detail: 'the terminal' });
+  assert.equal(await ended.locator('.askcore-status').textContent(), elsewhere.message);
+  assert.ok(await page.getByRole('radio', { name: 'PostgreSQL' }).isDisabled(), 'the inbox form is closed');
 });
