@@ -380,13 +380,15 @@ async function exitWithin(exited, out) {
 
 test('askcore-stdio ask --hub: answered in the inbox, the terminal question is withdrawn in the core\'s words and the answer is the person\'s', opts, async (t) => {
   const core = await load();
-  const token = agentToken(hub, 'terminal-agent');
+  const token = agentToken(hub, 'terminal-inbox');
   const page = await signIn(t, hub);
   const run = askThroughHub(hub, token);
   t.after(() => run.child.kill());
-  await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  // This agent's form: the hub holds other tests' asks too.
+  const form = page.getByRole('form', { name: 'Question from terminal-inbox', exact: true });
+  await form.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
   assert.match(run.out.stderr, /Which database should the service use\?/, 'the question is on the terminal too');
-  await page.getByRole('radio', { name: 'PostgreSQL' }).focus();
+  await form.getByRole('radio', { name: 'PostgreSQL' }).focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   assert.equal(await exitWithin(run.exited, run.out), 0, run.out.stderr);
@@ -398,19 +400,20 @@ test('askcore-stdio ask --hub: answered in the inbox, the terminal question is w
 
 test('askcore-stdio ask --hub: answered in the terminal, the open inbox shows it answered there', opts, async (t) => {
   const core = await load();
-  const token = agentToken(hub, 'terminal-agent-2');
+  const token = agentToken(hub, 'terminal-local');
   const page = await signIn(t, hub);
   const run = askThroughHub(hub, token);
   t.after(() => run.child.kill());
-  await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  const form = page.getByRole('form', { name: 'Question from terminal-local', exact: true });
+  await form.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
   run.child.stdin.end('3\n');
   assert.equal(await exitWithin(run.exited, run.out), 0, run.out.stderr);
   const want = answerText(core.resolveAll(DB_REQUEST, [{ options: [2], text: '' }]));
   assert.equal(run.out.stdout, want + '\n');
-  const ended = page.locator('form.askcore-call:not([data-askcore-state="open"])');
+  const ended = form.and(page.locator(':not([data-askcore-state="open"])'));
   await ended.waitFor({ timeout: PATIENCE });
   // The inbox says, in the core's words, where it was answered.
   const elsewhere = core.fail({ situation: 'answered_elsewhere', detail: 'the terminal' });
   assert.equal(await ended.locator('.askcore-status').textContent(), elsewhere.message);
-  assert.ok(await page.getByRole('radio', { name: 'PostgreSQL' }).isDisabled(), 'the inbox form is closed');
+  assert.ok(await form.getByRole('radio', { name: 'PostgreSQL' }).isDisabled(), 'the inbox form is closed');
 });

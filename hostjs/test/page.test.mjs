@@ -242,16 +242,18 @@ test('decline: Esc is ASK_DECLINED, exit 5', opts, async (t) => {
 });
 
 test('timed out while the page is open: the page says so, exit 4', opts, async (t) => {
-  const run = await startAsk(t, MODEL, ['--timeout', '2s']);
+  // 8 s: long enough for the page to show the question first on a loaded
+  // machine (at 2 s the question could end before the page painted it).
+  const run = await startAsk(t, MODEL, ['--timeout', '8s']);
   const page = await openPage(t, run.url);
   await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor();
-  const msg = core.fail({ situation: 'timeout', ms: 2000 }).message;
+  const msg = core.fail({ situation: 'timeout', ms: 8000 }).message;
   await page.getByRole('alert').filter({ hasText: msg }).waitFor({ timeout: PATIENCE });
   assert.equal(await page.locator('form.askcore-call').getAttribute('data-askcore-state'), 'ended');
   assert.ok(await page.getByRole('radio', { name: 'SQLite' }).isDisabled());
   const r = await finished(run);
   assert.equal(r.code, 4);
-  assert.equal(r.stdout, failed({ situation: 'timeout', ms: 2000 }));
+  assert.equal(r.stdout, failed({ situation: 'timeout', ms: 8000 }));
 });
 
 test('withdrawn while the page is open (SIGTERM): the page says why, exit 3', opts, async (t) => {
