@@ -333,7 +333,8 @@ func TestEnvelopeScan(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"x"}`, "1", true, false, false},
 		{` { "id" : "a\"b" , "result" : {"id":2} }`, `"a\"b"`, false, true, false},
 		{`{"params":{"id":5,"s":"\"id\":6,"},"id":7}`, "7", false, false, false},
-		{`{"params":["}",{"a":"]"}],"error":{},"id":-1.5e3}`, "-1.5e3", false, false, true},
+		{`{"params":["}",{"a":"]"}],"error":{},"id":-15}`, "-15", false, false, true},
+		{`{"params":["}",{"a":"]"}],"error":{},"id":-1.5e3}`, "", false, false, true}, // not an integer: rpcline.ParseID
 		{`{"id":{"a":1},"method":"m"}`, "", true, false, false},
 		{`{"id":null}`, "", false, false, false},
 		{`{"id":1`, "", false, false, false}, // cut inside the id
