@@ -52,6 +52,7 @@ func TestCheckHostileLines(t *testing.T) {
 		{name: "keys in another case", line: `{"JSONRPC":"2.0","ID":5,"METHOD":"ping"}`, code: CodeInvalidRequest, id: "null", contains: "neither a method nor an id"},
 		{name: "a response without an id", line: `{"jsonrpc":"2.0","result":{}}`, code: CodeInvalidRequest, id: "null", contains: "neither a method nor an id"},
 		{name: "a malformed response with a null id", line: `{"jsonrpc":"2.0","id":null,"error":{"code":"x"}}`, code: CodeInvalidRequest, id: "null", contains: "not null"},
+		{name: "an empty batch line is not one message", line: `[]`, code: CodeInvalidRequest, id: "null", contains: "got an array"},
 		{name: "a batch line is not one message", line: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, code: CodeInvalidRequest, id: "null", contains: "got an array"},
 
 		{name: "a request", line: ` {"jsonrpc":"2.0","id":1,"method":"ping"} `, kind: Request, key: "n:1"},
@@ -91,6 +92,11 @@ func TestCheckHostileLines(t *testing.T) {
 			assert.Equal(t, "2.0", resp.JSONRPC)
 			assert.Equal(t, tc.id, string(resp.ID))
 			assert.Equal(t, tc.code, resp.Error.Code)
+			if tc.code == CodeParseError { // the specification's words, as both TypeScript SDKs write them
+				assert.Equal(t, "Parse error", resp.Error.Message)
+			} else {
+				assert.True(t, strings.HasPrefix(resp.Error.Message, "Invalid request: "), resp.Error.Message)
+			}
 		})
 	}
 }
