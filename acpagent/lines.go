@@ -16,7 +16,8 @@ package acpagent
 // (sdkgap_responses.go), an oversized line discarded
 // (sdkgap_linelimit.go), notifications admitted at the SDK's pace
 // (sdkgap_flow.go); every other line reaches the SDK byte for byte. The
-// guard answers the client through output (output.go). Delete the
+// guard answers the client through output (output.go), with the error
+// responses, wording and id rules of internal/rpcline, askcore-mcp's too. Delete the
 // SDK-specific parts when the SDK answers unparseable lines; TestLineGuard
 // and TestBinaryHostileLines pin the behaviour either way.
 
