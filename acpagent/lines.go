@@ -16,7 +16,8 @@ package acpagent
 // (sdkgap_responses.go), an oversized line discarded
 // (sdkgap_linelimit.go), notifications admitted at the SDK's pace
 // (sdkgap_flow.go); every other line reaches the SDK byte for byte. The
-// guard answers the client through output (output.go). Delete the
+// guard answers the client through output (output.go), with the error
+// responses, wording and id rules of internal/rpcline, askcore-mcp's too. Delete the
 // SDK-specific parts when the SDK answers unparseable lines; TestLineGuard
 // and TestBinaryHostileLines pin the behaviour either way.
 
@@ -32,13 +33,8 @@ import (
 	"sync"
 
 	acp "github.com/coder/acp-go-sdk"
-)
 
-// JSON-RPC 2.0 error codes.
-const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeInternalError  = -32603
+	"github.com/askcore/askcore/internal/rpcline"
 )
 
 // lineGuard is the io.Reader the SDK reads the client's lines from.
@@ -168,16 +164,16 @@ func (g *lineGuard) judge(line []byte) []byte {
 			g.log.Warn("a response that is not valid JSON; the request it answers fails", "id", string(id), "line", excerpt(text))
 			return malformedResponse(id)
 		}
-		g.refuse(id, scan.method, codeParseError, "Parse error", text)
+		g.refuse(id, scan.method, rpcline.CodeParseError, "Parse error", text)
 		return nil
 	}
 	switch text[0] {
 	case '{':
 	case '[':
-		g.refuse(nil, false, codeInvalidRequest, "Invalid request: JSON-RPC batches are not supported", text)
+		g.refuse(nil, false, rpcline.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported", text)
 		return nil
 	default:
-		g.refuse(nil, false, codeInvalidRequest, "Invalid request: a message must be a JSON object", text)
+		g.refuse(nil, false, rpcline.CodeInvalidRequest, "Invalid request: a message must be a JSON object", text)
 		return nil
 	}
 	var msg probeMessage
@@ -193,7 +189,7 @@ func (g *lineGuard) judge(line []byte) []byte {
 			g.log.Warn("a malformed response; the request it answers fails", "id", string(id), "line", excerpt(text))
 			return malformedResponse(id)
 		}
-		g.refuse(id, scan.method, codeInvalidRequest, "Invalid request: "+typeError(err), text)
+		g.refuse(id, scan.method, rpcline.CodeInvalidRequest, "Invalid request: "+typeError(err), text)
 		return nil
 	}
 	switch {
@@ -202,15 +198,20 @@ func (g *lineGuard) judge(line []byte) []byte {
 			g.log.Warn("dropped a response without an id", "line", excerpt(text))
 			return nil
 		}
-		g.refuse(nil, false, codeInvalidRequest, "Invalid request: neither a method nor an id", text)
+		g.refuse(nil, false, rpcline.CodeInvalidRequest, "Invalid request: neither a method nor an id", text)
 		return nil
 	case msg.Method == flowMethod: // ours alone
 		if msg.ID != nil {
-			g.reply(errorResponse(*msg.ID, codeMethodNotFound, "Method not found: "+flowMethod, nil))
+			g.reply(errorResponse(*msg.ID, rpcline.CodeMethodNotFound, "Method not found: "+flowMethod, nil))
 		}
 		return nil
 	case msg.ID != nil && msg.Method != "":
-		g.out.track(*msg.ID)
+		id, idErr := rpcline.ParseID(*msg.ID)
+		if idErr != nil {
+			g.refuse(nil, false, idErr.Code, idErr.Message, text)
+			return nil
+		}
+		g.out.track(id)
 	case msg.ID == nil && msg.Method != "$/cancel_request": // the SDK handles that one at once
 		return g.admitNotification(line)
 	}
@@ -220,7 +221,7 @@ func (g *lineGuard) judge(line []byte) []byte {
 // refuse answers a line the SDK would drop: with id when the line has a
 // readable one and is a request (a method key), else with a null id; a
 // method without an id is a notification: only logged.
-func (g *lineGuard) refuse(id json.RawMessage, method bool, code int, message string, text []byte) {
+func (g *lineGuard) refuse(id json.RawMessage, method bool, code int64, message string, text []byte) {
 	if id == nil && method {
 		g.log.Warn("dropped a malformed notification", "error", message, "line", excerpt(text))
 		return
@@ -266,28 +267,10 @@ type presence bool
 
 func (p *presence) UnmarshalJSON([]byte) error { *p = true; return nil }
 
-type rpcError struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   rpcErrorObject  `json:"error"`
-}
-
-type rpcErrorObject struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
-}
-
-// errorResponse is a JSON-RPC error response line; a nil id is null.
-func errorResponse(id json.RawMessage, code int, message string, data any) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	b, err := json.Marshal(rpcError{JSONRPC: "2.0", ID: id, Error: rpcErrorObject{code, message, data}})
-	if err != nil { // an id that is not JSON: usableID keeps those out
-		return nil
-	}
-	return append(b, '\n')
+// errorResponse is a JSON-RPC error response line (rpcline's, with its
+// newline); a nil id is null.
+func errorResponse(id json.RawMessage, code int64, message string, data any) []byte {
+	return append(rpcline.ErrorResponse(id, code, message, data), '\n')
 }
 
 // excerpt is the head of a refused line for a log record.

@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/rpcline"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader.
@@ -139,6 +141,16 @@ func TestLineGuard(t *testing.T) {
 		{"request cut short", `{"jsonrpc":"2.0","id":9,"method":"session/prompt","params":{"x":"`, "",
 			`{"jsonrpc":"2.0","id":9,"error":{"code":-32700,"message":"Parse error"}}`, "", 0},
 
+		// Request ids as rpcline.ParseID takes them, as in askcore-mcp.
+		{"request with a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"session/list","params":{}}`, "",
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: the id must be a string or an integer, got a number"}}`, "", 0},
+		{"request with an exponent id", `{"jsonrpc":"2.0","id":1e3,"method":"session/list","params":{}}`, "",
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: the id must be a string or an integer, got a number"}}`, "", 0},
+		{"request with an id past 2^53", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"session/list","params":{}}`, "",
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: the id 12345678901234567890 is out of range (at most 2^53 in magnitude)"}}`, "", 0},
+		{"request with an object id", `{"jsonrpc":"2.0","id":{"o":1},"method":"session/list","params":{}}`, "",
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: the id must be a string or an integer, got an object"}}`, "", 0},
+
 		{"malformed notification", `{"jsonrpc":"2.0","method":5}`, "", "", "dropped a malformed notification", 0},
 		{"response without an id", `{"jsonrpc":"2.0","result":1}`, "", "", "dropped a response without an id", 0},
 		{"malformed response, null id", `{"jsonrpc":"2.0","id":null,"error":{"code":"x"}}`, "", "", "without a usable id", 0},
@@ -239,7 +251,7 @@ func TestLineGuardOversized(t *testing.T) {
 				first, rest, _ := strings.Cut(g.forwarded, "\n")
 				require.NoError(t, json.Unmarshal([]byte(first), &resp), "%.200s", g.forwarded)
 				assert.JSONEq(t, tc.forwarded, string(resp.ID))
-				assert.Equal(t, codeInternalError, resp.Error.Code)
+				assert.Equal(t, rpcline.CodeInternalError, resp.Error.Code)
 				assert.Contains(t, resp.Error.Message, "10485760-byte line limit")
 				g.forwarded = rest
 			}
@@ -255,7 +267,7 @@ func TestLineGuardOversized(t *testing.T) {
 			var resp answer
 			require.NoError(t, json.Unmarshal([]byte(g.replies[0]), &resp))
 			assert.JSONEq(t, tc.reply, string(resp.ID))
-			assert.Equal(t, codeInvalidRequest, resp.Error.Code)
+			assert.Equal(t, rpcline.CodeInvalidRequest, resp.Error.Code)
 			assert.Equal(t, "Invalid request: the line is "+itoa(len(tc.line))+" bytes; askcore-acp reads lines of at most 10485760 bytes, newline included", resp.Error.Message)
 			assert.Equal(t, len(tc.line), resp.Error.Data.Bytes)
 			assert.Equal(t, maxLineBytes, resp.Error.Data.MaxLineBytes)
@@ -321,7 +333,8 @@ func TestEnvelopeScan(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"x"}`, "1", true, false, false},
 		{` { "id" : "a\"b" , "result" : {"id":2} }`, `"a\"b"`, false, true, false},
 		{`{"params":{"id":5,"s":"\"id\":6,"},"id":7}`, "7", false, false, false},
-		{`{"params":["}",{"a":"]"}],"error":{},"id":-1.5e3}`, "-1.5e3", false, false, true},
+		{`{"params":["}",{"a":"]"}],"error":{},"id":-15}`, "-15", false, false, true},
+		{`{"params":["}",{"a":"]"}],"error":{},"id":-1.5e3}`, "", false, false, true}, // not an integer: rpcline.ParseID
 		{`{"id":{"a":1},"method":"m"}`, "", true, false, false},
 		{`{"id":null}`, "", false, false, false},
 		{`{"id":1`, "", false, false, false}, // cut inside the id
@@ -355,7 +368,7 @@ func TestOutputCountsRequestsUntilAnswered(t *testing.T) {
 	var client syncBuffer
 	out := newOutput(&client)
 	for _, id := range []string{`1`, `"a"`, `1`, ` 2 `} {
-		out.track(json.RawMessage(id))
+		out.track(parseID(t, id))
 	}
 	assert.Equal(t, 4, out.unanswered())
 	for _, line := range []string{
@@ -425,4 +438,12 @@ func TestLineGuardFlowControl(t *testing.T) {
 	assert.Empty(t, string(rest))
 	<-out.done
 	assert.JSONEq(t, `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found: _askcore-acp/flow"}}`, strings.TrimSpace(client.String()))
+}
+
+// parseID is a valid id, as the guard hands it to output.track.
+func parseID(t *testing.T, raw string) rpcline.ID {
+	t.Helper()
+	id, err := rpcline.ParseID(json.RawMessage(strings.TrimSpace(raw)))
+	require.Nil(t, err, raw)
+	return id
 }

@@ -6,10 +6,11 @@ package acpagent
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"sync"
 	"time"
+
+	"github.com/askcore/askcore/internal/rpcline"
 )
 
 // output is the writer the SDK and the guard write to: one line per Write
@@ -73,13 +74,12 @@ func (o *output) writeReplies() {
 func (o *output) closeReplies() { o.closed.Do(func() { close(o.replies) }) }
 
 // track counts a request the SDK is about to read.
-func (o *output) track(id json.RawMessage) {
-	key, ok := idKey(id)
-	if !ok || len(key) > maxIDBytes { // answered() reads ids that long
+func (o *output) track(id rpcline.ID) {
+	if len(id.Raw) > maxIDBytes { // answered() reads ids that long
 		return
 	}
 	o.tmu.Lock()
-	o.open[key]++
+	o.open[id.Key]++
 	o.tmu.Unlock()
 }
 
@@ -103,8 +103,9 @@ func (o *output) answered(line []byte) {
 	if s.capture || s.idLong { // stopped inside the id
 		return
 	}
-	key, ok := idKey(bytes.TrimSpace(s.id))
-	if !ok || o.open[key] == 0 {
+	id, err := rpcline.ParseID(bytes.TrimSpace(s.id))
+	key := id.Key
+	if err != nil || o.open[key] == 0 {
 		return
 	}
 	if o.open[key]--; o.open[key] == 0 {
@@ -150,13 +151,4 @@ func (o *output) unanswered() int {
 		n += c
 	}
 	return n
-}
-
-// idKey is a request id as the SDK echoes it (compact JSON).
-func idKey(id json.RawMessage) (string, bool) {
-	var b bytes.Buffer
-	if len(id) == 0 || json.Compact(&b, id) != nil {
-		return "", false
-	}
-	return b.String(), true
 }

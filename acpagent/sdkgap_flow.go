@@ -27,8 +27,6 @@ const (
 	flowMethod = "_askcore-acp/flow"
 )
 
-const codeMethodNotFound = -32601
-
 // admitNotification waits until the SDK's queue has room for line, and
 // returns line (followed by a barrier at the end of a window).
 func (g *lineGuard) admitNotification(line []byte) []byte {

@@ -25,6 +25,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+
+	"github.com/askcore/askcore/internal/rpcline"
 )
 
 // maxLineBytes is the longest line askcore-acp reads, its newline
@@ -82,12 +84,12 @@ func (g *lineGuard) discard(chunk []byte, err error) {
 	switch {
 	case id != nil && scan.method:
 		g.log.Warn("discarded a request longer than the line limit; answered -32600", attrs...)
-		g.reply(errorResponse(id, codeInvalidRequest,
+		g.reply(errorResponse(id, rpcline.CodeInvalidRequest,
 			fmt.Sprintf("Invalid request: the line is %d bytes; askcore-acp reads lines of at most %d bytes, newline included", n, maxLineBytes),
 			map[string]any{"bytes": n, "maxLineBytes": maxLineBytes}))
 	case id != nil && (scan.result || scan.error):
 		g.log.Warn("discarded a response longer than the line limit; the request it answers fails", attrs...)
-		g.pending = errorResponse(id, codeInternalError,
+		g.pending = errorResponse(id, rpcline.CodeInternalError,
 			fmt.Sprintf("the client's response is %d bytes, over the %d-byte line limit of askcore-acp", n, maxLineBytes), nil)
 	default:
 		g.log.Warn("discarded a line longer than the line limit (no id to answer)", attrs...)
@@ -251,15 +253,15 @@ func (s *envelopeScan) keep(c byte) {
 	s.id = append(s.id, c)
 }
 
-// usableID is the top-level id when it was read whole and is a number or
-// a string, else nil.
+// usableID is the top-level id when it was read whole and is valid
+// (rpcline.ParseID: a string or an integer within ±2^53), else nil.
 func (s *envelopeScan) usableID() json.RawMessage {
 	if !s.hasID || s.idLong || s.capture { // capture: the line ended inside the id
 		return nil
 	}
-	id := bytes.TrimSpace(s.id)
-	if !usableID(id) {
+	id, err := rpcline.ParseID(bytes.TrimSpace(s.id))
+	if err != nil || id.Key == "" {
 		return nil
 	}
-	return append(json.RawMessage(nil), id...)
+	return append(json.RawMessage(nil), id.Raw...)
 }

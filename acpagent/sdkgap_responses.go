@@ -14,23 +14,12 @@ package acpagent
 
 import (
 	"encoding/json"
+
+	"github.com/askcore/askcore/internal/rpcline"
 )
 
 // malformedResponse is the error response that replaces a malformed
 // response for id.
 func malformedResponse(id json.RawMessage) []byte {
-	return errorResponse(id, codeInternalError, "the client sent a malformed response", nil)
-}
-
-// usableID: a JSON-RPC id is a number or a string.
-func usableID(id json.RawMessage) bool {
-	var v any
-	if len(id) == 0 || json.Unmarshal(id, &v) != nil {
-		return false
-	}
-	switch v.(type) {
-	case float64, string:
-		return true
-	}
-	return false
+	return errorResponse(id, rpcline.CodeInternalError, "the client sent a malformed response", nil)
 }

@@ -98,7 +98,7 @@ func TestSignalWithdrawsPendingQuestions(t *testing.T) {
 func TestHurriedStopEndsTheWait(t *testing.T) {
 	s := newServer(&Agent{log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	out := newOutput(&syncBuffer{})
-	out.track(json.RawMessage(`7`)) // a request the SDK never answers
+	out.track(parseID(t, `7`)) // a request the SDK never answers
 	in, client := io.Pipe()
 	s.attach(acp.NewAgentSideConnection(s, out, in))
 	hurry := make(chan struct{})

@@ -28,7 +28,7 @@ func (c *lineConn) discoverAfterInitialize(msg rpcline.Message) []byte {
 		return nil
 	}
 	return rpcline.ErrorResponse(msg.ID.Raw, rpcline.CodeInvalidRequest,
-		"invalid request: this connection was initialized with initialize; server/discover would change its protocol", nil)
+		"Invalid request: this connection was initialized with initialize; server/discover would change its protocol", nil)
 }
 
 // sawInitialize records that an initialize reached go-sdk.

@@ -24,7 +24,7 @@ func (c *lineConn) admit(msg rpcline.Message, b *rpcline.Batch) []byte {
 	defer c.mu.Unlock()
 	if _, busy := c.inFlight[msg.ID.Key]; busy {
 		return rpcline.ErrorResponse(msg.ID.Raw, rpcline.CodeInvalidRequest,
-			"invalid request: id "+jsonRaw(msg.ID.Raw)+" is already in use by a request in progress", nil)
+			"Invalid request: id "+jsonRaw(msg.ID.Raw)+" is already in use by a request in progress", nil)
 	}
 	c.inFlight[msg.ID.Key] = msg.Method
 	if b != nil {

@@ -88,9 +88,9 @@ func batchesAllowed(version string) bool { return version != "" && version < pro
 
 func batchRefusal(version string) string {
 	if version == "" {
-		return "invalid request: a JSON-RPC batch before initialize; send each message on a line of its own"
+		return "Invalid request: a JSON-RPC batch before initialize; send each message on a line of its own"
 	}
-	return "invalid request: JSON-RPC batches are not part of MCP " + protocolNoBatches + " and later (this session: " + rpcline.Cut(version, 40) + "); send each message on a line of its own"
+	return "Invalid request: JSON-RPC batches are not part of MCP " + protocolNoBatches + " and later (this session: " + rpcline.Cut(version, 40) + "); send each message on a line of its own"
 }
 
 // jsonRaw is raw as it came, for a log record.

@@ -51,5 +51,5 @@ func (c *lineConn) tooLong(tl *rpcline.TooLong) {
 		rid = env.ID
 	}
 	_ = c.writeLine(rpcline.ErrorResponse(rid, rpcline.CodeInvalidRequest, fmt.Sprintf(
-		"invalid request: the message is %d bytes long, over askcore-mcp's limit of %d bytes per message; it was discarded", tl.Size, tl.Limit), nil))
+		"Invalid request: the message is %d bytes long, over askcore-mcp's limit of %d bytes per message; it was discarded", tl.Size, tl.Limit), nil))
 }

@@ -45,8 +45,8 @@ func TestHostileLinesNeverEndTheServer(t *testing.T) {
 		id         string // the id of the reply
 		contains   string
 	}{
-		{"not JSON", `not json`, -32700, "null", "parse error"},
-		{"cut JSON", `{"jsonrpc":"2.0","id":3,"method":"pi`, -32700, "null", "parse error"},
+		{"not JSON", `not json`, -32700, "null", "Parse error"},
+		{"cut JSON", `{"jsonrpc":"2.0","id":3,"method":"pi`, -32700, "null", "Parse error"},
 		{"a bare number", `42`, -32600, "null", "got a number"},
 		{"a bare string", `"hello"`, -32600, "null", "got a string"},
 		{"null", `null`, -32600, "null", "got null"},

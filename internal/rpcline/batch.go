@@ -18,7 +18,7 @@ func IsBatch(line []byte) bool {
 func Split(line []byte) ([]json.RawMessage, *Error) {
 	var elems []json.RawMessage
 	if json.Unmarshal(line, &elems) != nil {
-		return nil, &Error{Code: CodeParseError, Message: "parse error: the message is not valid JSON"}
+		return nil, &Error{Code: CodeParseError, Message: "Parse error"}
 	}
 	if len(elems) == 0 {
 		return nil, invalid(nil, "an empty batch")

@@ -126,7 +126,7 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) Response() []byte { return ErrorResponse(e.ID, e.Code, e.Message, nil) }
 
 func invalid(id json.RawMessage, why string) *Error {
-	return &Error{Code: CodeInvalidRequest, Message: "invalid request: " + why, ID: id}
+	return &Error{Code: CodeInvalidRequest, Message: "Invalid request: " + why, ID: id}
 }
 
 // Check validates one message: a line, or an element of a batch (see
@@ -145,7 +145,7 @@ func invalid(id json.RawMessage, why string) *Error {
 func Check(raw []byte) (Message, *Error) {
 	raw = bytes.TrimSpace(raw)
 	if !json.Valid(raw) {
-		return Message{}, &Error{Code: CodeParseError, Message: "parse error: the message is not valid JSON"}
+		return Message{}, &Error{Code: CodeParseError, Message: "Parse error"}
 	}
 	var m map[string]json.RawMessage
 	if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {

@@ -23,10 +23,10 @@ func TestCheckHostileLines(t *testing.T) {
 		contains   string
 		notify     bool // a refused notification: not answered
 	}{
-		{name: "not JSON", line: `not json`, code: CodeParseError, id: "null", contains: "parse error"},
-		{name: "NUL bytes", line: "\x00\x00", code: CodeParseError, id: "null", contains: "parse error"},
-		{name: "FF bytes", line: "\xff\xfe", code: CodeParseError, id: "null", contains: "parse error"},
-		{name: "cut JSON", line: `{"jsonrpc":"2.0","id":3,"method":"pi`, code: CodeParseError, id: "null", contains: "parse error"},
+		{name: "not JSON", line: `not json`, code: CodeParseError, id: "null", contains: "Parse error"},
+		{name: "NUL bytes", line: "\x00\x00", code: CodeParseError, id: "null", contains: "Parse error"},
+		{name: "FF bytes", line: "\xff\xfe", code: CodeParseError, id: "null", contains: "Parse error"},
+		{name: "cut JSON", line: `{"jsonrpc":"2.0","id":3,"method":"pi`, code: CodeParseError, id: "null", contains: "Parse error"},
 		{name: "a request cut short", line: `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"a":`, code: CodeParseError, id: "null"},
 		{name: "trailing data", line: `{"jsonrpc":"2.0","id":3,"method":"ping"} x`, code: CodeParseError, id: "null"},
 		{name: "two objects", line: `{"jsonrpc":"2.0","id":3,"method":"ping"}{"jsonrpc":"2.0","id":4,"method":"ping"}`, code: CodeParseError, id: "null"},
@@ -52,6 +52,7 @@ func TestCheckHostileLines(t *testing.T) {
 		{name: "keys in another case", line: `{"JSONRPC":"2.0","ID":5,"METHOD":"ping"}`, code: CodeInvalidRequest, id: "null", contains: "neither a method nor an id"},
 		{name: "a response without an id", line: `{"jsonrpc":"2.0","result":{}}`, code: CodeInvalidRequest, id: "null", contains: "neither a method nor an id"},
 		{name: "a malformed response with a null id", line: `{"jsonrpc":"2.0","id":null,"error":{"code":"x"}}`, code: CodeInvalidRequest, id: "null", contains: "not null"},
+		{name: "an empty batch line is not one message", line: `[]`, code: CodeInvalidRequest, id: "null", contains: "got an array"},
 		{name: "a batch line is not one message", line: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, code: CodeInvalidRequest, id: "null", contains: "got an array"},
 
 		{name: "a request", line: ` {"jsonrpc":"2.0","id":1,"method":"ping"} `, kind: Request, key: "n:1"},
@@ -91,6 +92,11 @@ func TestCheckHostileLines(t *testing.T) {
 			assert.Equal(t, "2.0", resp.JSONRPC)
 			assert.Equal(t, tc.id, string(resp.ID))
 			assert.Equal(t, tc.code, resp.Error.Code)
+			if tc.code == CodeParseError { // the specification's words, as both TypeScript SDKs write them
+				assert.Equal(t, "Parse error", resp.Error.Message)
+			} else {
+				assert.True(t, strings.HasPrefix(resp.Error.Message, "Invalid request: "), resp.Error.Message)
+			}
 		})
 	}
 }
@@ -138,8 +144,8 @@ func TestParseID(t *testing.T) {
 func TestBatches(t *testing.T) {
 	for _, tc := range []struct{ name, line, contains string }{
 		{"an empty batch", `[]`, "an empty batch"},
-		{"a cut batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}`, "parse error"},
-		{"junk after a batch", `[] x`, "parse error"},
+		{"a cut batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}`, "Parse error"},
+		{"junk after a batch", `[] x`, "Parse error"},
 	} {
 		_, err := Split([]byte(tc.line))
 		require.NotNil(t, err, tc.name)
@@ -166,8 +172,8 @@ func TestBatches(t *testing.T) {
 			kinds = append(kinds, "notification")
 		}
 	}
-	assert.Equal(t, []string{"request n:20", "notification", "invalid request: the id must be a string or an integer, got an object",
-		"invalid request: a batch inside a batch", "invalid request: a JSON-RPC message is an object, got a number"}, kinds)
+	assert.Equal(t, []string{"request n:20", "notification", "Invalid request: the id must be a string or an integer, got an object",
+		"Invalid request: a batch inside a batch", "Invalid request: a JSON-RPC message is an object, got a number"}, kinds)
 	assert.Nil(t, b.Seal(), "the ping is not answered yet")
 	out := b.Reply([]byte(`{"jsonrpc":"2.0","id":20,"result":{}}`))
 	require.NotNil(t, out)
