@@ -70,6 +70,11 @@ fuzz() {
   # The clock starts when go test reports it is fuzzing (after the build
   # and the seed corpus); then one check a second, FUZZ_SECONDS of them.
   while kill -0 "$pid" 2>/dev/null; do
+    # A test binary that printed its verdict (PASS: the whole count done)
+    # is exiting: an interrupt now would only kill it on its way out.
+    if grep -q '^PASS$' "$log"; then
+      break
+    fi
     if grep -q 'now fuzzing with' "$log"; then
       if ((waited >= seconds)); then
         kill -INT -- "-$pid" 2>/dev/null && stopped=1
@@ -83,14 +88,11 @@ fuzz() {
   running=
   wait # the tail
   if [ -n "$stopped" ] && ((rc != 0)); then
-    # Interrupted: go test exits non-zero, and its last line is its verdict
-    # ("ok"). When the count ran out in the same second, the test binary
-    # had already printed PASS and was exiting when the SIGINT came: go
-    # test then reports "signal: interrupt" and FAIL for a run that found
-    # nothing. A crasher always prints "--- FAIL" and is written to
-    # testdata, so neither verdict hides one.
-    if ! grep -q -- '--- FAIL' "$log" &&
-      { tail -n 1 "$log" | grep -q "^ok " || grep -qx 'PASS' "$log"; }; then
+    # Interrupted: go test exits non-zero, and its last line is its verdict.
+    # A "PASS" from the test binary is its verdict too: the interrupt can
+    # still reach a binary that has just finished its count and printed it
+    # (go test then says "signal: interrupt" and FAIL for a clean run).
+    if ! grep -q -- '--- FAIL' "$log" && { tail -n 1 "$log" | grep -q "^ok " || grep -q '^PASS$' "$log"; }; then
       echo "fuzz: $2 stopped after about ${seconds}s of fuzzing"
       rc=0
     fi

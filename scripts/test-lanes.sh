@@ -4,14 +4,16 @@
 #   go    make test-go (gofmt, vet, go test -race ./...)
 #   node  make test-js, test-interop, test-hosts, fuzz-short, in turn
 #
-# A lane goes on past a failed stage (make --keep-going), so one run reports
-# every stage.
+# A lane goes on past a failed stage, so one run reports every stage.
 #
 # Why lanes: go test -race is CPU-bound, and much of the node lane waits
 # (a browser painting, a TUI starting, an npm install on the network), so
 # the two overlap well. Each line is printed as it comes, prefixed with its
-# lane ("go   | ", "node | "); the summary at the end names the lanes that
-# failed, and the exit status is non-zero when any did. TEST_LANES=serial
+# lane ("go   | ", "node | "), and each stage ends with a line naming it,
+# its result and its time; the summary at the end gives every stage's
+# result, wall-clock and CPU seconds (user+sys of the processes it waited
+# for: what the stage costs a machine whatever else runs on it), and the
+# exit status is non-zero when any stage failed. TEST_LANES=serial
 # runs the same stages one after another, unprefixed (to read one stage's
 # output alone, or on a machine that is short of memory).
 set -euo pipefail
@@ -25,16 +27,27 @@ if [ "${TEST_LANES:-}" = serial ]; then
 	exec "$MAKE" --no-print-directory "${go_lane[@]}" "${node_lane[@]}"
 fi
 
-# lane NAME TARGETS...: the targets in turn, each line prefixed; the
-# lane's status and time go to $tmp/NAME.
+# lane NAME TARGETS...: the targets in turn, each line prefixed; one line
+# per stage, "TARGET STATUS WALL CPU" (seconds; CPU is user+sys of every
+# process the stage waited for), goes to $tmp/NAME.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 lane() {
-	local name=$1 start status=0
+	local name=$1
 	shift
-	start=$(date +%s)
-	"$MAKE" --no-print-directory --keep-going "$@" 2>&1 | sed -u "s/^/$(printf '%-4s' "$name") | /" || status=$?
-	echo "$status $(($(date +%s) - start))" >"$tmp/$name"
+	stages "$name" "$@" 2>&1 | sed -u "s/^/$(printf '%-4s' "$name") | /"
+}
+stages() {
+	local name=$1 target status t0 TIMEFORMAT='%R %U %S' real user sys
+	shift
+	for target; do
+		status=0
+		t0=$(date +%s)
+		{ time "$MAKE" --no-print-directory "$target" 2>&1 || status=$?; } 2>"$tmp/$name.time" </dev/null
+		read -r real user sys <"$tmp/$name.time" || true
+		echo "$target $status $(($(date +%s) - t0)) $(awk "BEGIN{printf \"%d\", $user + $sys}")" >>"$tmp/$name"
+		echo "stage $target: $( ((status)) && echo "FAILED (exit $status)" || echo passed) in $(($(date +%s) - t0)) s"
+	done
 }
 
 lane go "${go_lane[@]}" &
@@ -43,13 +56,18 @@ wait
 
 failed=0
 echo
+echo "test: stage            lane  result  wall s  CPU s"
 for name in go node; do
-	read -r status secs <"$tmp/$name"
-	if [ "$status" = 0 ]; then
-		echo "test: lane $name passed in ${secs} s"
-	else
-		echo "test: lane $name FAILED (exit $status) after ${secs} s: its lines start with \"$(printf '%-4s' "$name") | \""
-		failed=1
-	fi
+	while read -r target status secs cpu; do
+		result=ok
+		if [ "$status" != 0 ]; then
+			result=FAILED
+			failed=1
+		fi
+		printf 'test: %-16s %-5s %-7s %6s %6s\n' "$target" "$name" "$result" "$secs" "$cpu"
+	done <"$tmp/$name"
 done
+if ((failed)); then
+	echo "test: FAILED: a failed stage's lines start with its lane (\"go   | \", \"node | \")"
+fi
 exit $failed
