@@ -54,12 +54,11 @@ func ExampleEngine_Handle() {
 // share that work.
 func ExampleWarmup() {
 	ctx := context.Background()
-	opts := []hostgo.Option{hostgo.WithMemoryCompilationCache()}
-	if err := hostgo.Warmup(ctx, opts...); err != nil {
+	if err := hostgo.Warmup(ctx); err != nil {
 		log.Fatal(err)
 	}
 
-	engine, err := hostgo.New(ctx, opts...)
+	engine, err := hostgo.New(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -42,21 +42,21 @@ func TestPauseGC(t *testing.T) {
 // once New returns.
 func TestWarmLoadPausesGC(t *testing.T) {
 	ctx := context.Background()
+	// A directory of its own holding the run's compiled module, marked
+	// warm: no Engine of this process has loaded it, so New loads it from
+	// disk (without a compile of its own, which under -race costs seconds).
 	dir := t.TempDir()
-	opts := []Option{WithCompilationCacheDir(dir), WithTieredStart(false), WithMemoryLimitPages(DefaultMemoryLimitPages - 8)}
-	// A cold compile fills dir; it is kept for the process, so the warm
-	// load needs another configuration of the same module.
-	e, err := New(ctx, opts...)
-	require.NoError(t, err)
-	require.NoError(t, e.Close(ctx))
-	require.True(t, cacheLooksWarm(dir))
+	seedCompiledCode(t, dir)
+	markCacheWarm(dir)
+	opts := []Option{WithCompilationCacheDir(dir), WithTieredStart(false)}
 
 	pct := debug.SetGCPercent(-1)
 	debug.SetGCPercent(pct)
-	before := gcPausesBegun()
-	e2, err := New(ctx, WithCompilationCacheDir(dir), WithTieredStart(false), WithMemoryLimitPages(DefaultMemoryLimitPages-9))
+	before, cold := gcPausesBegun(), coldCompiles.Load()
+	e2, err := New(ctx, opts...)
 	require.NoError(t, err)
 	defer e2.Close(ctx)
+	require.Equal(t, cold, coldCompiles.Load(), "New compiled instead of loading from the warm cache")
 	assert.Greater(t, gcPausesBegun(), before, "the warm load did not pause the collector")
 	assert.Equal(t, pct, debug.SetGCPercent(pct), "the GC percent was not restored")
 }

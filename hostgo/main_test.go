@@ -77,6 +77,34 @@ func sharedEngine(tb testing.TB, kind string) *Engine {
 	return e
 }
 
+// warmTestCache makes sure testCacheDir holds the optimizing compile of the
+// module (the shared compiler Engine compiles into it, or loads from it),
+// for tests that need compiled code but not a compile of their own: under
+// -race one optimizing compile of the 2.3 MB module costs 5-15 s of CPU.
+func warmTestCache(tb testing.TB) {
+	tb.Helper()
+	sharedEngine(tb, "compiler")
+	if !cacheLooksWarm(testCacheDir) {
+		tb.Fatalf("%s is not warm after the shared compiler Engine started", testCacheDir)
+	}
+}
+
+// seedCompiledCode copies wazero's entries of the warm testCacheDir into
+// dir, without hostgo's warm marker: dir then looks cold to hostgo (an
+// Engine starts on the interpreter and compiles in the background, under
+// the compile lock), while the "compile" itself is wazero loading the
+// seeded entry. For tests of that protocol rather than of the compiler.
+func seedCompiledCode(tb testing.TB, dir string) {
+	tb.Helper()
+	warmTestCache(tb)
+	if err := os.CopyFS(dir, os.DirFS(testCacheDir)); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Remove(markerPath(dir)); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 func closeSharedEngines() {
 	sharedMu.Lock()
 	defer sharedMu.Unlock()

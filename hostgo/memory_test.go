@@ -34,15 +34,27 @@ const (
 func TestStandInReleasedOnceCompiled(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx := context.Background()
-	e, err := New(ctx, WithCompilationCacheDir(t.TempDir()), WithMemoryLimitPages(pagesStandIn))
-	require.NoError(t, err)
+	// A cold directory whose compile is a load of the seeded entry (the
+	// swap is what is tested, not the compiler), held by the compile lock
+	// until the checks of the cold start are done: the background compile
+	// cannot finish before them, however the goroutines are scheduled.
+	dir := t.TempDir()
+	seedCompiledCode(t, dir)
+	unlock, ok := lockCompile(dir, false, func() bool { return true })
+	require.True(t, ok)
+	e, err := New(ctx, WithCompilationCacheDir(dir), WithMemoryLimitPages(pagesStandIn))
+	if err != nil {
+		unlock()
+		t.Fatal(err)
+	}
 	defer e.Close(ctx)
 	s := e.Stats()
-	require.True(t, s.Interpreter && s.Pending, "cold start: want the interpreter with a compile pending, got %+v", s)
 	e.mu.Lock()
 	standIn := e.current
 	e.mu.Unlock()
 	returns := memoryReturns.Load()
+	unlock()
+	require.True(t, s.Interpreter && s.Pending, "cold start: want the interpreter with a compile pending, got %+v", s)
 
 	<-e.watched // the watcher ends once it has promoted the Engine
 
@@ -100,7 +112,11 @@ func otherProcessCompiles(t *testing.T, dir string) (compile, unlock func()) {
 func TestColdStartsShareOneCompile(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx := context.Background()
+	// The other process's optimizing compile is a load of the seeded entry:
+	// what is tested is that the Engine waits for it (the lock and the warm
+	// marker), and under -race a real compile costs 5-15 s of CPU.
 	dir := t.TempDir()
+	seedCompiledCode(t, dir)
 	compile, unlock := otherProcessCompiles(t, dir)
 	unlocked := false
 	defer func() {

@@ -388,8 +388,15 @@ func name(s string) []byte { return append(uleb(len(s)), s...) }
 func TestSandboxProbeModule(t *testing.T) {
 	setCanaries(t)
 	ctx := context.Background()
-	// The very runtime and ModuleConfig hostgo uses (compiler this time).
-	rt, _, err := wasmruntime.Compile(ctx, false, nil, DefaultMemoryLimitPages, false)
+	// The very runtime and ModuleConfig hostgo uses (compiler this time),
+	// the real module loaded from the run's on-disk cache: the probe needs
+	// the runtime, not another optimizing compile of the module.
+	warmTestCache(t)
+	cache, err := compilationCache(tierKey{cache: cacheDir, cacheDir: testCacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, _, err := wasmruntime.Compile(ctx, false, cache, DefaultMemoryLimitPages, false)
 	if err != nil {
 		t.Fatal(err)
 	}
