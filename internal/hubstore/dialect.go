@@ -30,6 +30,9 @@ type dialect struct {
 	// notifyInTx is run in a transaction with a Watch key: its wake-up is
 	// sent to every process when the transaction commits.
 	notifyInTx string
+	// prepare: the store keeps each query prepared (runner); the driver
+	// does not.
+	prepare bool
 }
 
 var (
@@ -37,6 +40,7 @@ var (
 		name:      "sqlite",
 		autoID:    "INTEGER PRIMARY KEY",
 		oneWriter: true,
+		prepare:   true,
 	}
 	postgresDialect = dialect{
 		name:           "postgres",
