@@ -24,8 +24,9 @@ type dialect struct {
 	// processes starting together migrate one after the other.
 	lockMigrations string
 	// oneWriter: the database takes one writer at a time, so this
-	// process queues its own writers on a mutex instead of in the
-	// database's busy handler, which sleeps up to 100 ms between tries.
+	// process runs its transactions in batches, one after the other
+	// (writeBatches), instead of queueing them in the database's busy
+	// handler, which sleeps up to 100 ms between tries.
 	oneWriter bool
 	// notifyInTx is run in a transaction with a Watch key: its wake-up is
 	// sent to every process when the transaction commits.

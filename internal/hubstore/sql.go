@@ -18,8 +18,10 @@ type sqlStore struct {
 	db *sql.DB
 	d  dialect
 	w  *watchers
-	// writeMu queues this process's transactions when d.oneWriter.
-	writeMu sync.Mutex
+	// writes takes this process's transactions to writeBatches when
+	// d.oneWriter (nil until it runs); closing is closed when it stops.
+	writes  chan *write
+	closing <-chan struct{}
 	// stmts: query text to its *sql.Stmt, when d.prepare (runner).
 	stmts sync.Map
 
@@ -43,7 +45,7 @@ func openSQLStore(ctx context.Context, db *sql.DB, d dialect) (*sqlStore, error)
 // cancels their context and waits for them.
 func (s *sqlStore) background(fs ...func(context.Context)) {
 	ctx, stop := context.WithCancel(context.Background())
-	s.stop = stop
+	s.stop, s.closing = stop, ctx.Done()
 	for _, f := range fs {
 		s.done.Add(1)
 		go func() {
@@ -59,7 +61,7 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if s.d.lockMigrations != "" {
 			if _, err := tx.ExecContext(ctx, s.d.lockMigrations); err != nil {
 				return err
@@ -93,18 +95,18 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 	})
 }
 
-// tx runs f in a transaction (a write transaction from its start on
-// SQLite: _txlock=immediate).
-func (s *sqlStore) tx(ctx context.Context, f func(*sql.Tx) error) error {
-	if s.d.oneWriter {
-		s.writeMu.Lock()
-		defer s.writeMu.Unlock()
+// tx runs f in a transaction and returns once it committed; f's ctx is
+// tx's, or, in a batch, the same without its cancellation (the batch's
+// other transactions must not be interrupted).
+func (s *sqlStore) tx(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
+	if s.writes != nil {
+		return s.batched(ctx, f)
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := f(tx); err != nil {
+	if err := f(ctx, tx); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -329,7 +331,7 @@ func (s *sqlStore) CreateAsk(ctx context.Context, n NewAsk) (Ask, bool, error) {
 	at := ms2(n.At)
 	var created bool
 	var personID int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := s.on(tx).ExecContext(ctx, s.d.q(`INSERT INTO asks (id, agent_id, session_id, tool_call_id, arguments, call, state, created_at, updated_at, expires_at)
 			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (agent_id, session_id, tool_call_id) DO NOTHING`),
 			id, n.AgentID, n.SessionID, n.ToolCallID, n.Arguments, string(n.Call), at, at, nullMS(n.ExpiresAt))
@@ -422,7 +424,7 @@ func (s *sqlStore) Withdraw(ctx context.Context, t Transition) (Ask, bool, error
 func (s *sqlStore) transition(ctx context.Context, t Transition, state State, kind EventKind) (Ask, bool, error) {
 	var won bool
 	var personID int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var res sql.Result
 		var err error
 		if state == StateReplied {
@@ -636,7 +638,7 @@ func (s *sqlStore) ClaimOutbox(ctx context.Context, now time.Time, lease time.Du
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
 	var out []OutboxItem
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if out, err = queryAll(ctx, s.on(tx), s.d.q(outboxDue+lock), scanOutbox, ms2(now), limit); err != nil {
 			return err
@@ -667,7 +669,7 @@ func scanTarget(r rowScanner) (NotifyTarget, error) {
 
 func (s *sqlStore) AddNotifyTarget(ctx context.Context, t NotifyTarget) (NotifyTarget, error) {
 	t.CreatedAt = time.UnixMilli(ms2(time.Now()))
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		return s.on(tx).QueryRowContext(ctx, s.d.q(`INSERT INTO notify_targets (person_id, kind, url, secret, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`),
 			t.PersonID, t.Kind, t.URL, t.Secret, ms2(t.CreatedAt)).Scan(&t.ID)
 	})
@@ -684,7 +686,7 @@ func (s *sqlStore) NotifyTargets(ctx context.Context, personID int64) ([]NotifyT
 
 func (s *sqlStore) RemoveNotifyTarget(ctx context.Context, id int64) error {
 	var n int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := s.on(tx).ExecContext(ctx, s.d.q(`DELETE FROM notify_targets WHERE id = ?`), id)
 		if err != nil {
 			return err

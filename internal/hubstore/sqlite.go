@@ -57,7 +57,8 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 		db.Close()
 		return nil, err
 	}
-	s.background(func(ctx context.Context) { s.tailSQLite(ctx, last) })
+	s.writes = make(chan *write)
+	s.background(s.writeBatches, func(ctx context.Context) { s.tailSQLite(ctx, last) })
 	return s, nil
 }
 
