@@ -23,11 +23,6 @@ type dialect struct {
 	// lockMigrations is run first in the migration transaction, so that
 	// processes starting together migrate one after the other.
 	lockMigrations string
-	// oneWriter: the database takes one writer at a time, so this
-	// process runs its transactions in batches, one after the other
-	// (writeBatches), instead of queueing them in the database's busy
-	// handler, which sleeps up to 100 ms between tries.
-	oneWriter bool
 	// notifyInTx is run in a transaction with a Watch key: its wake-up is
 	// sent to every process when the transaction commits.
 	notifyInTx string
@@ -38,10 +33,9 @@ type dialect struct {
 
 var (
 	sqliteDialect = dialect{
-		name:      "sqlite",
-		autoID:    "INTEGER PRIMARY KEY",
-		oneWriter: true,
-		prepare:   true,
+		name:    "sqlite",
+		autoID:  "INTEGER PRIMARY KEY",
+		prepare: true,
 	}
 	postgresDialect = dialect{
 		name:           "postgres",

@@ -18,8 +18,8 @@ type sqlStore struct {
 	db *sql.DB
 	d  dialect
 	w  *watchers
-	// writes takes this process's transactions to writeBatches when
-	// d.oneWriter (nil until it runs); closing is closed when it stops.
+	// writes takes this process's transactions to writeBatches (SQLite;
+	// nil on PostgreSQL); closing is closed when the store closes.
 	writes  chan *write
 	closing <-chan struct{}
 	// stmts: query text to its *sql.Stmt, when d.prepare (runner).

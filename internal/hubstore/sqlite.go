@@ -57,6 +57,10 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 		db.Close()
 		return nil, err
 	}
+	// SQLite takes one writer at a time: this process runs its
+	// transactions in batches, one after the other (writeBatches),
+	// rather than queueing them in SQLite's busy handler, which sleeps
+	// up to 100 ms between tries.
 	s.writes = make(chan *write)
 	s.background(s.writeBatches, func(ctx context.Context) { s.tailSQLite(ctx, last) })
 	return s, nil

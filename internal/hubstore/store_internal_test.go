@@ -6,9 +6,12 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/pgtest"
 )
 
 // TestBatchWritesFailAlone: the transactions of one batch commit
@@ -58,4 +61,33 @@ func TestBatchWritesFailAlone(t *testing.T) {
 		names = append(names, p.Name)
 	}
 	assert.Equal(t, []string{"ada", "dee"}, names)
+}
+
+// TestPollWakesUnannounced: on PostgreSQL, an event whose notification
+// never came (its process died after the commit) wakes its watchers
+// through the poll of the event log.
+func TestPollWakesUnannounced(t *testing.T) {
+	ctx := context.Background()
+	st, err := OpenPostgres(ctx, pgtest.NewDB(t))
+	require.NoError(t, err)
+	defer st.Close()
+	s := st.(*sqlStore)
+	f, err := s.AddPerson(ctx, "ada")
+	require.NoError(t, err)
+	a, err := s.AddAgent(ctx, NewAgent{PersonID: f.ID, Name: "ci", TokenHash: "h1"})
+	require.NoError(t, err)
+	wake, stop := s.Watch(AskKey("ask_unannounced"))
+	defer stop()
+	// Written as a process that died before notifying would leave it.
+	now := ms2(time.Now())
+	_, err = s.db.ExecContext(ctx, `INSERT INTO asks (id, agent_id, session_id, tool_call_id, arguments, call, state, created_at, updated_at)
+		VALUES ('ask_unannounced', $1, 's', 'c', '{}', '{}', 'pending', $2, $2)`, a.ID, now)
+	require.NoError(t, err)
+	_, err = s.db.ExecContext(ctx, `INSERT INTO events (ask_id, kind, who, "where", at) VALUES ('ask_unannounced', 'asked', 'ci', '', $1)`, now)
+	require.NoError(t, err)
+	select {
+	case <-wake:
+	case <-time.After(postgresPoll + 10*time.Second):
+		t.Fatal("the poll did not wake the watcher of an unannounced event")
+	}
 }
