@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,21 +40,39 @@ func main() {
 	bin := flag.String("hub", "", "the askcore-hub binary")
 	agents := flag.Int("agents", 200, "agents")
 	asks := flag.Int("asks", 20, "asks per agent")
-	idle := flag.Int("idle", 10000, "pending asks for the idle RSS")
+	idle := flag.Int("idle", 10000, "pending asks for the idle RSS (0: not measured)")
 	sqliteProc := flag.Bool("sqlite-process", false, "run the SQLite hub as a process too (replies then reach it through the event-log read, every 100 ms)")
 	pg := flag.String("pg", os.Getenv(pgtest.EnvURL), "a PostgreSQL admin URL (default: a throwaway cluster, when initdb is installed)")
+	stores := flag.String("stores", "sqlite,postgres", "the stores to load, comma-separated")
+	cpuProfile := flag.String("cpuprofile", "", "write this process's CPU profile to the file (the SQLite hub runs in it)")
 	flag.Parse()
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "hubbench: -hub is required")
 		os.Exit(2)
 	}
-	if err := run(*bin, *agents, *asks, *idle, *pg, *sqliteProc); err != nil {
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "hubbench:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	only := map[string]bool{}
+	for _, s := range strings.Split(*stores, ",") {
+		only[strings.TrimSpace(s)] = true
+	}
+	if err := run(*bin, *agents, *asks, *idle, *pg, *sqliteProc, only); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "hubbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, agents, asks, idle int, pg string, sqliteProc bool) error {
+func run(bin string, agents, asks, idle int, pg string, sqliteProc bool, only map[string]bool) error {
 	dir, err := os.MkdirTemp("", "hubbench-")
 	if err != nil {
 		return err
@@ -65,30 +84,41 @@ func run(bin string, agents, asks, idle int, pg string, sqliteProc bool) error {
 	if sqliteProc {
 		sqliteBin, sqliteName = bin, "SQLite, hub process"
 	}
-	if err := load(sqliteName, sqliteBin, []string{filepath.Join(dir, "load.db")}, agents, asks); err != nil {
-		return err
+	if only["sqlite"] {
+		if err := load(sqliteName, sqliteBin, []string{filepath.Join(dir, "load.db")}, agents, asks); err != nil {
+			return err
+		}
 	}
+	if only["postgres"] {
+		if err := loadPostgres(bin, pg, agents, asks); err != nil {
+			return err
+		}
+	}
+	if idle == 0 {
+		return nil
+	}
+	fmt.Println()
+	return idleRSS(bin, filepath.Join(dir, "idle.db"), idle)
+}
+
+// loadPostgres runs load on two replicas of a new database of the
+// PostgreSQL at admin URL pg, or of a throwaway cluster when pg is "".
+func loadPostgres(bin, pg string, agents, asks int) error {
 	if pg == "" {
 		// Durable like the SQLite file: fsync on.
 		u, stop, err := pgtest.Start("fsync=on")
 		if err != nil {
 			fmt.Println("PostgreSQL: skipped:", err)
-		} else {
-			defer stop()
-			pg = u
+			return nil
 		}
+		defer stop()
+		pg = u
 	}
-	if pg != "" {
-		dsn, err := pgtest.CreateDB(context.Background(), pg, fmt.Sprintf("hubbench_%d", os.Getpid()))
-		if err != nil {
-			return err
-		}
-		if err := load("PostgreSQL, two replicas", bin, []string{dsn, dsn}, agents, asks); err != nil {
-			return err
-		}
+	dsn, err := pgtest.CreateDB(context.Background(), pg, fmt.Sprintf("hubbench_%d", os.Getpid()))
+	if err != nil {
+		return err
 	}
-	fmt.Println()
-	return idleRSS(bin, filepath.Join(dir, "idle.db"), idle)
+	return load("PostgreSQL, two replicas", bin, []string{dsn, dsn}, agents, asks)
 }
 
 // hubProc is one askcore-hub serve.

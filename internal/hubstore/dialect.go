@@ -23,20 +23,19 @@ type dialect struct {
 	// lockMigrations is run first in the migration transaction, so that
 	// processes starting together migrate one after the other.
 	lockMigrations string
-	// oneWriter: the database takes one writer at a time, so this
-	// process queues its own writers on a mutex instead of in the
-	// database's busy handler, which sleeps up to 100 ms between tries.
-	oneWriter bool
 	// notifyInTx is run in a transaction with a Watch key: its wake-up is
 	// sent to every process when the transaction commits.
 	notifyInTx string
+	// prepare: the store keeps each query prepared (runner); the driver
+	// does not.
+	prepare bool
 }
 
 var (
 	sqliteDialect = dialect{
-		name:      "sqlite",
-		autoID:    "INTEGER PRIMARY KEY",
-		oneWriter: true,
+		name:    "sqlite",
+		autoID:  "INTEGER PRIMARY KEY",
+		prepare: true,
 	}
 	postgresDialect = dialect{
 		name:           "postgres",

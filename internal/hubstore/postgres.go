@@ -76,9 +76,35 @@ func (s *sqlStore) listen(ctx context.Context, cfg *pgx.ConnConfig) {
 	}
 }
 
-// pollPostgres is the backstop of listen.
+// pollPostgres is the backstop of listen: it wakes the watchers of the
+// events of the last postgresPollWindow it has not seen yet, each event
+// once (waking them at every poll made every waiting agent read its ask
+// again every poll).
 func (s *sqlStore) pollPostgres(ctx context.Context) {
+	seen := map[int64]int64{} // event id: its time, within the window
 	every(ctx, postgresPoll, func() {
-		_, _ = s.wakeEvents(ctx, `e.at >= ?`, ms2(time.Now().Add(-postgresPollWindow)))
+		since := ms2(time.Now().Add(-postgresPollWindow))
+		rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT e.id, e.at, e.ask_id, g.person_id FROM events e
+			JOIN asks a ON a.id = e.ask_id JOIN agents g ON g.id = a.agent_id WHERE e.at >= ? ORDER BY e.id LIMIT 10000`), since)
+		if err != nil {
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, at, person int64
+			var ask string
+			if rows.Scan(&id, &at, &ask, &person) != nil {
+				return
+			}
+			if _, ok := seen[id]; !ok {
+				seen[id] = at
+				s.w.notify(AskKey(ask), PersonKey(person))
+			}
+		}
+		for id, at := range seen {
+			if at < since {
+				delete(seen, id)
+			}
+		}
 	})
 }

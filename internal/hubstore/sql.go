@@ -18,8 +18,12 @@ type sqlStore struct {
 	db *sql.DB
 	d  dialect
 	w  *watchers
-	// writeMu queues this process's transactions when d.oneWriter.
-	writeMu sync.Mutex
+	// writes takes this process's transactions to writeBatches (SQLite;
+	// nil on PostgreSQL); closing is closed when the store closes.
+	writes  chan *write
+	closing <-chan struct{}
+	// stmts: query text to its *sql.Stmt, when d.prepare (runner).
+	stmts sync.Map
 
 	closeOnce sync.Once
 	stop      context.CancelFunc // ends the background goroutines
@@ -41,7 +45,7 @@ func openSQLStore(ctx context.Context, db *sql.DB, d dialect) (*sqlStore, error)
 // cancels their context and waits for them.
 func (s *sqlStore) background(fs ...func(context.Context)) {
 	ctx, stop := context.WithCancel(context.Background())
-	s.stop = stop
+	s.stop, s.closing = stop, ctx.Done()
 	for _, f := range fs {
 		s.done.Add(1)
 		go func() {
@@ -57,7 +61,7 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if s.d.lockMigrations != "" {
 			if _, err := tx.ExecContext(ctx, s.d.lockMigrations); err != nil {
 				return err
@@ -91,18 +95,18 @@ func (s *sqlStore) migrate(ctx context.Context) error {
 	})
 }
 
-// tx runs f in a transaction (a write transaction from its start on
-// SQLite: _txlock=immediate).
-func (s *sqlStore) tx(ctx context.Context, f func(*sql.Tx) error) error {
-	if s.d.oneWriter {
-		s.writeMu.Lock()
-		defer s.writeMu.Unlock()
+// tx runs f in a transaction and returns once it committed; f's ctx is
+// tx's, or, in a batch, the same without its cancellation (the batch's
+// other transactions must not be interrupted).
+func (s *sqlStore) tx(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
+	if s.writes != nil {
+		return s.batched(ctx, f)
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := f(tx); err != nil {
+	if err := f(ctx, tx); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -110,7 +114,7 @@ func (s *sqlStore) tx(ctx context.Context, f func(*sql.Tx) error) error {
 }
 
 func (s *sqlStore) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return s.db.ExecContext(ctx, s.d.q(q), args...)
+	return s.on(nil).ExecContext(ctx, s.d.q(q), args...)
 }
 
 // rowScanner is one row of a query: *sql.Row or *sql.Rows.
@@ -170,6 +174,7 @@ func (s *sqlStore) Close() error {
 		}
 		s.done.Wait()
 		s.w.closeAll()
+		s.closeStmts()
 		err = s.db.Close()
 	})
 	return err
@@ -210,7 +215,7 @@ func notFound(err error) error {
 
 func (s *sqlStore) AddPerson(ctx context.Context, name string) (Person, error) {
 	p := Person{Name: name, CreatedAt: time.UnixMilli(ms2(time.Now()))}
-	err := s.db.QueryRowContext(ctx, s.d.q(`INSERT INTO people (name, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING id`),
+	err := s.on(nil).QueryRowContext(ctx, s.d.q(`INSERT INTO people (name, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING id`),
 		name, ms2(p.CreatedAt)).Scan(&p.ID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Person{}, ErrExists
@@ -229,15 +234,15 @@ func scanPerson(row rowScanner) (Person, error) {
 }
 
 func (s *sqlStore) Person(ctx context.Context, id int64) (Person, error) {
-	return scanPerson(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+personColumns+` FROM people WHERE id = ?`), id))
+	return scanPerson(s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT `+personColumns+` FROM people WHERE id = ?`), id))
 }
 
 func (s *sqlStore) PersonByName(ctx context.Context, name string) (Person, error) {
-	return scanPerson(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+personColumns+` FROM people WHERE name = ?`), name))
+	return scanPerson(s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT `+personColumns+` FROM people WHERE name = ?`), name))
 }
 
 func (s *sqlStore) People(ctx context.Context) ([]Person, error) {
-	return queryAll(ctx, s.db, `SELECT `+personColumns+` FROM people ORDER BY id`, scanPerson)
+	return queryAll(ctx, s.on(nil), `SELECT `+personColumns+` FROM people ORDER BY id`, scanPerson)
 }
 
 // Agents.
@@ -259,7 +264,7 @@ func (s *sqlStore) AddAgent(ctx context.Context, n NewAgent) (Agent, error) {
 	if a.Deadline > 0 {
 		deadline = sql.NullInt64{Int64: int64(a.Deadline / time.Second), Valid: true}
 	}
-	err := s.db.QueryRowContext(ctx, s.d.q(`INSERT INTO agents (person_id, name, token_hash, deadline_seconds, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`),
+	err := s.on(nil).QueryRowContext(ctx, s.d.q(`INSERT INTO agents (person_id, name, token_hash, deadline_seconds, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`),
 		n.PersonID, n.Name, n.TokenHash, deadline, ms2(a.CreatedAt)).Scan(&a.ID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Agent{}, ErrExists
@@ -268,15 +273,15 @@ func (s *sqlStore) AddAgent(ctx context.Context, n NewAgent) (Agent, error) {
 }
 
 func (s *sqlStore) AgentByName(ctx context.Context, name string) (Agent, error) {
-	return scanAgent(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+agentColumns+` FROM agents WHERE name = ?`), name))
+	return scanAgent(s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT `+agentColumns+` FROM agents WHERE name = ?`), name))
 }
 
 func (s *sqlStore) AgentByTokenHash(ctx context.Context, hash string) (Agent, error) {
-	return scanAgent(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+agentColumns+` FROM agents WHERE token_hash = ?`), hash))
+	return scanAgent(s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT `+agentColumns+` FROM agents WHERE token_hash = ?`), hash))
 }
 
 func (s *sqlStore) Agents(ctx context.Context) ([]Agent, error) {
-	return queryAll(ctx, s.db, `SELECT `+agentColumns+` FROM agents ORDER BY id`, scanAgent)
+	return queryAll(ctx, s.on(nil), `SELECT `+agentColumns+` FROM agents ORDER BY id`, scanAgent)
 }
 
 func (s *sqlStore) RevokeAgent(ctx context.Context, name string, at time.Time) (Agent, error) {
@@ -326,8 +331,8 @@ func (s *sqlStore) CreateAsk(ctx context.Context, n NewAsk) (Ask, bool, error) {
 	at := ms2(n.At)
 	var created bool
 	var personID int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO asks (id, agent_id, session_id, tool_call_id, arguments, call, state, created_at, updated_at, expires_at)
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := s.on(tx).ExecContext(ctx, s.d.q(`INSERT INTO asks (id, agent_id, session_id, tool_call_id, arguments, call, state, created_at, updated_at, expires_at)
 			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (agent_id, session_id, tool_call_id) DO NOTHING`),
 			id, n.AgentID, n.SessionID, n.ToolCallID, n.Arguments, string(n.Call), at, at, nullMS(n.ExpiresAt))
 		if err != nil {
@@ -340,7 +345,7 @@ func (s *sqlStore) CreateAsk(ctx context.Context, n NewAsk) (Ask, bool, error) {
 		if err := s.addEvent(ctx, tx, id, EventAsked, n.Who, "", at, nil); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT person_id FROM agents WHERE id = ?`), n.AgentID).Scan(&personID); err != nil {
+		if err := s.on(tx).QueryRowContext(ctx, s.d.q(`SELECT person_id FROM agents WHERE id = ?`), n.AgentID).Scan(&personID); err != nil {
 			return err
 		}
 		if err := s.enqueueAsked(ctx, tx, personID, id, at); err != nil {
@@ -356,7 +361,7 @@ func (s *sqlStore) CreateAsk(ctx context.Context, n NewAsk) (Ask, bool, error) {
 		a, err := s.Ask(ctx, id)
 		return a, true, err
 	}
-	a, err := scanAsk(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+askColumns+askFrom+` WHERE a.agent_id = ? AND a.session_id = ? AND a.tool_call_id = ?`),
+	a, err := scanAsk(s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT `+askColumns+askFrom+` WHERE a.agent_id = ? AND a.session_id = ? AND a.tool_call_id = ?`),
 		n.AgentID, n.SessionID, n.ToolCallID))
 	if err != nil {
 		return Ask{}, false, err
@@ -368,27 +373,41 @@ func (s *sqlStore) CreateAsk(ctx context.Context, n NewAsk) (Ask, bool, error) {
 }
 
 func (s *sqlStore) Ask(ctx context.Context, id string) (Ask, error) {
-	return scanAsk(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+askColumns+askFrom+` WHERE a.id = ?`), id))
+	return scanAsk(s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT `+askColumns+askFrom+` WHERE a.id = ?`), id))
 }
 
 func (s *sqlStore) Asks(ctx context.Context, f AskFilter) ([]Ask, error) {
 	q := `SELECT ` + askColumns + askFrom + ` WHERE g.person_id = ?`
 	args := []any{f.PersonID}
 	if f.State != "" {
-		q += ` AND a.state = ?`
-		args = append(args, string(f.State))
+		cond, arg := stateIs("a.state", f.State)
+		q += ` AND ` + cond
+		args = append(args, arg...)
 	}
 	q += ` ORDER BY a.created_at DESC, a.id`
 	if f.Limit > 0 {
 		q += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
-	return queryAll(ctx, s.db, s.d.q(q), scanAsk, args...)
+	return queryAll(ctx, s.on(nil), s.d.q(q), scanAsk, args...)
+}
+
+// stateIs is the condition column = st: a state of the four written as a
+// literal, since SQLite plans a query again at every run when a parameter
+// compares with the column of a partial index (asks_pending_expiry), so a
+// prepared statement with one was parsed anew each time.
+func stateIs(column string, st State) (cond string, args []any) {
+	switch st {
+	case StatePending, StateReplied, StateWithdrawn, StateExpired:
+		return column + " = '" + string(st) + "'", nil
+	}
+	return column + " = ?", []any{string(st)}
 }
 
 func (s *sqlStore) CountAsks(ctx context.Context, state State) (int, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM asks WHERE state = ?`), string(state)).Scan(&n)
+	cond, arg := stateIs("state", state)
+	err := s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM asks WHERE `+cond), arg...).Scan(&n)
 	return n, err
 }
 
@@ -405,16 +424,16 @@ func (s *sqlStore) Withdraw(ctx context.Context, t Transition) (Ask, bool, error
 func (s *sqlStore) transition(ctx context.Context, t Transition, state State, kind EventKind) (Ask, bool, error) {
 	var won bool
 	var personID int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var res sql.Result
 		var err error
 		if state == StateReplied {
-			res, err = tx.ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, reply = ?, replied_by = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
+			res, err = s.on(tx).ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, reply = ?, replied_by = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
 				string(state), string(t.Reply), t.Who, t.Where, ms2(t.At), t.AskID)
 		} else {
 			// A withdrawal keeps where the person answered instead, when
 			// another surface of the agent got the answer.
-			res, err = tx.ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
+			res, err = s.on(tx).ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
 				string(state), t.Where, ms2(t.At), t.AskID)
 		}
 		if err != nil {
@@ -431,7 +450,7 @@ func (s *sqlStore) transition(ctx context.Context, t Transition, state State, ki
 		if err := s.addEvent(ctx, tx, t.AskID, kind, t.Who, t.Where, ms2(t.At), detail); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT g.person_id FROM asks a JOIN agents g ON g.id = a.agent_id WHERE a.id = ?`), t.AskID).Scan(&personID); err != nil {
+		if err := s.on(tx).QueryRowContext(ctx, s.d.q(`SELECT g.person_id FROM asks a JOIN agents g ON g.id = a.agent_id WHERE a.id = ?`), t.AskID).Scan(&personID); err != nil {
 			return err
 		}
 		return s.notifyTx(ctx, tx, AskKey(t.AskID), PersonKey(personID))
@@ -448,7 +467,7 @@ func (s *sqlStore) transition(ctx context.Context, t Transition, state State, ki
 }
 
 func (s *sqlStore) ExpireDue(ctx context.Context, now time.Time) ([]Ask, error) {
-	ids, err := queryAll(ctx, s.db, s.d.q(`SELECT id FROM asks WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at`), scanValue[string], ms2(now))
+	ids, err := queryAll(ctx, s.on(nil), s.d.q(`SELECT id FROM asks WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at`), scanValue[string], ms2(now))
 	if err != nil {
 		return nil, err
 	}
@@ -466,7 +485,7 @@ func (s *sqlStore) ExpireDue(ctx context.Context, now time.Time) ([]Ask, error) 
 }
 
 func (s *sqlStore) addEvent(ctx context.Context, tx *sql.Tx, askID string, kind EventKind, who, where string, at int64, detail json.RawMessage) error {
-	_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO events (ask_id, kind, who, "where", at, detail) VALUES (?, ?, ?, ?, ?, ?)`),
+	_, err := s.on(tx).ExecContext(ctx, s.d.q(`INSERT INTO events (ask_id, kind, who, "where", at, detail) VALUES (?, ?, ?, ?, ?, ?)`),
 		askID, string(kind), who, where, at, nullText(detail))
 	return err
 }
@@ -478,7 +497,7 @@ func (s *sqlStore) notifyTx(ctx context.Context, tx *sql.Tx, keys ...string) err
 		return nil
 	}
 	for _, k := range keys {
-		if _, err := tx.ExecContext(ctx, s.d.q(s.d.notifyInTx), k); err != nil {
+		if _, err := s.on(tx).ExecContext(ctx, s.d.q(s.d.notifyInTx), k); err != nil {
 			return err
 		}
 	}
@@ -510,7 +529,7 @@ func (s *sqlStore) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 		q += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
-	return queryAll(ctx, s.db, s.d.q(q), scanEvent, args...)
+	return queryAll(ctx, s.on(nil), s.d.q(q), scanEvent, args...)
 }
 
 func scanEvent(row rowScanner) (Event, error) {
@@ -538,14 +557,14 @@ func (s *sqlStore) SigninLink(ctx context.Context, hash string) (SigninLink, err
 	l := SigninLink{TokenHash: hash}
 	var expires int64
 	var used sql.NullInt64
-	err := s.db.QueryRowContext(ctx, s.d.q(`SELECT person_id, expires_at, used_at FROM signin_links WHERE token_hash = ?`), hash).Scan(&l.PersonID, &expires, &used)
+	err := s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT person_id, expires_at, used_at FROM signin_links WHERE token_hash = ?`), hash).Scan(&l.PersonID, &expires, &used)
 	l.ExpiresAt, l.UsedAt = time.UnixMilli(expires), fromMS(used)
 	return l, notFound(err)
 }
 
 func (s *sqlStore) ConsumeSigninLink(ctx context.Context, hash string, now time.Time) (int64, error) {
 	var person int64
-	err := s.db.QueryRowContext(ctx, s.d.q(`UPDATE signin_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING person_id`),
+	err := s.on(nil).QueryRowContext(ctx, s.d.q(`UPDATE signin_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING person_id`),
 		ms2(now), hash, ms2(now)).Scan(&person)
 	return person, notFound(err)
 }
@@ -561,7 +580,7 @@ func (s *sqlStore) CreateWebSession(ctx context.Context, w WebSession) error {
 func (s *sqlStore) WebSession(ctx context.Context, hash string, now time.Time) (WebSession, error) {
 	w := WebSession{TokenHash: hash}
 	var created, expires int64
-	err := s.db.QueryRowContext(ctx, s.d.q(`SELECT person_id, csrf_token, created_at, expires_at FROM web_sessions WHERE token_hash = ? AND expires_at > ?`),
+	err := s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT person_id, csrf_token, created_at, expires_at FROM web_sessions WHERE token_hash = ? AND expires_at > ?`),
 		hash, ms2(now)).Scan(&w.PersonID, &w.CSRFToken, &created, &expires)
 	w.CreatedAt, w.ExpiresAt = time.UnixMilli(created), time.UnixMilli(expires)
 	return w, notFound(err)
@@ -576,7 +595,7 @@ func (s *sqlStore) DeleteWebSession(ctx context.Context, hash string) error {
 
 func (s *sqlStore) EnqueueOutbox(ctx context.Context, kind string, payload json.RawMessage, at time.Time) (int64, error) {
 	var id int64
-	err := s.db.QueryRowContext(ctx, s.d.q(`INSERT INTO outbox (kind, payload, next_at) VALUES (?, ?, ?) RETURNING id`), kind, string(payload), ms2(at)).Scan(&id)
+	err := s.on(nil).QueryRowContext(ctx, s.d.q(`INSERT INTO outbox (kind, payload, next_at) VALUES (?, ?, ?) RETURNING id`), kind, string(payload), ms2(at)).Scan(&id)
 	return id, err
 }
 
@@ -593,20 +612,20 @@ func scanOutbox(row rowScanner) (OutboxItem, error) {
 }
 
 func (s *sqlStore) DueOutbox(ctx context.Context, now time.Time, limit int) ([]OutboxItem, error) {
-	return queryAll(ctx, s.db, s.d.q(outboxDue), scanOutbox, ms2(now), limit)
+	return queryAll(ctx, s.on(nil), s.d.q(outboxDue), scanOutbox, ms2(now), limit)
 }
 
 // enqueueAsked writes an outbox row for each of the person's targets, in
 // the ask's transaction: a new ask is notified even if the process dies
 // right after the commit.
 func (s *sqlStore) enqueueAsked(ctx context.Context, tx *sql.Tx, personID int64, askID string, at int64) error {
-	ids, err := queryAll(ctx, tx, s.d.q(`SELECT id FROM notify_targets WHERE person_id = ? ORDER BY id`), scanValue[int64], personID)
+	ids, err := queryAll(ctx, s.on(tx), s.d.q(`SELECT id FROM notify_targets WHERE person_id = ? ORDER BY id`), scanValue[int64], personID)
 	if err != nil {
 		return err
 	}
 	for _, t := range ids {
 		p, _ := json.Marshal(AskedPayload{TargetID: t, AskID: askID})
-		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO outbox (kind, payload, next_at) VALUES (?, ?, ?)`), OutboxAsked, string(p), at); err != nil {
+		if _, err := s.on(tx).ExecContext(ctx, s.d.q(`INSERT INTO outbox (kind, payload, next_at) VALUES (?, ?, ?)`), OutboxAsked, string(p), at); err != nil {
 			return err
 		}
 	}
@@ -619,13 +638,13 @@ func (s *sqlStore) ClaimOutbox(ctx context.Context, now time.Time, lease time.Du
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
 	var out []OutboxItem
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		if out, err = queryAll(ctx, tx, s.d.q(outboxDue+lock), scanOutbox, ms2(now), limit); err != nil {
+		if out, err = queryAll(ctx, s.on(tx), s.d.q(outboxDue+lock), scanOutbox, ms2(now), limit); err != nil {
 			return err
 		}
 		for _, o := range out {
-			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE outbox SET next_at = ? WHERE id = ?`), ms2(now.Add(lease)), o.ID); err != nil {
+			if _, err := s.on(tx).ExecContext(ctx, s.d.q(`UPDATE outbox SET next_at = ? WHERE id = ?`), ms2(now.Add(lease)), o.ID); err != nil {
 				return err
 			}
 		}
@@ -650,25 +669,25 @@ func scanTarget(r rowScanner) (NotifyTarget, error) {
 
 func (s *sqlStore) AddNotifyTarget(ctx context.Context, t NotifyTarget) (NotifyTarget, error) {
 	t.CreatedAt = time.UnixMilli(ms2(time.Now()))
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, s.d.q(`INSERT INTO notify_targets (person_id, kind, url, secret, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`),
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return s.on(tx).QueryRowContext(ctx, s.d.q(`INSERT INTO notify_targets (person_id, kind, url, secret, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`),
 			t.PersonID, t.Kind, t.URL, t.Secret, ms2(t.CreatedAt)).Scan(&t.ID)
 	})
 	return t, err
 }
 
 func (s *sqlStore) NotifyTarget(ctx context.Context, id int64) (NotifyTarget, error) {
-	return scanTarget(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+targetColumns+` FROM notify_targets WHERE id = ?`), id))
+	return scanTarget(s.on(nil).QueryRowContext(ctx, s.d.q(`SELECT `+targetColumns+` FROM notify_targets WHERE id = ?`), id))
 }
 
 func (s *sqlStore) NotifyTargets(ctx context.Context, personID int64) ([]NotifyTarget, error) {
-	return queryAll(ctx, s.db, s.d.q(`SELECT `+targetColumns+` FROM notify_targets WHERE ? = 0 OR person_id = ? ORDER BY id`), scanTarget, personID, personID)
+	return queryAll(ctx, s.on(nil), s.d.q(`SELECT `+targetColumns+` FROM notify_targets WHERE ? = 0 OR person_id = ? ORDER BY id`), scanTarget, personID, personID)
 }
 
 func (s *sqlStore) RemoveNotifyTarget(ctx context.Context, id int64) error {
 	var n int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM notify_targets WHERE id = ?`), id)
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := s.on(tx).ExecContext(ctx, s.d.q(`DELETE FROM notify_targets WHERE id = ?`), id)
 		if err != nil {
 			return err
 		}

@@ -57,7 +57,12 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 		db.Close()
 		return nil, err
 	}
-	s.background(func(ctx context.Context) { s.tailSQLite(ctx, last) })
+	// SQLite takes one writer at a time: this process runs its
+	// transactions in batches, one after the other (writeBatches),
+	// rather than queueing them in SQLite's busy handler, which sleeps
+	// up to 100 ms between tries.
+	s.writes = make(chan *write)
+	s.background(s.writeBatches, func(ctx context.Context) { s.tailSQLite(ctx, last) })
 	return s, nil
 }
 
@@ -76,7 +81,7 @@ func (s *sqlStore) tailSQLite(ctx context.Context, last int64) {
 // wakeEvents notifies the keys of the events cond selects and returns the
 // greatest event id seen.
 func (s *sqlStore) wakeEvents(ctx context.Context, cond string, arg int64) (int64, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT e.id, e.ask_id, g.person_id FROM events e
+	rows, err := s.on(nil).QueryContext(ctx, s.d.q(`SELECT e.id, e.ask_id, g.person_id FROM events e
 		JOIN asks a ON a.id = e.ask_id JOIN agents g ON g.id = a.agent_id WHERE `+cond+` ORDER BY e.id LIMIT 10000`), arg)
 	if err != nil {
 		return 0, err
