@@ -23,6 +23,12 @@ type Delivery struct {
 	// says: Codex sends _meta.turn_trigger "exec" for a turn run without a
 	// person.
 	Trigger string
+	// Entrypoint is how the client says, in the environment of a process
+	// it started, that it runs: Claude Code's CLAUDE_CODE_ENTRYPOINT
+	// ("sdk-cli" is claude -p, which cannot show a form). Only a host the
+	// client started knows it (askcore-mcp on stdio); leave it empty
+	// otherwise.
+	Entrypoint string
 }
 
 // DeliveryMode says how a question was put to a client.
@@ -50,6 +56,9 @@ func (d *Delivery) envelope() map[string]any {
 	}
 	if d.Trigger != "" {
 		m["trigger"] = d.Trigger
+	}
+	if d.Entrypoint != "" {
+		m["entrypoint"] = d.Entrypoint
 	}
 	return m
 }

@@ -32,6 +32,12 @@ type delivery struct {
 	// Trigger is the protocol's own word on who started the turn (Codex
 	// sends "_meta":{"turn_trigger":"exec"} when no person is there).
 	Trigger string
+	// Entrypoint is how the client says, in the environment of the
+	// process it started, that it runs: Claude Code sets
+	// CLAUDE_CODE_ENTRYPOINT ("cli" interactive, "sdk-cli" for claude -p).
+	// Only a host the client started itself knows it (askcore-mcp on
+	// stdio).
+	Entrypoint string
 }
 
 // Delivery modes.
@@ -44,11 +50,25 @@ const (
 // (codex exec).
 const triggerExec = "exec"
 
+// clientClaudeCode is Claude Code's clientInfo name; unattendedEntrypoints
+// are the values of its CLAUDE_CODE_ENTRYPOINT for runs without a person
+// to show a form to: "sdk-cli" is print mode (claude -p), which answers
+// every form with cancel unless a hook does; "claude-code-github-action"
+// runs in a workflow. The Agent SDK's entrypoints (sdk-ts, sdk-py) are not
+// among them: an SDK program may show the form to a person.
+const clientClaudeCode = "claude-code"
+
+var unattendedEntrypoints = map[string]string{
+	"sdk-cli":                   "print mode, claude -p",
+	"claude-code-github-action": "a GitHub Actions workflow",
+}
+
 // maxClientChars bounds the client's name and version as a message quotes them.
 const maxClientChars = 64
 
 // envelopeDelivery reads the optional field "delivery":
-// {"ms":N,"client":NAME,"clientVersion":V,"mode":"form"|"url","trigger":T}.
+// {"ms":N,"client":NAME,"clientVersion":V,"mode":"form"|"url","trigger":T,
+// "entrypoint":E}.
 func envelopeDelivery(env *jsonx.Value) (delivery, *harnessError) {
 	var d delivery
 	v, n := lookup(env, "delivery")
@@ -77,6 +97,9 @@ func envelopeDelivery(env *jsonx.Value) (delivery, *harnessError) {
 	if d.Trigger, err = envelopeOptString(v, "trigger"); err != nil {
 		return d, prefixed("delivery.", err)
 	}
+	if d.Entrypoint, err = envelopeOptString(v, "entrypoint"); err != nil {
+		return d, prefixed("delivery.", err)
+	}
 	if d.Mode, err = envelopeOptString(v, "mode"); err != nil {
 		return d, prefixed("delivery.", err)
 	}
@@ -90,6 +113,7 @@ func envelopeDelivery(env *jsonx.Value) (delivery, *harnessError) {
 	d.Client = head(d.Client, MaxFailTextChars)
 	d.ClientVersion = head(d.ClientVersion, MaxFailTextChars)
 	d.Trigger = head(d.Trigger, MaxFailTextChars)
+	d.Entrypoint = head(d.Entrypoint, MaxFailTextChars)
 	return d, nil
 }
 
@@ -113,8 +137,8 @@ func clientName(d delivery) string {
 
 // notShown decides whether a client's action could not have been a
 // person's (docs/SPEC.md, "Not shown"): a decline or cancel of a turn the
-// protocol says no person runs, or one that came back sooner than
-// NotShownMillis. It returns the reason, in the core's words, for the
+// protocol says no person runs, from a client that says it runs without a
+// person, or one that came back sooner than NotShownMillis. It returns the reason, in the core's words, for the
 // not_shown message.
 func notShown(action string, d delivery) (string, bool) {
 	if action != "decline" && action != "cancel" {
@@ -131,6 +155,8 @@ func notShown(action string, d delivery) (string, bool) {
 	switch {
 	case strings.EqualFold(d.Trigger, triggerExec):
 		return clientName(d) + " " + verb + what + " without a person: it runs this turn unattended (turn_trigger exec) and cannot show questions", true
+	case strings.EqualFold(d.Client, clientClaudeCode) && unattendedEntrypoints[d.Entrypoint] != "":
+		return clientName(d) + " " + verb + what + " without a person: it runs unattended (" + unattendedEntrypoints[d.Entrypoint] + ") and cannot show questions", true
 	case d.Known && d.Millis < NotShownMillis:
 		return clientName(d) + " " + verb + what + " in " + strconv.FormatInt(d.Millis, 10) + " ms, before anyone could read it: this client cannot show questions in this mode", true
 	}

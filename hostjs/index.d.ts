@@ -413,6 +413,12 @@ export interface Delivery {
   mode?: 'form' | 'url';
   /** The protocol's word on who started the turn (Codex: _meta.turn_trigger "exec"). */
   trigger?: string;
+  /**
+   * How the client says, in the environment of a process it started, that
+   * it runs: Claude Code's CLAUDE_CODE_ENTRYPOINT ("sdk-cli" is claude -p,
+   * which cannot show a form). Only a host the client started knows it.
+   */
+  entrypoint?: string;
 }
 
 /** One reply to a call's form, for core.formReply / question.judgeForm. */

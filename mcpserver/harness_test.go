@@ -103,20 +103,29 @@ func start(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions) *h
 	return startCuttable(t, m, o, copts)
 }
 
+// testClient is the clientInfo of the tests' client.
+var testClient = mcp.Implementation{Name: "askcore-test", Version: "0"}
+
+// startAs is start with a client that names itself client.
+func startAs(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions, client mcp.Implementation) *harness {
+	t.Helper()
+	serverEnd, clientEnd := net.Pipe()
+	return startOn(t, m, o, copts, client,
+		&lineTransport{r: serverEnd, w: serverEnd, closeReader: serverEnd.Close},
+		&mcp.IOTransport{Reader: clientEnd, Writer: clientEnd}, clientEnd)
+}
+
 // startCuttable is start over a net.Pipe whose client end the test can
 // close at any moment (h.cut), as when the client process dies.
 func startCuttable(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions) *harness {
 	t.Helper()
-	serverEnd, clientEnd := net.Pipe()
-	return startOn(t, m, o, copts,
-		&lineTransport{r: serverEnd, w: serverEnd, closeReader: serverEnd.Close},
-		&mcp.IOTransport{Reader: clientEnd, Writer: clientEnd}, clientEnd)
+	return startAs(t, m, o, copts, testClient)
 }
 
 // cut closes the client's end of the connection without a word.
 func (h *harness) cut() { _ = h.pipe.Close() }
 
-func startOn(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions, st, ct mcp.Transport, pipe net.Conn) *harness {
+func startOn(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions, client mcp.Implementation, st, ct mcp.Transport, pipe net.Conn) *harness {
 	t.Helper()
 	ctx := context.Background()
 	logs := newOutcomeLog()
@@ -129,7 +138,7 @@ func startOn(t *testing.T, m protocolMode, o options, copts *mcp.ClientOptions, 
 	if copts == nil {
 		copts = &mcp.ClientOptions{}
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "askcore-test", Version: "0"}, copts)
+	c := mcp.NewClient(&client, copts)
 	cs, err := c.Connect(ctx, ct, nil)
 	require.NoError(t, err)
 	if m.inputRequests {

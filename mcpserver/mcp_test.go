@@ -490,6 +490,35 @@ func TestNotShown(t *testing.T) {
 	}
 }
 
+// TestNotShownPrintMode: Claude Code tells the servers it starts how it
+// runs (CLAUDE_CODE_ENTRYPOINT, Options.ClientEntrypoint): a cancel from
+// claude -p is not_shown however late it comes (on a loaded machine its
+// retried call took longer than core.NotShownMillis), and the same cancel
+// from the interactive Claude Code is the person's.
+func TestNotShownPrintMode(t *testing.T) {
+	claude := mcp.Implementation{Name: "claude-code", Version: "2.1.328"}
+	for _, m := range modes {
+		for _, tc := range []struct {
+			entrypoint, code string
+		}{
+			{"sdk-cli", "ASK_FAILED"},
+			{"cli", "ASK_CANCELLED"},
+		} {
+			t.Run(m.name+"/"+tc.entrypoint, func(t *testing.T) {
+				e := &elicitor{respond: replyWith("cancel", nil)} // after a person's time
+				h := startAs(t, m, options{web: frontdoor.WebNever, entrypoint: tc.entrypoint}, &mcp.ClientOptions{ElicitationHandler: e.handle}, claude)
+				res := h.mustCall(json.RawMessage(choiceArgs))
+				require.True(t, res.IsError)
+				text := res.Content[0].(*mcp.TextContent).Text
+				assert.Contains(t, text, `"code":"`+tc.code+`"`)
+				if tc.code == "ASK_FAILED" {
+					assert.Contains(t, text, "claude-code 2.1.328 cancelled the form without a person: it runs unattended (print mode, claude -p)")
+				}
+			})
+		}
+	}
+}
+
 // The wire in the 2026-07-28 mode: the first round returns exactly one
 // input request, the core's form, and no content; the retry with the
 // client's reply gets the answer. A client driving the retries itself sees

@@ -165,7 +165,7 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 			}
 			var refused consentRefusal
 			if errors.As(o.err, &refused) {
-				r, _, _, err := judge(ctx, c, q, refused.raw, 0, delivery(c, askcore.DeliveryURL, elapsed))
+				r, _, _, err := judge(ctx, c, q, refused.raw, 0, p.delivery(c, askcore.DeliveryURL, elapsed))
 				return r, err
 			}
 			return askcore.Reply{}, o.err

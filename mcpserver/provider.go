@@ -92,6 +92,8 @@ type provider struct {
 	web      frontdoor.WebMode
 	page     *answerpage.Lazy
 	urlShown bool
+	// entrypoint is Options.ClientEntrypoint, for Delivery.Entrypoint.
+	entrypoint string
 }
 
 // Ask implements interaction.Provider. The core builds the form and judges
@@ -159,9 +161,10 @@ func (p *provider) askForm(ctx context.Context, c *call, q *askcore.Call) (askco
 
 // delivery is what the core needs to tell a reply no person could have
 // given (docs/SPEC.md, "Not shown"): the time the request waited, the
-// client's name and version, the mode, and Codex's turn trigger.
-func delivery(c *call, mode askcore.DeliveryMode, elapsed time.Duration) *askcore.Delivery {
-	d := &askcore.Delivery{Elapsed: elapsed, Mode: mode}
+// client's name and version, the mode, Codex's turn trigger and the
+// entrypoint Claude Code gave this process.
+func (p *provider) delivery(c *call, mode askcore.DeliveryMode, elapsed time.Duration) *askcore.Delivery {
+	d := &askcore.Delivery{Elapsed: elapsed, Mode: mode, Entrypoint: p.entrypoint}
 	if ci := clientInfo(c.req); ci != nil {
 		d.Client, d.ClientVersion = ci.Name, ci.Version
 	}
@@ -273,7 +276,7 @@ func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (a
 		var sent time.Time
 		round, sent = readState(c.req.Params.RequestState)
 		if !sent.IsZero() {
-			d = delivery(c, askcore.DeliveryForm, time.Since(sent))
+			d = p.delivery(c, askcore.DeliveryForm, time.Since(sent))
 		}
 		r, again, next, err := judge(ctx, c, q, raw, round, d)
 		if again == nil {
@@ -329,7 +332,7 @@ func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (ask
 		if err != nil {
 			return askcore.Reply{}, err
 		}
-		r, again, next, err := judge(ctx, c, q, raw, round, delivery(c, askcore.DeliveryForm, time.Since(sent)))
+		r, again, next, err := judge(ctx, c, q, raw, round, p.delivery(c, askcore.DeliveryForm, time.Since(sent)))
 		if again == nil {
 			return r, err
 		}

@@ -42,6 +42,14 @@ type Options struct {
 	// URL-mode request, the page is no surface: a question the client
 	// cannot show fails at once instead of waiting unseen.
 	URLShown bool
+	// ClientEntrypoint is how the client that started this process says
+	// it runs, from the environment it gave the process: askcore-mcp
+	// passes $CLAUDE_CODE_ENTRYPOINT, which is "sdk-cli" under claude -p.
+	// The core then knows a cancel from Claude Code in print mode for what
+	// it is (nobody saw the form) however long the client took to send
+	// it. Leave it empty where the clients are not this process's parent
+	// (Handler, a hub's /mcp endpoint).
+	ClientEntrypoint string
 	// Logger receives the server's diagnostics (nil: discarded).
 	Logger *slog.Logger
 	// StopWithin bounds Serve's graceful stop once its ctx ends (0: 1.2 s).
@@ -69,10 +77,11 @@ type options struct {
 	protocolVersions []string
 	log              *slog.Logger
 	// web is when the answer page is used; page configures the page;
-	// urlShown is Options.URLShown.
+	// urlShown is Options.URLShown; entrypoint Options.ClientEntrypoint.
 	web        frontdoor.WebMode
 	page       []answerpage.Option
 	urlShown   bool
+	entrypoint string
 	stopWithin time.Duration
 }
 
@@ -111,7 +120,7 @@ func New(svc *askcore.Service, o *Options) (*Server, error) {
 	}
 	return newServer(context.Background(), svc, options{
 		timeout: o.Timeout, progressEvery: o.ProgressEvery, log: o.Logger, web: o.Web,
-		page: o.Page, urlShown: o.URLShown,
+		page: o.Page, urlShown: o.URLShown, entrypoint: o.ClientEntrypoint,
 		stopWithin: o.StopWithin,
 	})
 }
@@ -139,7 +148,7 @@ func newServer(ctx context.Context, svc *askcore.Service, o options) (*Server, e
 	s := &Server{seam: sm, o: o, timeout: o.timeout, log: o.log, page: page,
 		tool: &mcp.Tool{Name: name, Description: description, InputSchema: schema},
 		provider: &provider{seam: sm, log: o.log, progressEvery: every, web: o.web,
-			page: page, urlShown: o.urlShown}}
+			page: page, urlShown: o.urlShown, entrypoint: o.entrypoint}}
 	s.life, s.stopLife = context.WithCancelCause(context.Background())
 	s.mcp = s.newMCP()
 	return s, nil

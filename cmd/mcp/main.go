@@ -111,6 +111,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		URLShown:   isTerminal(stderr) || web.NoBrowser,
 		Page:       web.PageOptions(stderr, getenv),
 		StopWithin: stopWithin - engineCloseBudget,
+		// Claude Code tells the servers it starts how it runs: the core
+		// knows claude -p's cancel for what it is (nobody saw the form).
+		ClientEntrypoint: getenv("CLAUDE_CODE_ENTRYPOINT"),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "askcore-mcp: %v\n", err)

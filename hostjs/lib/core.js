@@ -440,7 +440,8 @@ export class Core {
    * roundsLeft} (send form, then judge its reply with round), {next: "end",
    * error} or {next: "next_surface", error} (nobody saw the question here:
    * try the next surface). `delivery` holds what the host knows about how the
-   * request went: {ms, client, clientVersion, mode: "form"|"url", trigger}.
+   * request went: {ms, client, clientVersion, mode: "form"|"url", trigger,
+   * entrypoint}.
    * @param {unknown} call
    * @param {import('../index.js').FormRound} reply
    * @returns {import('../index.js').FormStep}
@@ -711,13 +712,13 @@ function failReason(f, message) {
 /**
  * The "delivery" field as Go's Delivery writes it: ms in whole
  * milliseconds, the other facts when given.
- * @param {{ms?: unknown, client?: unknown, clientVersion?: unknown, mode?: unknown, trigger?: unknown}} d
+ * @param {{ms?: unknown, client?: unknown, clientVersion?: unknown, mode?: unknown, trigger?: unknown, entrypoint?: unknown}} d
  */
 function deliveryJSON(d) {
   if (typeof d !== 'object') return valueJSON(d);
   /** @type {Record<string, unknown>} */
   const o = { ms: typeof d.ms === 'number' && Number.isFinite(d.ms) ? Math.max(0, Math.floor(d.ms)) : d.ms };
-  for (const k of /** @type {const} */ (['client', 'clientVersion', 'mode', 'trigger'])) {
+  for (const k of /** @type {const} */ (['client', 'clientVersion', 'mode', 'trigger', 'entrypoint'])) {
     if (d[k] !== undefined && d[k] !== null && d[k] !== '') o[k] = d[k];
   }
   return JSON.stringify(o);

@@ -185,7 +185,7 @@ class Question {
    * "ask_again" (send step.form, judge its reply with step.round), "end" or
    * "next_surface" (throw step.error; FirstReply drops a surface whose
    * error is next_surface's).
-   * @param {{response: unknown, round?: number, for?: 'acp' | 'mcp', delivery?: {ms: number, client?: string, clientVersion?: string, mode?: 'form' | 'url', trigger?: string}}} reply
+   * @param {{response: unknown, round?: number, for?: 'acp' | 'mcp', delivery?: {ms: number, client?: string, clientVersion?: string, mode?: 'form' | 'url', trigger?: string, entrypoint?: string}}} reply
    */
   judgeForm(reply) {
     const step = this.#core.formReply(this, reply);

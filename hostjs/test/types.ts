@@ -59,6 +59,8 @@ async function main(): Promise<void> {
   const e: Elicitation = core.elicitation(call);
   const eMCP: Elicitation = core.elicitation(call, { for: 'mcp', client: 'codex-mcp-client' });
   const delivery: Delivery = { ms: 2, client: 'codex-mcp-client', trigger: 'exec' };
+  const printMode: Delivery = { ms: 900, client: 'claude-code', entrypoint: 'sdk-cli' };
+  void core.formReply(call, { response: { action: 'cancel' }, delivery: printMode });
   const step: FormStep = core.formReply(call, { response: { action: 'decline' }, round: 0, for: 'mcp', delivery });
   if (step.next === 'ask_again') void (step.form.message + step.round + step.roundsLeft);
   else if (step.next === 'answer') void describe(step.answer);

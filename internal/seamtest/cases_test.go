@@ -131,6 +131,11 @@ func seamCases() []namedCase {
 		// several surfaces at once (FirstReply)
 		{"notshown-codex-exec", seamCase{Arguments: argsDB, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"decline"}`)}, Delivery: codexExec}},
 		{"notshown-claude-print-cancel", seamCase{Arguments: argsBatch, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"cancel"}`)}, Delivery: claudePrint}},
+		// claude -p on the 2026-07-28 protocol, on a loaded machine: the
+		// retried call with its cancel came 900 ms after the form went out,
+		// and the entrypoint Claude Code gave the server says print mode.
+		{"notshown-claude-print-entrypoint-slow", seamCase{Arguments: argsDB, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"cancel"}`)},
+			Delivery: &seamDelivery{Ms: 900, Client: "claude-code", ClientVersion: "2.1.328", Entrypoint: "sdk-cli"}}},
 		{"notshown-codex-url-decline", seamCase{Arguments: argsDB, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"decline"}`)}, Delivery: &seamDelivery{Ms: 9, Client: "codex-mcp-client", Mode: "url"}}},
 		{"notshown-person-declines", seamCase{Arguments: argsDB, Provider: "form-rounds", Responses: []json.RawMessage{raw(`{"action":"decline"}`)}, Delivery: person}},
 		{"notshown-fail", seamCase{Arguments: argsDB, Provider: "fail", Situation: "not_shown", Detail: "the answer page: no browser can open here and nobody sees its address"}},

@@ -75,6 +75,7 @@ type seamDelivery struct {
 	ClientVersion string `json:"clientVersion,omitempty"`
 	Mode          string `json:"mode,omitempty"`
 	Trigger       string `json:"trigger,omitempty"`
+	Entrypoint    string `json:"entrypoint,omitempty"`
 }
 
 // seamSurface is one surface of a "first-reply" provider: a name and what
@@ -118,7 +119,7 @@ func formRounds(ctx context.Context, call *askcore.Call, responses []json.RawMes
 	client := ""
 	if sd != nil {
 		d = &askcore.Delivery{Elapsed: time.Duration(sd.Ms) * time.Millisecond, Client: sd.Client, ClientVersion: sd.ClientVersion,
-			Mode: askcore.DeliveryMode(sd.Mode), Trigger: sd.Trigger}
+			Mode: askcore.DeliveryMode(sd.Mode), Trigger: sd.Trigger, Entrypoint: sd.Entrypoint}
 		client = sd.Client
 	}
 	if _, err := call.FormFor(ctx, askcore.ForMCP, client); err != nil {
