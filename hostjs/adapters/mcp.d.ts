@@ -17,15 +17,20 @@ export declare function registerAskUserQuestion(
 
 /**
  * A provider that asks the person through `server`'s client: the core's MCP
- * form as an elicitation/create request related to the tool call,
- * notifications/progress every `progressEveryMs` (default 5000; 0: none)
- * while the person answers when the call has a progress token, and the
- * client's reply handed back as it came ({form}) for the core to judge.
- * A client without form elicitation: the core's ASK_FAILED
- * (no_form_support); a client error: its client_error.
+ * form for that client as an elicitation/create request related to the
+ * tool call, notifications/progress in the core's words every
+ * `progressEveryMs` (default 5000; 0: none) while the person answers when
+ * the call has a progress token, and each reply judged by the core with
+ * its delivery facts (core.formReply): a decline or cancel no person could
+ * have given is ASK_FAILED (not_shown), an invalid reply goes back to the
+ * person with the core's message. `clientEntrypoint`: how the client that
+ * started this process says it runs (on stdio, pass
+ * process.env.CLAUDE_CODE_ENTRYPOINT). A client without form elicitation:
+ * the core's ASK_FAILED (no_form_support); a client error: its
+ * client_error.
  */
 export declare function createMcpElicitationProvider(
   server: McpServer,
   core: Core,
-  options?: { progressEveryMs?: number },
+  options?: { progressEveryMs?: number; clientEntrypoint?: string },
 ): ProviderFunction;

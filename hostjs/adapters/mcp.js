@@ -8,13 +8,20 @@
 // core's bytes), with isError for an error.
 //
 // createMcpElicitationProvider asks the person through the client of the
-// call: the core's MCP form (op elicitation, "for":"mcp") as an
-// elicitation/create request related to the tool call, progress
-// notifications every 5 s while the person answers when the call has a
-// progress token, and the client's reply, as it came, handed back for the
-// core to judge ({form}). A client that did not advertise form elicitation
-// gets the core's ASK_FAILED (no_form_support) at once; a client error is
-// the core's client_error. Every error is the core's.
+// call: the core's MCP form for that client (op elicitation, "for":"mcp",
+// its clientInfo name) as an elicitation/create request related to the
+// tool call, progress notifications in the core's words every 5 s while
+// the person answers when the call has a progress token, and each reply
+// judged by the core (op form_reply) with what the provider knows of its
+// delivery: the time it took, the client's name and version, Codex's
+// _meta.turn_trigger and the entrypoint the embedder passes. A reply no
+// person could have given (a decline or cancel at once, or in a turn
+// nobody runs) is the core's not_shown, never ASK_DECLINED or
+// ASK_CANCELLED; a reply the core judges INVALID_ANSWER goes back to the
+// person with the core's message (the core says how many times). A client
+// that did not advertise form elicitation gets the core's ASK_FAILED
+// (no_form_support) at once; a client error is the core's client_error.
+// Every error is the core's.
 
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
@@ -123,7 +130,9 @@ function coreInputSchema(parameters) {
  * file comment).
  * @param {any} server an McpServer
  * @param {import('../lib/core.js').Core} core
- * @param {{progressEveryMs?: number}} [options] progressEveryMs: the interval of progress notifications (0: none)
+ * @param {{progressEveryMs?: number, clientEntrypoint?: string}} [options] progressEveryMs: the interval of progress
+ *   notifications (0: none); clientEntrypoint: how the client that started this process says it runs (pass
+ *   process.env.CLAUDE_CODE_ENTRYPOINT on stdio: "sdk-cli" is claude -p, whose cancel is then known for what it is)
  */
 export function createMcpElicitationProvider(server, core, options = {}) {
   const every = options.progressEveryMs ?? PROGRESS_EVERY_MS;
@@ -136,27 +145,56 @@ export function createMcpElicitationProvider(server, core, options = {}) {
     const extra = registry.byFrom.get(q.from) ?? registry.byId.get(callKey(q.from ?? {}));
     const low = server.server;
     if (!formElicitation(low.getClientCapabilities())) throw core.fail({ situation: 'no_form_support' });
-    const form = mcpForm(core, q);
-    const request = { method: 'elicitation/create', params: { mode: 'form', message: form.message, requestedSchema: form.requestedSchema } };
-    const requestOptions = { signal, timeout: ELICIT_TIMEOUT_MS };
-    const stop = extra ? progress(extra, every) : () => {};
-    let res;
+    const client = low.getClientVersion();
+    /** @type {import('../index.js').Delivery} */
+    const facts = { ms: 0, client: client?.name, clientVersion: client?.version, mode: 'form' };
+    if (typeof extra?._meta?.turn_trigger === 'string') facts.trigger = extra._meta.turn_trigger;
+    if (options.clientEntrypoint) facts.entrypoint = options.clientEntrypoint;
+    let form = q.form({ for: 'mcp', client: facts.client });
+    let round = 0;
+    const stop = extra ? progress(extra, every, core) : () => {};
     try {
-      // The result as the client sent it (the SDK's ResultSchema keeps
-      // every key): the core judges the action and the content.
-      res = await (extra ? extra.sendRequest(request, ResultSchema, requestOptions) : low.request(request, ResultSchema, requestOptions));
-    } catch (err) {
-      if (signal.aborted) throw signal.reason;
-      throw core.fail({ situation: 'client_error', detail: err instanceof Error ? err.message : String(err) });
+      for (;;) {
+        const request = { method: 'elicitation/create', params: { mode: 'form', message: form.message, requestedSchema: form.requestedSchema } };
+        const sent = performance.now();
+        const reply = await elicit(core, low, extra, request, signal);
+        const step = q.judgeForm({ response: reply, round, for: 'mcp', delivery: { ...facts, ms: performance.now() - sent } });
+        if (step.next === 'answer') return step.answer;
+        if (step.next !== 'ask_again') throw step.error;
+        form = step.form;
+        round = step.round;
+      }
     } finally {
       stop();
     }
-    if (!res || typeof res !== 'object') throw core.fail({ situation: 'client_no_result' });
-    /** @type {{action: unknown, content?: unknown}} */
-    const reply = { action: res.action };
-    if (res.content !== undefined && res.content !== null) reply.content = res.content;
-    return { form: reply };
   };
+}
+
+/**
+ * Sends one form to the client (related to the tool call when there is
+ * one) and returns its reply as it came: {action, content?}.
+ * @param {import('../lib/core.js').Core} core
+ * @param {any} low the SDK's Server
+ * @param {any} extra the call's RequestHandlerExtra, if any
+ * @param {object} request
+ * @param {AbortSignal} signal
+ */
+async function elicit(core, low, extra, request, signal) {
+  const requestOptions = { signal, timeout: ELICIT_TIMEOUT_MS };
+  let res;
+  try {
+    // The result as the client sent it (the SDK's ResultSchema keeps
+    // every key): the core judges the action and the content.
+    res = await (extra ? extra.sendRequest(request, ResultSchema, requestOptions) : low.request(request, ResultSchema, requestOptions));
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    throw core.fail({ situation: 'client_error', detail: err instanceof Error ? err.message : String(err) });
+  }
+  if (!res || typeof res !== 'object') throw core.fail({ situation: 'client_no_result' });
+  /** @type {{action: unknown, content?: unknown}} */
+  const reply = { action: res.action };
+  if (res.content !== undefined && res.content !== null) reply.content = res.content;
+  return reply;
 }
 
 /**
@@ -171,33 +209,22 @@ function formElicitation(caps) {
 }
 
 /**
- * The core's form for MCP clients (op elicitation, "for":"mcp"): the
- * normalized call goes back as the core's own bytes.
- * @param {import('../lib/core.js').Core} core
- * @param {{raw: string}} q
- * @returns {{message: string, requestedSchema: object}}
- */
-function mcpForm(core, q) {
-  const out = core.handle('{"op":"elicitation","request":' + q.raw + ',"for":"mcp"}');
-  const env = JSON.parse(out);
-  if (env.ok) return env.result;
-  // The core refuses only a call it did not normalize, which q is not.
-  throw core.fail({ situation: 'engine_fault' });
-}
-
-/**
  * Sends notifications/progress every `every` ms while a person answers,
- * when the call has a progress token; returns what stops it.
+ * when the call has a progress token, in the core's words ("Waiting for
+ * your answer… (5 seconds so far)"); returns what stops it.
  * @param {any} extra
  * @param {number} every
+ * @param {import('../lib/core.js').Core} core
  */
-function progress(extra, every) {
+function progress(extra, every, core) {
   const token = extra._meta?.progressToken;
   if (token === undefined || token === null || !(every > 0)) return () => {};
+  const start = performance.now();
   let n = 0;
   const timer = setInterval(() => {
     n++;
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n } }).catch(() => {});
+    const message = core.progress({ ms: performance.now() - start });
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n, message } }).catch(() => {});
   }, every);
   return () => clearInterval(timer);
 }

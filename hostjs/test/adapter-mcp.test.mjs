@@ -1,8 +1,8 @@
 // @askcore/askcore/mcp against the real MCP TypeScript SDK: an McpServer
 // with ask_user_question and the elicitation provider, and a Client with
 // an elicitation handler, connected by InMemoryTransport. Every tool result
-// must carry the core's bytes: the answer the seam gives for the client's
-// reply, or the error object.
+// must carry the core's bytes: the answer the core's form loop gives for
+// the client's replies, or the error object.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -41,17 +41,17 @@ async function seamText(args, reply) {
  * A connected server and client. `elicit(request, extra)` is the client's
  * elicitation handler; `capabilities` the client's.
  */
-async function connect({ elicit, capabilities = { elicitation: { form: {} } }, progressEveryMs = 5000 } = {}) {
+async function connect({ elicit, capabilities = { elicitation: { form: {} } }, progressEveryMs = 5000, clientName = 'test-client', clientEntrypoint } = {}) {
   const ui = new UserInteraction(core);
   const server = new McpServer({ name: 'test-agent', version: '1.0.0' });
   registerAskUserQuestion(server, ui);
-  const dispose = ui.register(createMcpElicitationProvider(server, core, { progressEveryMs }));
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities });
+  const dispose = ui.register(createMcpElicitationProvider(server, core, { progressEveryMs, clientEntrypoint }));
+  const client = new Client({ name: clientName, version: '1.0.0' }, { capabilities });
   const elicited = [];
   if (capabilities.elicitation) {
     client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
       elicited.push(req.params);
-      return elicit ? elicit(req, extra) : { action: 'decline' };
+      return elicit ? elicit(req, extra) : byAPerson({ action: 'decline' })();
     });
   }
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -110,7 +110,8 @@ test('mcp: a call asks through the client\'s form and answers with the core\'s b
     elicit: () => new Promise((resolve) => (release = () => resolve(reply))),
   });
   const progress = [];
-  const pending = s.call(DB_REQUEST, { onprogress: (p) => progress.push(p.progress), resetTimeoutOnProgress: true });
+  const messages = [];
+  const pending = s.call(DB_REQUEST, { onprogress: (p) => (progress.push(p.progress), messages.push(p.message)), resetTimeoutOnProgress: true });
   await until(() => release !== undefined && progress.length >= 2);
   release();
   const result = await pending;
@@ -122,6 +123,8 @@ test('mcp: a call asks through the client\'s form and answers with the core\'s b
   const form = mcpForm(args);
   assert.deepEqual(s.forms(), [{ mode: 'form', message: form.message, requestedSchema: form.requestedSchema }]);
   assert.deepEqual(progress.slice(0, 2), [1, 2]);
+  // The core's words for a question still open, as progress carries them.
+  for (const m of messages) assert.match(m, /^Waiting for your answer…( \(\d+ seconds? so far\))?$/);
   await s.close();
 });
 
@@ -135,26 +138,113 @@ test('mcp: no progress without a progress token', async () => {
   await s.close();
 });
 
-test('mcp: the client\'s reply is judged by the core, as it came', async (t) => {
+/** A person's time to read a form and answer it: a decline sooner is nobody's (the core's NotShownMillis is 250). */
+const PERSON_MS = 300;
+
+/** `reply` after a person's time. */
+const byAPerson = (reply) => async () => (await new Promise((r) => setTimeout(r, PERSON_MS)), reply);
+
+/**
+ * The tool result text the core's form loop gives for `replies` (op
+ * form_reply, round after round), as a host judges them: the oracle for a
+ * client whose replies came after a person's time.
+ */
+function formLoopText(args, replies, delivery) {
+  let round = 0;
+  for (const response of replies) {
+    const step = core.formReply(args, { response, round, for: 'mcp', delivery: { ms: PERSON_MS, ...delivery } });
+    if (step.next === 'answer') return answerText(step.answer);
+    if (step.next !== 'ask_again') return step.error.raw;
+    round = step.round;
+  }
+  throw new Error('out of replies');
+}
+
+test('mcp: a person\'s reply is judged by the core, as it came', async (t) => {
   const args = JSON.stringify(DB_REQUEST);
   const replies = [
     ['decline', { action: 'decline' }],
     ['cancel', { action: 'cancel' }],
     ['accept with custom text', { action: 'accept', content: { choice: 'postgres', custom_answer: 'CockroachDB' } }],
-    ['a choice not offered', { action: 'accept', content: { choice: 'oracle' } }],
-    ['accept empty', { action: 'accept', content: {} }],
     ['accept without content', { action: 'accept' }],
   ];
   for (const [name, reply] of replies) {
     await t.test(name, async () => {
-      const s = await connect({ elicit: () => reply });
+      const s = await connect({ elicit: byAPerson(reply) });
       const result = await s.call(DB_REQUEST);
       const text = resultText(result);
-      assert.equal(text, await seamText(args, reply));
+      // A reply that does not answer went back to the person: each round got the same.
+      assert.equal(text, formLoopText(args, Array(s.forms().length).fill(reply), { client: 'test-client', clientVersion: '1.0.0' }));
       assert.equal(result.isError, 'answer' in JSON.parse(text) ? undefined : true);
       await s.close();
     });
   }
+  assert.equal(JSON.parse(formLoopText(args, [{ action: 'decline' }], {})).code, 'ASK_DECLINED');
+});
+
+test('mcp: a decline or cancel at once is nobody\'s: ASK_FAILED (not_shown), never declined or cancelled', async (t) => {
+  for (const [action, did] of [['decline', 'declined'], ['cancel', 'cancelled']]) {
+    await t.test(action, async () => {
+      const s = await connect({ elicit: () => ({ action }) });
+      const result = await s.call(DB_REQUEST);
+      const err = JSON.parse(resultText(result));
+      assert.equal(result.isError, true);
+      assert.equal(err.code, 'ASK_FAILED');
+      assert.match(err.message, new RegExp(`^Nobody saw the question: test-client 1\\.0\\.0 ${did} the form in \\d+ ms, before anyone could read it`));
+      await s.close();
+    });
+  }
+});
+
+test('mcp: a turn nobody runs, by the protocol or the client\'s own word, is not_shown whatever the time', async (t) => {
+  await t.test('codex exec: _meta.turn_trigger "exec"', async () => {
+    const s = await connect({ elicit: byAPerson({ action: 'decline' }) });
+    const result = await s.client.callTool({ name: 'ask_user_question', arguments: DB_REQUEST, _meta: { turn_trigger: 'exec' } });
+    const err = JSON.parse(resultText(result));
+    assert.equal(err.code, 'ASK_FAILED');
+    assert.match(err.message, /declined the form without a person: it runs this turn unattended \(turn_trigger exec\)/);
+    await s.close();
+  });
+  await t.test('claude -p: clientEntrypoint "sdk-cli" from claude-code', async () => {
+    const s = await connect({ elicit: byAPerson({ action: 'cancel' }), clientName: 'claude-code', clientEntrypoint: 'sdk-cli' });
+    const err = JSON.parse(resultText(await s.call(DB_REQUEST)));
+    assert.equal(err.code, 'ASK_FAILED');
+    assert.match(err.message, /^Nobody saw the question: claude-code 1\.0\.0 cancelled the form without a person: it runs unattended \(print mode, claude -p\)/);
+    await s.close();
+  });
+  await t.test('the Claude Code TUI: clientEntrypoint "cli" is a person\'s cancel', async () => {
+    const s = await connect({ elicit: byAPerson({ action: 'cancel' }), clientName: 'claude-code', clientEntrypoint: 'cli' });
+    assert.equal(JSON.parse(resultText(await s.call(DB_REQUEST))).code, 'ASK_CANCELLED');
+    await s.close();
+  });
+});
+
+test('mcp: a reply the core judges invalid goes back to the person with the core\'s message', async () => {
+  const args = JSON.stringify(DB_REQUEST);
+  const replies = [{ action: 'accept', content: { choice: 'oracle' } }, { action: 'accept', content: { choice: 'sqlite' } }];
+  let n = 0;
+  const s = await connect({ elicit: () => replies[n++] });
+  const result = await s.call(DB_REQUEST);
+  assert.equal(resultText(result), formLoopText(args, replies, {}));
+  assert.equal(JSON.parse(resultText(result)).answer, 'SQLite');
+  const forms = s.forms();
+  assert.equal(forms.length, 2);
+  const again = core.formReply(args, { response: replies[0], round: 0, for: 'mcp', delivery: { ms: 1, client: 'test-client', clientVersion: '1.0.0' } });
+  assert.equal(again.next, 'ask_again');
+  assert.deepEqual(forms[1], { mode: 'form', message: again.form.message, requestedSchema: again.form.requestedSchema });
+  await s.close();
+});
+
+test('mcp: a person who keeps sending invalid replies: the model hears INVALID_ANSWER after the core\'s rounds', async () => {
+  const args = JSON.stringify(DB_REQUEST);
+  const bad = { action: 'accept', content: {} };
+  const s = await connect({ elicit: () => bad });
+  const result = await s.call(DB_REQUEST);
+  const rounds = s.forms().length;
+  assert.ok(rounds > 1, 'the form never went back to the person');
+  assert.equal(resultText(result), formLoopText(args, Array(rounds).fill(bad), {}));
+  assert.equal(JSON.parse(resultText(result)).code, 'INVALID_ANSWER');
+  await s.close();
 });
 
 test('mcp: a batch is one form', async () => {
