@@ -95,6 +95,12 @@ func truthConformanceCases() []struct{ name, in string } {
 		{"form-ask-short-question-whole", env("elicitation", reqDB, `"for":"mcp"`)},
 		{"form-ask-long-question-starting-with-ask", env("elicitation", `{"question":"Which one? `+strings.Repeat("More context here. ", 15)+`"}`)},
 		{"form-notes-left-out-for-codex", env("elicitation", reqDB, `"for":"mcp"`, `"client":"codex-mcp-client"`)},
+		// Claude Code cuts every title at 48 columns: a description fits
+		// whole in the title or goes to the field's description.
+		{"form-claude-titles-short-descriptions-under-field", env("elicitation", reqLong, `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-multiselect", env("elicitation", reqMulti, `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-batch", env("elicitation", reqBatch, `"for":"mcp"`, `"client":"claude-code"`)},
+		{"reask-claude-form-again", deliveryEnv("form_reply", reqDBCustom, empty, `{"ms":5000,"client":"claude-code","clientVersion":"2.1.328"}`, `"for":"mcp"`)},
 		{"form-notes-kept-for-claude", env("elicitation", reqOpen, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"form-notes-codex-batch", env("elicitation", reqBatch, `"for":"mcp"`, `"client":"codex-mcp-client"`)},
 		{"form-client-not-string", env("elicitation", reqDB, `"client":{"name":"codex"}`)},

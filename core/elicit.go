@@ -188,25 +188,37 @@ func appendFormSchema(b []byte, a *call, fs formSpec) []byte {
 // appendFieldHead writes `"name":{"type":T,"title":...[,"description":...]`
 // for question i: the single-question titles (for MCP, its header
 // when it has one); in a batch the header (or the question) as title and
-// the question as description.
-func appendFieldHead(b []byte, a *call, i int, t formTarget, name, typ, title string) []byte {
+// the question as description. more, when not empty, ends the
+// description (the options' descriptions no title carries).
+func appendFieldHead(b []byte, a *call, i int, t formTarget, name, typ, title, more string) []byte {
 	r := &a.Questions[i]
 	b = jsonx.AppendString(b, name)
 	b = append(b, `:{"type":`...)
 	b = jsonx.AppendString(b, typ)
 	b = append(b, `,"title":`...)
-	if !a.Batch {
+	desc := ""
+	switch {
+	case !a.Batch:
 		if t == forMCP && r.Header != "" {
 			title = r.Header
 		}
-		return jsonx.AppendString(b, title)
+	case r.Header == "":
+		title = r.Question
+	default:
+		title, desc = r.Header, r.Question
 	}
-	if r.Header == "" {
-		return jsonx.AppendString(b, r.Question)
+	b = jsonx.AppendString(b, title)
+	switch {
+	case desc != "" && more != "":
+		desc += "\n\n" + more
+	case more != "":
+		desc = more
 	}
-	b = jsonx.AppendString(b, r.Header)
-	b = append(b, `,"description":`...)
-	return jsonx.AppendString(b, r.Question)
+	if desc != "" {
+		b = append(b, `,"description":`...)
+		b = jsonx.AppendString(b, desc)
+	}
+	return b
 }
 
 // appendQuestionFields writes the fields of question i and adds the
@@ -216,19 +228,21 @@ func appendQuestionFields(b []byte, a *call, i int, fs formSpec, required []stri
 	t := fs.target
 	if len(r.Options) == 0 {
 		name := fieldName(a, fieldAnswer, i)
-		b = appendFieldHead(b, a, i, t, name, "string", titleAnswer)
+		b = appendFieldHead(b, a, i, t, name, "string", titleAnswer, "")
 		b = append(b, `,"minLength":1,"maxLength":`...)
 		b = jsonx.AppendInt(b, MaxAnswerChars)
 		return appendNotesField(append(b, '}'), a, i, fs), append(required, name)
 	}
 	var ob [MaxOptions]int
 	order := r.appendDisplayOrder(ob[:0])
+	width := titleWidth(t, fs.client)
+	more := uncarriedDescriptions(r, order, t, width)
 	var name string
 	if r.MultiSelect {
 		name = fieldName(a, fieldChoices, i)
-		b = appendFieldHead(b, a, i, t, name, "array", titleChoices)
+		b = appendFieldHead(b, a, i, t, name, "array", titleChoices, more)
 		b = append(b, `,"items":{"anyOf":`...)
-		b = appendConsts(b, r, order, t, false)
+		b = appendConsts(b, r, order, t, width, false)
 		b = append(b, '}')
 		if !r.AllowCustom {
 			b = append(b, `,"minItems":1`...)
@@ -249,9 +263,9 @@ func appendQuestionFields(b []byte, a *call, i int, fs formSpec, required []stri
 		}
 	} else {
 		name = fieldName(a, fieldChoice, i)
-		b = appendFieldHead(b, a, i, t, name, "string", titleChoice)
+		b = appendFieldHead(b, a, i, t, name, "string", titleChoice, more)
 		b = append(b, `,"oneOf":`...)
-		b = appendConsts(b, r, order, t, true)
+		b = appendConsts(b, r, order, t, width, true)
 		if d := r.defaultIndex(); d >= 0 {
 			b = append(b, `,"default":`...)
 			b = jsonx.AppendString(b, r.Options[d].Value)
@@ -312,16 +326,31 @@ func appendTextField(b []byte, a *call, i int, base, title, desc string, max int
 // title carries the recommended mark and the description.
 const MaxOptionTitleChars = 120
 
+// claudeTitleChars is how much of a title Claude Code shows: its dialog
+// cuts every option and field title at 48 display columns, whatever the
+// terminal's width (measured in Claude Code 2.1.328).
+const claudeTitleChars = 48
+
+// titleWidth is the longest option title the client shows whole.
+func titleWidth(t formTarget, client string) int {
+	if t == forMCP && strings.EqualFold(client, clientClaudeCode) {
+		return claudeTitleChars
+	}
+	return MaxOptionTitleChars
+}
+
 // optionTitle is an option's title in a form. MCP clients show option
 // titles only (Claude Code and Codex drop oneOf descriptions, and
 // multi-select items carry none), so for MCP the title says everything
 // the person needs: "Postgres (recommended) — durable, needs a server",
-// on one line, the description cut so the title stays within
-// MaxOptionTitleChars. ACP clients show descriptions:
-// there the title is the label.
+// on one line, the description cut so the title stays within width
+// (MaxOptionTitleChars). ACP clients show descriptions: there the title
+// is the label. A client that cuts titles short (Claude Code) gets the
+// description in the title only when it fits whole; the field's
+// description carries the others (uncarriedDescriptions).
 // It also says whether the title carries the whole description, which
 // the option then does not repeat.
-func optionTitle(o *option, t formTarget) (title string, carriesDescription bool) {
+func optionTitle(o *option, t formTarget, width int) (title string, carriesDescription bool) {
 	if t != forMCP {
 		return o.Label, false
 	}
@@ -331,12 +360,44 @@ func optionTitle(o *option, t formTarget) (title string, carriesDescription bool
 	}
 	// The label and the mark are kept whole (a label is at most
 	// MaxLabelChars); the description fills the room left, if any.
-	if room := MaxOptionTitleChars - len([]rune(title)) - len([]rune(titleSep)); o.Description != "" && room >= minTitleRoom {
-		d := sanitize(o.Description, false)
-		c := cut(d, room-1)
-		return title + titleSep + c, c == d && d == o.Description
+	room := width - len([]rune(title)) - len([]rune(titleSep))
+	if o.Description == "" || room < minTitleRoom {
+		return title, false
 	}
-	return title, false
+	d := sanitize(o.Description, false)
+	c := cut(d, room-1)
+	if c != d && width < MaxOptionTitleChars {
+		return title, false
+	}
+	return title + titleSep + c, c == d && d == o.Description
+}
+
+// uncarriedDescriptions is, for a client that cuts titles short (Claude
+// Code), the descriptions its option titles do not carry whole, one line
+// each in display order ("Postgres: durable, needs a server"), for the
+// field's description, which that client shows under the field; "" when
+// the titles carry them all.
+func uncarriedDescriptions(r *request, order []int, t formTarget, width int) string {
+	if t != forMCP || width == MaxOptionTitleChars {
+		return ""
+	}
+	var b []byte
+	for _, oi := range order {
+		o := &r.Options[oi]
+		if o.Description == "" {
+			continue
+		}
+		if _, carried := optionTitle(o, t, width); carried {
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, o.Label...)
+		b = append(b, ": "...)
+		b = append(b, sanitize(o.Description, false)...)
+	}
+	return string(b)
 }
 
 // titleSep joins an option's label and description in an MCP title;
@@ -350,7 +411,7 @@ const (
 // [{"const":value,"title":title[,"description":...]}...]; descriptions only
 // with withDescription (single choice: multi-select items take none), and
 // not when the title carries them whole.
-func appendConsts(b []byte, r *request, order []int, t formTarget, withDescription bool) []byte {
+func appendConsts(b []byte, r *request, order []int, t formTarget, width int, withDescription bool) []byte {
 	b = append(b, '[')
 	for n, oi := range order {
 		o := &r.Options[oi]
@@ -359,7 +420,7 @@ func appendConsts(b []byte, r *request, order []int, t formTarget, withDescripti
 		}
 		b = append(b, `{"const":`...)
 		b = jsonx.AppendString(b, o.Value)
-		title, carried := optionTitle(o, t)
+		title, carried := optionTitle(o, t, width)
 		b = append(b, `,"title":`...)
 		b = jsonx.AppendString(b, title)
 		if withDescription && o.Description != "" && !carried {

@@ -400,7 +400,7 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
       assertAnswered(r, 'sqlite');
     });
 
-    test(`Claude Code TUI (${label}): the form shows the question's ask, each description and the recommended mark`, { todo: 'Claude Code 2.1.328 cuts every option title at 48 columns whatever the terminal width, and shows at most 4 rows of the message' }, async (t) => {
+    test(`Claude Code TUI (${label}): the form shows the question's ask, each description and the recommended mark`, async (t) => {
       if (skipped(t, 'claude', { tui: true })) return;
       const r = await tui[key]();
       assert.ok(r.screens.form && r.screens.options, `the form was not seen: ${r.error?.message}`);
