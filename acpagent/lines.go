@@ -157,14 +157,14 @@ func (g *lineGuard) judge(line []byte) []byte {
 	if !json.Valid(text) {
 		// A response for one of our requests cut short must not leave it
 		// waiting: read what the head says.
-		var scan envelopeScan
-		scan.feed(text)
-		id := scan.usableID()
-		if id != nil && !scan.method && (scan.result || scan.error) {
-			g.log.Warn("a response that is not valid JSON; the request it answers fails", "id", string(id), "line", excerpt(text))
-			return malformedResponse(id)
+		var scan rpcline.Scanner
+		scan.Feed(text)
+		env := scan.Envelope()
+		if env.ID != nil && env.Response {
+			g.log.Warn("a response that is not valid JSON; the request it answers fails", "id", string(env.ID), "line", excerpt(text))
+			return malformedResponse(env.ID)
 		}
-		g.refuse(id, scan.method, rpcline.CodeParseError, "Parse error", text)
+		g.refuse(env.ID, env.Request, rpcline.CodeParseError, "Parse error", text)
 		return nil
 	}
 	switch text[0] {
@@ -178,18 +178,18 @@ func (g *lineGuard) judge(line []byte) []byte {
 	}
 	var msg probeMessage
 	if err := json.Unmarshal(text, &msg); err != nil {
-		var scan envelopeScan
-		scan.feed(text)
-		id := scan.usableID()
-		if !scan.method && (scan.result || scan.error) {
-			if id == nil {
+		var scan rpcline.Scanner
+		scan.Feed(text)
+		env := scan.Envelope()
+		if env.Response {
+			if env.ID == nil {
 				g.log.Warn("dropped a malformed response without a usable id", "line", excerpt(text))
 				return nil
 			}
-			g.log.Warn("a malformed response; the request it answers fails", "id", string(id), "line", excerpt(text))
-			return malformedResponse(id)
+			g.log.Warn("a malformed response; the request it answers fails", "id", string(env.ID), "line", excerpt(text))
+			return malformedResponse(env.ID)
 		}
-		g.refuse(id, scan.method, rpcline.CodeInvalidRequest, "Invalid request: "+typeError(err), text)
+		g.refuse(env.ID, env.Request, rpcline.CodeInvalidRequest, "Invalid request: "+typeError(err), text)
 		return nil
 	}
 	switch {

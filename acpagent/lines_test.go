@@ -322,46 +322,6 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// envelopeScan finds the top-level id and keys whatever the nesting and
-// the strings around them, fed in any pieces.
-func TestEnvelopeScan(t *testing.T) {
-	cases := []struct {
-		in                     string
-		id                     string // "" for none usable
-		method, result, hasErr bool
-	}{
-		{`{"jsonrpc":"2.0","id":1,"method":"x"}`, "1", true, false, false},
-		{` { "id" : "a\"b" , "result" : {"id":2} }`, `"a\"b"`, false, true, false},
-		{`{"params":{"id":5,"s":"\"id\":6,"},"id":7}`, "7", false, false, false},
-		{`{"params":["}",{"a":"]"}],"error":{},"id":-15}`, "-15", false, false, true},
-		{`{"params":["}",{"a":"]"}],"error":{},"id":-1.5e3}`, "", false, false, true}, // not an integer: rpcline.ParseID
-		{`{"id":{"a":1},"method":"m"}`, "", true, false, false},
-		{`{"id":null}`, "", false, false, false},
-		{`{"id":1`, "", false, false, false}, // cut inside the id
-		{`{"id":1,"id":2}`, "2", false, false, false},
-		{`[{"id":1}]`, "", false, false, false},
-		{`{"idx":1,"methodx":"m"}`, "", false, false, false},
-	}
-	for _, tc := range cases {
-		for _, size := range []int{1, 3, len(tc.in)} {
-			var s envelopeScan
-			r := bufio.NewReaderSize(strings.NewReader(tc.in), 16)
-			buf := make([]byte, size)
-			for {
-				n, err := io.ReadFull(r, buf)
-				s.feed(buf[:n])
-				if err != nil {
-					break
-				}
-			}
-			assert.Equal(t, tc.id, string(s.usableID()), "%s in pieces of %d", tc.in, size)
-			assert.Equal(t, tc.method, s.method, tc.in)
-			assert.Equal(t, tc.result, s.result, tc.in)
-			assert.Equal(t, tc.hasErr, s.error, tc.in)
-		}
-	}
-}
-
 // output counts the client's requests until the SDK's response to each is
 // written, whatever the id's spelling.
 func TestOutputCountsRequestsUntilAnswered(t *testing.T) {

@@ -5,7 +5,6 @@ package acpagent
 // that a stop can wait for their responses (Serve).
 
 import (
-	"bytes"
 	"io"
 	"sync"
 	"time"
@@ -75,13 +74,16 @@ func (o *output) closeReplies() { o.closed.Do(func() { close(o.replies) }) }
 
 // track counts a request the SDK is about to read.
 func (o *output) track(id rpcline.ID) {
-	if len(id.Raw) > maxIDBytes { // answered() reads ids that long
+	if len(id.Raw) > rpcline.MaxScannedBytes { // answered() reads ids that long
 		return
 	}
 	o.tmu.Lock()
 	o.open[id.Key]++
 	o.tmu.Unlock()
 }
+
+// scanStep is how many bytes of a response answered scans at a time.
+const scanStep = 64
 
 // answered uncounts the request a response line answers.
 func (o *output) answered(line []byte) {
@@ -90,20 +92,17 @@ func (o *output) answered(line []byte) {
 	if len(o.open) == 0 {
 		return
 	}
-	var s envelopeScan
-	for i := 0; i < len(line) && s.state != scanDone; i++ {
-		s.step(line[i])
-		if s.keys >= 3 || s.method { // past the id of a response, or a request
-			break
-		}
+	// The SDK writes "jsonrpc", then "id", then "result" or "error": the
+	// scan stops there, before a long result.
+	var s rpcline.Scanner
+	for i := 0; i < len(line) && !s.Settled(); i += scanStep {
+		s.Feed(line[i:min(i+scanStep, len(line))])
 	}
-	if s.method || !s.hasID {
+	env := s.Envelope()
+	if env.Request || env.ID == nil {
 		return
 	}
-	if s.capture || s.idLong { // stopped inside the id
-		return
-	}
-	id, err := rpcline.ParseID(bytes.TrimSpace(s.id))
+	id, err := rpcline.ParseID(env.ID)
 	key := id.Key
 	if err != nil || o.open[key] == 0 {
 		return

@@ -16,14 +16,14 @@ import (
 	"github.com/askcore/askcore/internal/rpcline"
 )
 
-// tooLong handles a line over the limit, discarded by the reader (Sniff
-// reads what it can of the ends kept): a reply to one of our form
+// tooLong handles a line over the limit, discarded by the reader (with
+// what its scan read of the envelope on the way): a reply to one of our form
 // requests fails its question; a request gets -32600 with its id when the
 // id could be read, else with a null one; a response to anything else is
 // dropped (answering it with its id could resolve a request of the
 // client's own with the same id). Each is logged with the limit.
 func (c *lineConn) tooLong(tl *rpcline.TooLong) {
-	env := rpcline.Sniff(tl.Head, tl.Tail)
+	env := tl.Envelope
 	c.log.Warn("discarded a message over askcore-mcp's line limit", "bytes", tl.Size, "limit", tl.Limit, "method", rpcline.Cut(env.Method, 100), "id", jsonRaw(env.ID))
 	id, bad := rpcline.ParseID(env.ID)
 	key := id.Key

@@ -5,7 +5,9 @@
 //
 //   - Reader reads lines of at most a limit; a longer line is never held
 //     whole: it is discarded as it is read and reported as a *TooLong,
-//     from whose kept ends Sniff recovers the id and the kind of message.
+//     with what a Scanner read of its envelope (the id and the kind of
+//     message) on the way. Scanner reads the same of a line that is not
+//     valid JSON.
 //   - Check validates one message (Split and CheckElement: a batch) and
 //     returns it with a valid ID, or the *Error to answer it with: -32700
 //     for what is not JSON, -32600 for what is not a JSON-RPC 2.0
@@ -26,15 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-)
-
-// HeadBytes and TailBytes are how much of an over-long line a *TooLong
-// keeps: enough for the envelope keys that JSON-RPC peers write before
-// and after a large params or result ("method" first, "jsonrpc" and "id"
-// last in the TypeScript SDKs).
-const (
-	HeadBytes = 4096
-	TailBytes = 512
 )
 
 // readBuffer is the size of the buffered reader under a Reader.
@@ -61,13 +54,12 @@ func (r *Reader) Limit() int { return r.limit }
 // TooLong is the error for a line over the limit. The line has been
 // consumed (discarded); the next Next reads the line after it.
 type TooLong struct {
-	// Size is the length of the line in bytes, without its newline.
+	// Size is the length of the line in bytes, without its line break.
 	Size int64
 	// Limit is the reader's limit.
 	Limit int
-	// Head is the line's first HeadBytes bytes, Tail its last TailBytes
-	// (without the line break); on a limit under HeadBytes they overlap.
-	Head, Tail []byte
+	// Envelope is what a Scanner read of the line as it went by.
+	Envelope Envelope
 }
 
 func (e *TooLong) Error() string {
@@ -81,22 +73,22 @@ func (e *TooLong) Error() string {
 // underlying reader's.
 func (r *Reader) Next() ([]byte, error) {
 	var line []byte
-	var tl *TooLong
+	var over *overLine
 	for {
 		chunk, err := r.br.ReadSlice('\n')
-		if tl != nil {
-			tl.add(chunk)
+		if over != nil {
+			over.add(chunk)
 		} else if line = append(line, chunk...); len(line) > r.limit+2 {
 			// Over the limit whatever ends it ("\r\n" at most): from
-			// here on only the head, the tail and the count are kept.
-			tl = &TooLong{Limit: r.limit, Head: clip(line[:min(HeadBytes, len(line))])}
-			tl.add(line)
+			// here on the line is scanned as it goes by, not kept.
+			over = &overLine{}
+			over.add(line)
 			line = nil
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if err == io.EOF && tl == nil && len(line) == 0 {
+		if err == io.EOF && over == nil && len(line) == 0 {
 			return nil, io.EOF
 		}
 		if err != nil && err != io.EOF {
@@ -104,34 +96,47 @@ func (r *Reader) Next() ([]byte, error) {
 		}
 		break
 	}
-	if tl != nil {
-		n := len(tl.Tail)
-		tl.Tail = trimEOL(tl.Tail)
-		tl.Size -= int64(n - len(tl.Tail))
-		tl.Tail = clip(tl.Tail[max(0, len(tl.Tail)-TailBytes):])
-		return nil, tl
+	if over != nil {
+		return nil, &TooLong{Size: over.size(), Limit: r.limit, Envelope: over.scan.Envelope()}
 	}
 	line = trimEOL(line)
 	if len(line) > r.limit {
-		return nil, &TooLong{Size: int64(len(line)), Limit: r.limit,
-			Head: clip(line[:min(HeadBytes, len(line))]), Tail: clip(line[max(0, len(line)-TailBytes):])}
+		var sc Scanner
+		sc.Feed(line)
+		return nil, &TooLong{Size: int64(len(line)), Limit: r.limit, Envelope: sc.Envelope()}
 	}
 	return line, nil
 }
 
-// add counts chunk and keeps the last bytes of the line (two more than
-// TailBytes, for a line break).
-func (t *TooLong) add(chunk []byte) {
-	t.Size += int64(len(chunk))
-	t.Tail = append(t.Tail, chunk...)
-	if keep := TailBytes + 2; len(t.Tail) > keep {
-		t.Tail = append(t.Tail[:0], t.Tail[len(t.Tail)-keep:]...)
+// overLine is a line over the limit as it streams by: its length, its
+// last two bytes (for the line break) and its scan.
+type overLine struct {
+	n    int64
+	last [2]byte
+	scan Scanner
+}
+
+func (o *overLine) add(chunk []byte) {
+	o.n += int64(len(chunk))
+	for _, c := range chunk[max(0, len(chunk)-2):] {
+		o.last[0], o.last[1] = o.last[1], c
 	}
+	o.scan.Feed(chunk)
+}
+
+// size is the line's length without its line break (trimEOL's).
+func (o *overLine) size() int64 {
+	n, last := o.n, o.last
+	if n > 0 && last[1] == '\n' {
+		n, last[1] = n-1, last[0]
+	}
+	if n > 0 && last[1] == '\r' {
+		n--
+	}
+	return n
 }
 
 func trimEOL(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	return bytes.TrimSuffix(b, []byte("\r"))
 }
-
-func clip(b []byte) []byte { return append([]byte(nil), b...) }

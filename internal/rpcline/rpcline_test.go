@@ -1,7 +1,6 @@
 package rpcline
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -85,7 +84,7 @@ func TestLinesAreTheirOwn(t *testing.T) {
 	assert.Equal(t, "first", string(a))
 }
 
-func TestTooLongKeepsHeadAndTail(t *testing.T) {
+func TestTooLongReadsTheEnvelope(t *testing.T) {
 	body := `{"method":"tools/call","params":{"arguments":"` + strings.Repeat("é", 300000) + `"},"jsonrpc":"2.0","id":7}`
 	for _, slow := range []bool{false, true} {
 		var r io.Reader = strings.NewReader(body + "\r\nnext\n")
@@ -97,8 +96,7 @@ func TestTooLongKeepsHeadAndTail(t *testing.T) {
 		var tl *TooLong
 		require.ErrorAs(t, err, &tl)
 		assert.Equal(t, int64(len(body)), tl.Size)
-		assert.Equal(t, body[:HeadBytes], string(tl.Head))
-		assert.Equal(t, body[len(body)-TailBytes:], string(tl.Tail))
+		assert.Equal(t, Envelope{ID: json.RawMessage(`7`), Method: "tools/call", Request: true}, tl.Envelope)
 		assert.Equal(t, "a line of "+itoa(int64(len(body)))+" bytes is over the limit of 65536 bytes; it was discarded", tl.Error())
 		line, err := lr.Next()
 		require.NoError(t, err)
@@ -161,7 +159,9 @@ func TestNewReaderRefusesNoLimit(t *testing.T) {
 	assert.Panics(t, func() { NewReader(strings.NewReader(""), 0) })
 }
 
-func TestSniff(t *testing.T) {
+// The envelope of a line too long to hold, as the Reader scans it going
+// by: the keys around a large value, whichever SDK wrote them.
+func TestTooLongEnvelopes(t *testing.T) {
 	big := strings.Repeat("z", 10000)
 	cases := []struct {
 		name, line string
@@ -177,13 +177,15 @@ func TestSniff(t *testing.T) {
 			Envelope{ID: json.RawMessage(`"abc"`), Method: "tools/call", Request: true}},
 		{"go response", `{"jsonrpc":"2.0","id":-4,"result":{"x":"` + big + `"}}`,
 			Envelope{ID: json.RawMessage(`-4`), Response: true}},
+		{"id between two large values", `{"method":"x","params":"` + big + `","id":5,"more":"` + big + `"}`,
+			Envelope{ID: json.RawMessage(`5`), Method: "x", Request: true}},
 		{"string id at the end, with escapes", `{"method":"x","params":"` + big + `","id":"a\"}b"}`,
 			Envelope{ID: json.RawMessage(`"a\"}b"`), Method: "x", Request: true}},
 		{"string id ending in an escaped backslash, spaced", `{"method":"x","params":"` + big + `" , "id" : "a\\" } `,
 			Envelope{ID: json.RawMessage(`"a\\"`), Method: "x", Request: true}},
 		{"a key that ends in id is not the id", `{"method":"x","params":"` + big + `","xid":5}`,
 			Envelope{Method: "x", Request: true}},
-		{"a fractional id at the end is not read", `{"method":"x","params":"` + big + `","id":1.5}`,
+		{"a fractional id is not usable", `{"method":"x","params":"` + big + `","id":1.5}`,
 			Envelope{Method: "x", Request: true}},
 		{"id inside params is not the id", `{"method":"x","params":{"id":5,"y":"` + big + `"}}`,
 			Envelope{Method: "x", Request: true}},
@@ -191,23 +193,51 @@ func TestSniff(t *testing.T) {
 			Envelope{Method: "x", Request: true}},
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"x","params":"` + big + `"}`,
 			Envelope{Method: "x", Request: true}},
+		{"the line ends inside the id", `{"method":"x","params":"` + big + `","id":12`, Envelope{Method: "x", Request: true}},
 		{"not json", `garbage` + big, Envelope{}},
 		{"an array", `[{"id":1}` + big, Envelope{}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			line := []byte(tc.line)
-			head := line[:min(HeadBytes, len(line))]
-			tail := line[max(0, len(line)-TailBytes):]
-			assert.Equal(t, tc.want, Sniff(head, tail))
+			_, err := NewReader(iotest.HalfReader(strings.NewReader(tc.line+"\n")), 1000).Next()
+			var tl *TooLong
+			require.ErrorAs(t, err, &tl)
+			assert.Equal(t, int64(len(tc.line)), tl.Size)
+			assert.Equal(t, tc.want, tl.Envelope)
 		})
 	}
 }
 
-func TestSniffShortLines(t *testing.T) {
-	// A line that is all head: the keys after the large value are read too.
-	line := []byte(`{"params":{"a":[1,2,{"b":null}]},"id":9,"method":"m"}`)
-	assert.Equal(t, Envelope{ID: json.RawMessage(`9`), Method: "m", Request: true}, Sniff(line, line))
-	assert.Equal(t, Envelope{}, Sniff(nil, nil))
-	assert.Equal(t, Envelope{}, Sniff(bytes.Repeat([]byte("{"), 10), nil))
+// A Scanner finds the top-level id and keys whatever the nesting and the
+// strings around them, fed in pieces of any size.
+func TestScanner(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Envelope
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"x"}`, Envelope{ID: json.RawMessage(`1`), Method: "x", Request: true}},
+		{` { "id" : "a\"b" , "result" : {"id":2} }`, Envelope{ID: json.RawMessage(`"a\"b"`), Response: true}},
+		{`{"params":{"id":5,"s":"\"id\":6,"},"id":7}`, Envelope{ID: json.RawMessage(`7`)}},
+		{`{"params":["}",{"a":"]"}],"error":{},"id":-15}`, Envelope{ID: json.RawMessage(`-15`), Response: true}},
+		{`{"params":["}",{"a":"]"}],"error":{},"id":-1.5e3}`, Envelope{Response: true}}, // not an integer: ParseID
+		{`{"id":{"a":1},"method":"m"}`, Envelope{Method: "m", Request: true}},
+		{`{"id":null}`, Envelope{}},
+		{`{"id":1`, Envelope{}}, // cut inside the id
+		{`{"id":1,"id":2}`, Envelope{ID: json.RawMessage(`2`)}},
+		{`{"id":"` + strings.Repeat("x", 200) + `","method":"m"}`, Envelope{Method: "m", Request: true}}, // too long to keep
+		{`{"method":7,"id":1}`, Envelope{ID: json.RawMessage(`1`), Request: true}},
+		{`{"method":"m","result":1}`, Envelope{Method: "m", Request: true}},
+		{`[{"id":1}]`, Envelope{}},
+		{`{"idx":1,"methodx":"m"}`, Envelope{}},
+		{``, Envelope{}},
+	}
+	for _, tc := range cases {
+		for _, size := range []int{1, 3, max(1, len(tc.in))} {
+			var s Scanner
+			for in := []byte(tc.in); len(in) > 0; in = in[min(size, len(in)):] {
+				s.Feed(in[:min(size, len(in))])
+			}
+			assert.Equal(t, tc.want, s.Envelope(), "%s in pieces of %d", tc.in, size)
+		}
+	}
 }
