@@ -17,7 +17,12 @@ package acpagent
 // (sdkgap_linelimit.go), notifications admitted at the SDK's pace
 // (sdkgap_flow.go); every other line reaches the SDK byte for byte. The
 // guard answers the client through output (output.go), with the error
-// responses, wording and id rules of internal/rpcline, askcore-mcp's too. Delete the
+// responses, wording, id rules and envelope scanner of internal/rpcline,
+// askcore-mcp's too. It reads lines itself rather than with
+// rpcline.Reader because it must frame them exactly as acp-go-sdk's
+// bufio.Scanner will: the limit counts the newline and a CR before it,
+// and every accepted line goes to the SDK byte for byte, kept in blocks
+// so that a 10 MiB line is never copied to grow. Delete the
 // SDK-specific parts when the SDK answers unparseable lines; TestLineGuard
 // and TestBinaryHostileLines pin the behaviour either way.
 
