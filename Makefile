@@ -37,6 +37,7 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 30m -ldflags='-s -w' ./... # no DWARF or ELF symbols: a third less CPU to link each test binary; race reports and stack traces come from Go's own pc-line table, which stays
 	$(GO) test -count=1 -run '^(TestConformance|TestInputCap)$$' ./hostgo # the interpreter's corpus, skipped under -race
+	$(GO) test -count=1 -run '^(TestLongRepliesReachTheClient|TestBinaryLongReply|TestLineGuardOversized)$$' ./acpagent # megabytes through one goroutine, skipped under -race
 
 test-js:
 	./scripts/test-js.sh
@@ -56,7 +57,7 @@ test-hosts: build
 # bounds the stage all the same: each target gets the whole count when the
 # machine fuzzes it that fast, and as many executions as fit in about that
 # many seconds when it does not (scripts/fuzz.sh).
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 6
 fuzz-short:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh 100000x
 

@@ -491,6 +491,7 @@ func TestBinarySignalIdle(t *testing.T) {
 // client through the real binary, in agent_message_chunk updates each far
 // under it.
 func TestBinaryLongReply(t *testing.T) {
+	skipBytesUnderRace(t)
 	text := replyText(rand.New(rand.NewPCG(21, 3)), 11<<20)
 	line, err := jsonLine(map[string]any{"content": text})
 	require.NoError(t, err)

@@ -188,6 +188,7 @@ func TestLineGuard(t *testing.T) {
 // read of the envelope decides the answer. The limit is the SDK's: a
 // line of exactly maxLineBytes, its newline included, reaches the SDK.
 func TestLineGuardOversized(t *testing.T) {
+	skipBytesUnderRace(t)
 	pad := func(n int) string { return strings.Repeat("x", n) }
 	// frame makes a line of exactly n bytes, newline excluded: head, a
 	// padded string, tail.

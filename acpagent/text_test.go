@@ -93,6 +93,7 @@ func TestCleanChunksMatchesTheCoreWhole(t *testing.T) {
 // at most 64 KiB. Before, a reply over the core's envelope limit was
 // dropped whole with a log line.
 func TestLongRepliesReachTheClient(t *testing.T) {
+	skipBytesUnderRace(t)
 	r := rand.New(rand.NewPCG(21, 2))
 	for _, size := range []int{300 << 10, 5 << 20} {
 		t.Run(fmt.Sprintf("%d KiB", size>>10), func(t *testing.T) {
