@@ -18,16 +18,13 @@ package acpagent
 // (sdkgap_flow.go); every other line reaches the SDK byte for byte. The
 // guard answers the client through output (output.go), with the error
 // responses, wording, id rules and envelope scanner of internal/rpcline,
-// askcore-mcp's too. It reads lines itself rather than with
-// rpcline.Reader because it must frame them exactly as acp-go-sdk's
-// bufio.Scanner will: the limit counts the newline and a CR before it,
-// and every accepted line goes to the SDK byte for byte, kept in blocks
-// so that a 10 MiB line is never copied to grow. Delete the
+// askcore-mcp's too, and reads them with its Reader, which frames them as
+// acp-go-sdk's bufio.Scanner will (a CR counts toward the limit) and
+// hands each over as it came, newline included. Delete the
 // SDK-specific parts when the SDK answers unparseable lines; TestLineGuard
 // and TestBinaryHostileLines pin the behaviour either way.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -44,9 +41,9 @@ import (
 
 // lineGuard is the io.Reader the SDK reads the client's lines from.
 type lineGuard struct {
-	src *bufio.Reader
-	out *output
-	log *slog.Logger
+	lines *rpcline.Reader
+	out   *output
+	log   *slog.Logger
 
 	flowMu   sync.Mutex
 	flowCond *sync.Cond
@@ -54,15 +51,13 @@ type lineGuard struct {
 	flowSeq  uint64 // the last barrier queued
 	flowDone uint64 // the last barrier the SDK handled
 
-	line    []byte   // the line being read (its first keepLineBytes)
-	more    [][]byte // the rest of a line longer than that
-	size    int      // the line's length so far
-	pending []byte   // what the SDK reads next
-	err     error    // the source's error, returned once pending is empty
+	pending []byte // what the SDK reads next
+	err     error  // the source's error, returned once pending is empty
 }
 
 func newLineGuard(r io.Reader, out *output, log *slog.Logger) *lineGuard {
-	g := &lineGuard{src: bufio.NewReaderSize(r, guardReadBytes), out: out, log: log}
+	// The SDK's scanner holds a line and its newline in maxLineBytes.
+	g := &lineGuard{lines: rpcline.NewReader(r, maxLineBytes-1), out: out, log: log}
 	g.flowCond = sync.NewCond(&g.flowMu)
 	return g
 }
@@ -82,73 +77,16 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 
 // next reads one line and sets pending to what the SDK gets of it.
 func (g *lineGuard) next() {
-	g.line, g.more, g.size = g.line[:0], nil, 0
-	for {
-		chunk, err := g.src.ReadSlice('\n')
-		// Without its newline yet (err != nil: more bytes come, or the
-		// input ended), the line needs one more byte in the SDK's
-		// scanner: the newline, or at EOF the room the scanner keeps.
-		if g.size+len(chunk) > maxLineBytes-boolInt(err != nil) {
-			g.discard(chunk, err)
-			return
-		}
-		g.add(chunk)
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case err != nil:
-			g.err = err
-		}
-		break
+	line, err := g.lines.Next()
+	var tl *rpcline.TooLong
+	switch {
+	case errors.As(err, &tl):
+		g.tooLong(tl)
+	case err != nil:
+		g.err = err
+	default:
+		g.pending = g.judge(line)
 	}
-	g.pending = g.judge(g.whole())
-}
-
-// add appends p to the line: to line up to keepLineBytes, then to blocks
-// of that size (a long line is never copied to grow it).
-func (g *lineGuard) add(p []byte) {
-	g.size += len(p)
-	for len(p) > 0 {
-		var dst *[]byte
-		switch {
-		case len(g.more) == 0 && len(g.line) < keepLineBytes:
-			if len(g.line) == cap(g.line) {
-				line := make([]byte, len(g.line), min(max(2*cap(g.line), guardReadBytes), keepLineBytes))
-				copy(line, g.line)
-				g.line = line
-			}
-			dst = &g.line
-		default:
-			if len(g.more) == 0 || len(g.more[len(g.more)-1]) == keepLineBytes {
-				g.more = append(g.more, make([]byte, 0, keepLineBytes))
-			}
-			dst = &g.more[len(g.more)-1]
-		}
-		n := min(len(p), cap(*dst)-len(*dst))
-		*dst = append(*dst, p[:n]...)
-		p = p[n:]
-	}
-}
-
-// whole is the line in one piece.
-func (g *lineGuard) whole() []byte {
-	if len(g.more) == 0 {
-		return g.line
-	}
-	b := make([]byte, 0, g.size)
-	b = append(b, g.line...)
-	for _, m := range g.more {
-		b = append(b, m...)
-	}
-	g.more = nil
-	return b
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // judge returns what the SDK gets of a whole line: the line, a repaired

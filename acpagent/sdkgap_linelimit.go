@@ -19,8 +19,6 @@ package acpagent
 // TestBinaryOversizedAnswerFailsTheQuestion pin the behaviour either way.
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"runtime/debug"
 
@@ -33,11 +31,6 @@ import (
 const maxLineBytes = 10 << 20
 
 const (
-	// guardReadBytes is the guard's read buffer.
-	guardReadBytes = 64 << 10
-	// keepLineBytes is the line buffer kept from line to line; a longer
-	// line goes on in blocks of that size, released once it is read.
-	keepLineBytes = 1 << 20
 	// maxQueuedReplies bounds the guard's answers waiting for a client
 	// that does not read; more are dropped with a log line.
 	maxQueuedReplies = 256
@@ -45,36 +38,15 @@ const (
 	logExcerptBytes = 80
 )
 
-// discard skips the rest of a line longer than maxLineBytes (line holds
-// its first bytes, chunk the next ones) without keeping it, then answers
-// it from what rpcline.Scanner read on the way.
-func (g *lineGuard) discard(chunk []byte, err error) {
-	var scan rpcline.Scanner
-	scan.Feed(g.line)
-	for _, m := range g.more {
-		scan.Feed(m)
-	}
-	n := g.size
-	g.more = nil // let the head go now
-	for {
-		scan.Feed(chunk)
-		n += len(chunk)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			break
-		}
-		chunk, err = g.src.ReadSlice('\n')
-	}
-	if err != nil {
-		g.err = err
-	}
-	if n > 0 && err == nil {
-		n-- // the newline
-	}
-	// The head's blocks (up to maxLineBytes) are garbage now: give the
+// tooLong answers a line longer than maxLineBytes, which the reader
+// discarded as it went by, from what its scan read of the envelope.
+func (g *lineGuard) tooLong(tl *rpcline.TooLong) {
+	n := tl.Size
+	// The blocks the reader held (up to maxLineBytes) are garbage now: give the
 	// memory back at once rather than minutes later, so that one
 	// oversized line does not leave the process that much bigger.
 	debug.FreeOSMemory()
-	env := scan.Envelope()
+	env := tl.Envelope
 	id := env.ID
 	attrs := []any{"bytes", n, "limit", maxLineBytes}
 	if id != nil {

@@ -170,6 +170,7 @@ func (c *lineConn) readLoop() {
 			c.deliver(readResult{err: err})
 			return
 		}
+		line = rpcline.TrimEOL(line)
 		if len(line) >= bigLine {
 			c.markBig(line)
 		}

@@ -48,18 +48,19 @@ func TestLines(t *testing.T) {
 		limit    int
 		want     []string
 	}{
-		{"plain", "a\nbb\n", 10, []string{"a", "bb"}},
-		{"crlf", "a\r\nbb\r\n", 10, []string{"a", "bb"}},
-		{"last line without newline", "a\nbb", 10, []string{"a", "bb"}},
-		{"empty lines", "\n\r\n\n", 10, []string{"", "", ""}},
+		{"plain", "a\nbb\n", 10, []string{"a\n", "bb\n"}},
+		{"crlf", "a\r\nbb\r\n", 10, []string{"a\r\n", "bb\r\n"}},
+		{"last line without newline", "a\nbb", 10, []string{"a\n", "bb"}},
+		{"empty lines", "\n\r\n\n", 10, []string{"\n", "\r\n", "\n"}},
 		{"nothing", "", 10, nil},
-		{"exactly the limit", "12345\n12345\r\n", 5, []string{"12345", "12345"}},
-		{"one over the limit", "123456\nok\n", 5, []string{"TOO LONG 6", "ok"}},
-		{"one over, crlf", "123456\r\nok\n", 5, []string{"TOO LONG 6", "ok"}},
-		{"one over, at the end", "ok\n123456", 5, []string{"ok", "TOO LONG 6"}},
-		{"far over", strings.Repeat("x", 200000) + "\r\nok\n", 1000, []string{"TOO LONG 200000", "ok"}},
-		{"far over, at the end", "ok\n" + strings.Repeat("x", 200000), 1000, []string{"ok", "TOO LONG 200000"}},
-		{"a lone CR is content", "a\rb\n", 10, []string{"a\rb"}},
+		{"exactly the limit", "12345\n1234\r\n12345", 5, []string{"12345\n", "1234\r\n", "12345"}},
+		{"a CR counts", "12345\r\nok\n", 5, []string{"TOO LONG 6", "ok\n"}},
+		{"one over the limit", "123456\nok\n", 5, []string{"TOO LONG 6", "ok\n"}},
+		{"one over, at the end", "ok\n123456", 5, []string{"ok\n", "TOO LONG 6"}},
+		{"far over", strings.Repeat("x", 200000) + "\r\nok\n", 1000, []string{"TOO LONG 200001", "ok\n"}},
+		{"far over, at the end", "ok\n" + strings.Repeat("x", 200000), 1000, []string{"ok\n", "TOO LONG 200000"}},
+		{"a lone CR is content", "a\rb\n", 10, []string{"a\rb\n"}},
+		{"long lines within the limit", strings.Repeat("y", 3<<20) + "\nz\n", 4 << 20, []string{strings.Repeat("y", 3<<20) + "\n", "z\n"}},
 	}
 	for _, tc := range cases {
 		for _, slow := range []bool{false, true} {
@@ -81,13 +82,13 @@ func TestLinesAreTheirOwn(t *testing.T) {
 	require.NoError(t, err)
 	_, err = lr.Next()
 	require.NoError(t, err)
-	assert.Equal(t, "first", string(a))
+	assert.Equal(t, "first\n", string(a))
 }
 
 func TestTooLongReadsTheEnvelope(t *testing.T) {
 	body := `{"method":"tools/call","params":{"arguments":"` + strings.Repeat("é", 300000) + `"},"jsonrpc":"2.0","id":7}`
 	for _, slow := range []bool{false, true} {
-		var r io.Reader = strings.NewReader(body + "\r\nnext\n")
+		var r io.Reader = strings.NewReader(body + "\nnext\n")
 		if slow {
 			r = iotest.OneByteReader(r)
 		}
@@ -100,8 +101,30 @@ func TestTooLongReadsTheEnvelope(t *testing.T) {
 		assert.Equal(t, "a line of "+itoa(int64(len(body)))+" bytes is over the limit of 65536 bytes; it was discarded", tl.Error())
 		line, err := lr.Next()
 		require.NoError(t, err)
-		assert.Equal(t, "next", string(line))
+		assert.Equal(t, "next\n", string(line))
 	}
+}
+
+func TestTrimEOL(t *testing.T) {
+	for in, want := range map[string]string{"a\n": "a", "a\r\n": "a", "a": "a", "a\r": "a", "\n": "", "a\n\n": "a\n", "a\rb": "a\rb"} {
+		assert.Equal(t, want, string(TrimEOL([]byte(in))), "%q", in)
+	}
+}
+
+// A line just within the limit is kept in blocks and copied once, whole:
+// reading it allocates about twice its size, never the growth of one
+// buffer copied again and again.
+func TestLongLineIsCopiedOnce(t *testing.T) {
+	const limit = 10 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	line, err := NewReader(&endless{n: limit}, limit).Next()
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	assert.Len(t, line, limit+1)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	assert.Less(t, allocated, uint64(limit*9/4), "allocated %d bytes for a %d-byte line", allocated, limit)
 }
 
 // endless is a line of n bytes of 'x' and a newline, generated as it is
@@ -150,7 +173,7 @@ func TestReadErrorsPassThrough(t *testing.T) {
 	lr := NewReader(io.MultiReader(strings.NewReader("ok\npart"), iotest.ErrReader(boom)), 100)
 	line, err := lr.Next()
 	require.NoError(t, err)
-	assert.Equal(t, "ok", string(line))
+	assert.Equal(t, "ok\n", string(line))
 	_, err = lr.Next()
 	assert.ErrorIs(t, err, boom)
 }
