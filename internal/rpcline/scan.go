@@ -77,13 +77,7 @@ func (s *Scanner) step(c byte) {
 	space := c == ' ' || c == '\t' || c == '\r' || c == '\n'
 	switch s.state {
 	case scanStart:
-		switch {
-		case space:
-		case c == '{':
-			s.state = scanKey
-		default:
-			s.state = scanDone
-		}
+		s.expect(c, space, '{', scanKey)
 	case scanKey:
 		switch {
 		case space || c == ',':
@@ -109,13 +103,7 @@ func (s *Scanner) step(c byte) {
 			s.keyLong = true
 		}
 	case scanColon:
-		switch {
-		case space:
-		case c == ':':
-			s.state = scanValue
-		default:
-			s.state = scanDone
-		}
+		s.expect(c, space, ':', scanValue)
 	case scanValue:
 		if space {
 			return
@@ -124,6 +112,18 @@ func (s *Scanner) step(c byte) {
 		s.value(c)
 	case scanInValue:
 		s.value(c)
+	}
+}
+
+// expect goes on to next at want, waits over space, and ends the scan at
+// anything else.
+func (s *Scanner) expect(c byte, space bool, want byte, next scanState) {
+	switch {
+	case space:
+	case c == want:
+		s.state = next
+	default:
+		s.state = scanDone
 	}
 }
 
