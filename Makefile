@@ -35,7 +35,7 @@ test: check-wasm
 test-go:
 	@unformatted="$$("$$($(GO) env GOROOT)/bin/gofmt" -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 30m -ldflags='-s -w' ./... # no DWARF or ELF symbols: a third less CPU to link each test binary; race reports and stack traces come from Go's own pc-line table, which stays
+	$(GO) test -race -count=1 -timeout 30m -p 3 -ldflags='-s -w' ./... # -p 3: much of a test binary's time is waiting (children, browsers, timers), so three at a time on two cores; no DWARF or ELF symbols: a third less CPU to link each test binary (race reports and stack traces come from Go's own pc-line table, which stays)
 	$(GO) test -count=1 -run '^(TestConformance|TestInputCap)$$' ./hostgo # the interpreter's corpus, skipped under -race
 	$(GO) test -count=1 -run '^(TestLongRepliesReachTheClient|TestBinaryLongReply|TestLineGuardOversized)$$' ./acpagent # megabytes through one goroutine, skipped under -race
 

@@ -100,6 +100,7 @@ func truthConformanceCases() []struct{ name, in string } {
 		{"form-claude-titles-short-descriptions-under-field", env("elicitation", reqLong, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"form-claude-multiselect", env("elicitation", reqMulti, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"form-claude-batch", env("elicitation", reqBatch, `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-batch-long-questions-no-header", env("elicitation", `{"questions":[{"question":"Which of the two storage engines should the sync service use for its event log?","options":[{"label":"Postgres"},{"label":"SQLite"}]},{"question":"What should the first release of the sync service be called?"}]}`, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"reask-claude-form-again", deliveryEnv("form_reply", reqDBCustom, empty, `{"ms":5000,"client":"claude-code","clientVersion":"2.1.328"}`, `"for":"mcp"`)},
 		{"form-notes-kept-for-claude", env("elicitation", reqOpen, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"form-notes-codex-batch", env("elicitation", reqBatch, `"for":"mcp"`, `"client":"codex-mcp-client"`)},

@@ -188,9 +188,11 @@ func appendFormSchema(b []byte, a *call, fs formSpec) []byte {
 // appendFieldHead writes `"name":{"type":T,"title":...[,"description":...]`
 // for question i: the single-question titles (for MCP, its header
 // when it has one); in a batch the header (or the question) as title and
-// the question as description. more, when not empty, ends the
-// description (the options' descriptions no title carries).
-func appendFieldHead(b []byte, a *call, i int, t formTarget, name, typ, title, more string) []byte {
+// the question as description. A client that cuts titles short (width
+// under MaxOptionTitleChars: Claude Code) gets a question too long for a
+// title cut there, and whole as the description. more, when not empty,
+// ends the description (the options' descriptions no title carries).
+func appendFieldHead(b []byte, a *call, i int, t formTarget, width int, name, typ, title, more string) []byte {
 	r := &a.Questions[i]
 	b = jsonx.AppendString(b, name)
 	b = append(b, `:{"type":`...)
@@ -204,6 +206,9 @@ func appendFieldHead(b []byte, a *call, i int, t formTarget, name, typ, title, m
 		}
 	case r.Header == "":
 		title = r.Question
+		if width < MaxOptionTitleChars && len([]rune(title)) > width {
+			title, desc = cut(sanitize(title, false), width-1), r.Question
+		}
 	default:
 		title, desc = r.Header, r.Question
 	}
@@ -228,7 +233,7 @@ func appendQuestionFields(b []byte, a *call, i int, fs formSpec, required []stri
 	t := fs.target
 	if len(r.Options) == 0 {
 		name := fieldName(a, fieldAnswer, i)
-		b = appendFieldHead(b, a, i, t, name, "string", titleAnswer, "")
+		b = appendFieldHead(b, a, i, t, titleWidth(t, fs.client), name, "string", titleAnswer, "")
 		b = append(b, `,"minLength":1,"maxLength":`...)
 		b = jsonx.AppendInt(b, MaxAnswerChars)
 		return appendNotesField(append(b, '}'), a, i, fs), append(required, name)
@@ -240,7 +245,7 @@ func appendQuestionFields(b []byte, a *call, i int, fs formSpec, required []stri
 	var name string
 	if r.MultiSelect {
 		name = fieldName(a, fieldChoices, i)
-		b = appendFieldHead(b, a, i, t, name, "array", titleChoices, more)
+		b = appendFieldHead(b, a, i, t, width, name, "array", titleChoices, more)
 		b = append(b, `,"items":{"anyOf":`...)
 		b = appendConsts(b, r, order, t, width, false)
 		b = append(b, '}')
@@ -263,7 +268,7 @@ func appendQuestionFields(b []byte, a *call, i int, fs formSpec, required []stri
 		}
 	} else {
 		name = fieldName(a, fieldChoice, i)
-		b = appendFieldHead(b, a, i, t, name, "string", titleChoice, more)
+		b = appendFieldHead(b, a, i, t, width, name, "string", titleChoice, more)
 		b = append(b, `,"oneOf":`...)
 		b = appendConsts(b, r, order, t, width, true)
 		if d := r.defaultIndex(); d >= 0 {
