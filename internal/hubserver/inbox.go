@@ -416,14 +416,11 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 			continue
 		}
 		now := map[string]bool{}
-		// Oldest first, as the snapshot: the page puts each on top.
-		for i := len(asks) - 1; i >= 0; i-- {
-			a := asks[i]
+		for _, a := range asks {
 			now[a.ID] = true
-			if !known[a.ID] {
-				known[a.ID] = true
-				w.Write(inboxFrame("add", toInboxItem(a)))
-			}
+		}
+		for _, a := range newAsks(known, asks) {
+			w.Write(inboxFrame("add", toInboxItem(a)))
 		}
 		for id := range known {
 			if now[id] {
@@ -438,6 +435,20 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		}
 		fl.Flush()
 	}
+}
+
+// newAsks returns the asks not yet known, in the order given (oldest first,
+// as the snapshot: the page puts each on top, so the newest ends on top
+// however many arrive in one look), and marks them known.
+func newAsks(known map[string]bool, asks []hubstore.Ask) []hubstore.Ask {
+	var added []hubstore.Ask
+	for _, a := range asks {
+		if !known[a.ID] {
+			known[a.ID] = true
+			added = append(added, a)
+		}
+	}
+	return added
 }
 
 // pending lists the person's pending asks, oldest first.

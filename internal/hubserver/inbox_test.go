@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askcore/askcore/internal/hubstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -516,4 +517,18 @@ func pickedOptions(t *testing.T, ask map[string]any) []any {
 	pick, _ := picks[0].(map[string]any)
 	options, _ := pick["options"].([]any)
 	return options
+}
+
+// Several asks seen in one look go to the page oldest first, as the
+// snapshot does: the page puts each on top, so the newest ends on top.
+func TestInboxNewAsksOldestFirst(t *testing.T) {
+	known := map[string]bool{"a": true}
+	asks := []hubstore.Ask{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	var ids []string
+	for _, a := range newAsks(known, asks) {
+		ids = append(ids, a.ID)
+	}
+	assert.Equal(t, []string{"b", "c"}, ids)
+	assert.Equal(t, map[string]bool{"a": true, "b": true, "c": true}, known)
+	assert.Empty(t, newAsks(known, asks), "an ask is added once")
 }
