@@ -178,7 +178,18 @@ async function claudeTui({ legacy }) {
       await t.waitFor(/❯ (Accept|Decline)|❯ +\S/, { what: 'the cursor moved' });
     }
     await t.waitFor(/❯ Accept/, { within: 5_000, what: 'Accept under the cursor' });
-    await t.keys('Enter');
+    // The dialog ignores a key pressed right after the cursor reached
+    // Accept (and starts that wait again): as a person would, press again
+    // while the form is still open.
+    for (let i = 0; ; i++) {
+      await t.keys('Enter');
+      try {
+        await t.waitFor((s) => !/requests your input/.test(s), { within: 3_000, what: 'the form closed' });
+        break;
+      } catch (err) {
+        if (i === 2) throw err;
+      }
+    }
     await timeout(run.model.resultPromise, 60_000, 'the model receiving the answer');
     screens.after = await t.screen();
   } catch (err) {
