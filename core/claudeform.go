@@ -11,10 +11,11 @@ import "strings"
 // "… (+N more lines)" on the last. A field's description gets one row in
 // the full-screen layout (a line break shows as "\uFFFD") and is shown whole
 // in the inline one. So for one question the core writes the message as
-// rows, none longer than claudeRowChars, at most claudeMessageRows of them:
-// the ask first, then the options' descriptions the titles do not carry,
-// then as much of the question as is left room for; what the rows cannot
-// hold goes in the field's description, on one line.
+// rows, none longer than claudeRowChars, at most claudeMessageRows of them,
+// most needed first (a short terminal shows fewer rows, and the dialog
+// drops the last): the ask, then the options' descriptions the titles do
+// not carry, then as much of the question as is left room for; what the
+// rows cannot hold goes in the field's description, on one line.
 const (
 	claudeMessageRows = 4
 	claudeRowChars    = 114
@@ -79,7 +80,7 @@ func claudeLayout(a *call, fs formSpec) (rows claudeRows, ok bool) {
 	if ask != "" {
 		context, rest = contextRows(sanitize(r.Question, false), budget-used)
 	}
-	lines := append(append(head, context...), shown...)
+	lines := append(append(head, shown...), context...)
 	rows.message = strings.Join(lines, "\n") + previews
 	if rest != "" {
 		left = append(left, rest)
