@@ -18,6 +18,17 @@ const (
 		"The event log grows by about two million rows a month and is read mostly from the tail."
 )
 
+// reqLongDescriptions is a short question with n options whose
+// descriptions are longer than Claude Code's titles.
+func reqLongDescriptions(n int) string {
+	var opts []string
+	for i := 1; i <= n; i++ {
+		d := "Option " + strconv.Itoa(i) + " keeps the current API and moves the event log to engine number " + strconv.Itoa(i) + "."
+		opts = append(opts, `{"label":"Engine `+strconv.Itoa(i)+`","description":"`+d+`"}`)
+	}
+	return `{"header":"Engine","question":"Which storage engine should the sync service use?","options":[` + strings.Join(opts, ",") + `]}`
+}
+
 // deliveryEnv is an envelope of op with a delivery object.
 func deliveryEnv(op, request, response, delivery string, rest ...string) string {
 	return env(op, request, append([]string{`"response":` + response, `"delivery":` + delivery}, rest...)...)
@@ -95,13 +106,27 @@ func truthConformanceCases() []struct{ name, in string } {
 		{"form-ask-short-question-whole", env("elicitation", reqDB, `"for":"mcp"`)},
 		{"form-ask-long-question-starting-with-ask", env("elicitation", `{"question":"Which one? `+strings.Repeat("More context here. ", 15)+`"}`)},
 		{"form-notes-left-out-for-codex", env("elicitation", reqDB, `"for":"mcp"`, `"client":"codex-mcp-client"`)},
-		// Claude Code cuts every title at 48 columns: a description fits
-		// whole in the title or goes to the field's description.
-		{"form-claude-titles-short-descriptions-under-field", env("elicitation", reqLong, `"for":"mcp"`, `"client":"claude-code"`)},
+		// Claude Code cuts every title at 48 columns and shows 4 rows of
+		// message: a description fits whole in the title or takes a row of
+		// the message after the ask; what the rows cannot hold goes to the
+		// field's description, on one line.
+		{"form-claude-long-question-rows", env("elicitation", reqLong, `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-descriptions-in-message", env("elicitation", reqLongDescriptions(3), `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-descriptions-beyond-rows", env("elicitation", reqLongDescriptions(5), `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-long-multiselect", env("elicitation", `{"header":"Features","question":"`+longContext+` Which features should the first release include?","multiSelect":true,"options":[`+
+			`{"label":"PDF invoices","value":"pdf","description":"Customers download each invoice as a PDF with their own logo and address.","recommended":true},`+
+			`{"label":"Refunds","value":"refunds","description":"Full and partial refunds from the admin page, with an email to the customer."}]}`, `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-long-free-text", env("elicitation", `{"question":"`+longContext+` What should the first release of the sync service be called?"}`, `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-previews-after-rows", env("elicitation", `{"question":"Which layout should the dashboard use?","options":[`+
+			`{"label":"Grid","description":"Every widget in a fixed grid of equal cells, two columns on a phone.","preview":"+--+--+\n|  |  |\n+--+--+"},`+
+			`{"label":"List","description":"One widget per row, full width, in the order the person chose."}]}`, `"for":"mcp"`, `"client":"claude-code"`)},
+		{"form-claude-short-multiline-question", env("elicitation", `{"question":"The build is green.\nShould I ship it?","options":[`+
+			`{"label":"Ship","description":"Tag the release and publish the packages to npm and the Go proxy now."},{"label":"Wait","description":"Keep the branch open."}]}`, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"form-claude-multiselect", env("elicitation", reqMulti, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"form-claude-batch", env("elicitation", reqBatch, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"form-claude-batch-long-questions-no-header", env("elicitation", `{"questions":[{"question":"Which of the two storage engines should the sync service use for its event log?","options":[{"label":"Postgres"},{"label":"SQLite"}]},{"question":"What should the first release of the sync service be called?"}]}`, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"reask-claude-form-again", deliveryEnv("form_reply", reqDBCustom, empty, `{"ms":5000,"client":"claude-code","clientVersion":"2.1.328"}`, `"for":"mcp"`)},
+		{"reask-claude-long-question-rows", deliveryEnv("form_reply", reqLong, empty, `{"ms":5000,"client":"claude-code","clientVersion":"2.1.328"}`, `"for":"mcp"`)},
 		{"form-notes-kept-for-claude", env("elicitation", reqOpen, `"for":"mcp"`, `"client":"claude-code"`)},
 		{"form-notes-codex-batch", env("elicitation", reqBatch, `"for":"mcp"`, `"client":"codex-mcp-client"`)},
 		{"form-client-not-string", env("elicitation", reqDB, `"client":{"name":"codex"}`)},

@@ -31,9 +31,14 @@ type formSpec struct {
 // appendForm writes the form of a normalized call as fs says.
 func appendForm(b []byte, a *call, fs formSpec) []byte {
 	b = append(b, `{"message":`...)
-	msg := formMessage(a)
-	if fs.lead != "" {
-		msg = fs.lead + "\n\n" + msg
+	var msg string
+	if rows, ok := claudeLayout(a, fs); ok {
+		msg = rows.message
+	} else {
+		msg = formMessage(a)
+		if fs.lead != "" {
+			msg = fs.lead + "\n\n" + msg
+		}
 	}
 	b = jsonx.AppendString(b, msg)
 	b = append(b, `,"requestedSchema":`...)
@@ -214,6 +219,8 @@ func appendFieldHead(b []byte, a *call, i int, t formTarget, width int, name, ty
 	}
 	b = jsonx.AppendString(b, title)
 	switch {
+	case desc != "" && more != "" && width < MaxOptionTitleChars:
+		desc += claudeSep + more
 	case desc != "" && more != "":
 		desc += "\n\n" + more
 	case more != "":
@@ -233,7 +240,11 @@ func appendQuestionFields(b []byte, a *call, i int, fs formSpec, required []stri
 	t := fs.target
 	if len(r.Options) == 0 {
 		name := fieldName(a, fieldAnswer, i)
-		b = appendFieldHead(b, a, i, t, titleWidth(t, fs.client), name, "string", titleAnswer, "")
+		more := ""
+		if rows, ok := claudeLayout(a, fs); ok {
+			more = rows.under
+		}
+		b = appendFieldHead(b, a, i, t, titleWidth(t, fs.client), name, "string", titleAnswer, more)
 		b = append(b, `,"minLength":1,"maxLength":`...)
 		b = jsonx.AppendInt(b, MaxAnswerChars)
 		return appendNotesField(append(b, '}'), a, i, fs), append(required, name)
@@ -241,7 +252,10 @@ func appendQuestionFields(b []byte, a *call, i int, fs formSpec, required []stri
 	var ob [MaxOptions]int
 	order := r.appendDisplayOrder(ob[:0])
 	width := titleWidth(t, fs.client)
-	more := uncarriedDescriptions(r, order, t, width)
+	more := strings.Join(uncarriedLines(r, order, t, width), claudeSep)
+	if rows, ok := claudeLayout(a, fs); ok {
+		more = rows.under
+	}
 	var name string
 	if r.MultiSelect {
 		name = fieldName(a, fieldChoices, i)
@@ -352,7 +366,7 @@ func titleWidth(t formTarget, client string) int {
 // (MaxOptionTitleChars). ACP clients show descriptions: there the title
 // is the label. A client that cuts titles short (Claude Code) gets the
 // description in the title only when it fits whole; the field's
-// description carries the others (uncarriedDescriptions).
+// message or the field's description carries the others (uncarriedLines).
 // It also says whether the title carries the whole description, which
 // the option then does not repeat.
 func optionTitle(o *option, t formTarget, width int) (title string, carriesDescription bool) {
@@ -377,16 +391,15 @@ func optionTitle(o *option, t formTarget, width int) (title string, carriesDescr
 	return title + titleSep + c, c == d && d == o.Description
 }
 
-// uncarriedDescriptions is, for a client that cuts titles short (Claude
-// Code), the descriptions its option titles do not carry whole, one line
-// each in display order ("Postgres: durable, needs a server"), for the
-// field's description, which that client shows under the field; "" when
-// the titles carry them all.
-func uncarriedDescriptions(r *request, order []int, t formTarget, width int) string {
+// uncarriedLines is, for a client that cuts titles short (Claude Code),
+// the descriptions its option titles do not carry whole, one line each in
+// display order ("Postgres: durable, needs a server"); none when the
+// titles carry them all.
+func uncarriedLines(r *request, order []int, t formTarget, width int) []string {
 	if t != forMCP || width == MaxOptionTitleChars {
-		return ""
+		return nil
 	}
-	var b []byte
+	var lines []string
 	for _, oi := range order {
 		o := &r.Options[oi]
 		if o.Description == "" {
@@ -395,14 +408,9 @@ func uncarriedDescriptions(r *request, order []int, t formTarget, width int) str
 		if _, carried := optionTitle(o, t, width); carried {
 			continue
 		}
-		if len(b) > 0 {
-			b = append(b, '\n')
-		}
-		b = append(b, o.Label...)
-		b = append(b, ": "...)
-		b = append(b, sanitize(o.Description, false)...)
+		lines = append(lines, o.Label+": "+sanitize(o.Description, false))
 	}
-	return string(b)
+	return lines
 }
 
 // titleSep joins an option's label and description in an MCP title;

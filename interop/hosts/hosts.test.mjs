@@ -41,6 +41,25 @@ const LONG = {
     LAST_SENTENCE,
 };
 
+// A long multi-select question: three options, each description longer
+// than Claude Code's 48-column titles, two recommended.
+const MULTI_ASK = 'Which features should the first release include?';
+const MULTI = {
+  header: 'Features',
+  question:
+    'The first release of the billing service goes to the pilot customers in two weeks, and each feature below adds ' +
+    'about a week of work for the team of three, so not all of them can make it. The pilot customers asked for invoices ' +
+    'they can download and for payments by card; the sales team wants refunds because two of the pilot contracts ' +
+    'mention them. ' +
+    MULTI_ASK,
+  multiSelect: true,
+  options: [
+    { label: 'PDF invoices', value: 'pdf', description: 'Customers download each invoice as a PDF with their own logo and address.', recommended: true },
+    { label: 'Card payments', value: 'card', description: 'Payments by card through the existing Stripe account; needs the Stripe key in production.', recommended: true },
+    { label: 'Refunds', value: 'refunds', description: 'Full and partial refunds from the admin page, with an email to the customer.' },
+  ],
+};
+
 // A host's non-interactive mode that reaches nobody must tell the model so
 // within this long after its call (the suite kills the host a little later).
 const TRUTH_WITHIN = 15_000;
@@ -149,11 +168,12 @@ const exec = {
 // so a sentence the TUI wrapped is found whole.
 const flat = (...screens) => screens.join('\n').split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/\s+/g, ' ');
 
-// claudeTui: the person answers the form in Claude Code's TUI, picking
-// SQLite (not the recommended option). Screens: form (as it opens),
-// options (the choice expanded), after.
-async function claudeTui({ legacy }) {
-  const run = await setup('claude', { args: LONG, extraEnv: legacy ? { MCP_PROTOCOL_NEGOTIATION: 'legacy' } : {} });
+// claudeTui: the person answers the form in Claude Code's TUI: for LONG,
+// picking SQLite (not the recommended option); for MULTI (multi), keeping
+// the recommended options checked. Screens: form (as it opens), options
+// (the choice expanded), after.
+async function claudeTui({ legacy, multi = false }) {
+  const run = await setup('claude', { args: multi ? MULTI : LONG, extraEnv: legacy ? { MCP_PROTOCOL_NEGOTIATION: 'legacy' } : {} });
   const t = new Tmux('claude');
   const screens = {};
   let error = null;
@@ -168,17 +188,34 @@ async function claudeTui({ legacy }) {
     screens.form = await t.waitFor(/requests your input[\s\S]*Esc to cancel/, { within: 120_000, what: 'the form' });
     shownAt = Date.now();
     await t.keys('Right');
-    screens.options = await t.waitFor(/◯ SQLite/, { what: 'the options' });
-    await t.keys('Down');
-    await t.waitFor(/❯ ◯ SQLite/, { what: 'SQLite under the cursor' });
-    await t.keys('Enter');
-    await t.waitFor((s) => !/◯ SQLite/.test(s), { what: 'the choice made' });
+    if (multi) {
+      screens.options = await t.waitFor(/☐ Refunds/, { what: 'the options' });
+      await t.keys('Left');
+      await t.waitFor((s) => !/☐ Refunds/.test(s), { what: 'the options closed' });
+    } else {
+      screens.options = await t.waitFor(/◯ SQLite/, { what: 'the options' });
+      await t.keys('Down');
+      await t.waitFor(/❯ ◯ SQLite/, { what: 'SQLite under the cursor' });
+      await t.keys('Enter');
+      await t.waitFor((s) => !/◯ SQLite/.test(s), { what: 'the choice made' });
+    }
     for (let i = 0; i < 4 && !/❯ Accept/.test(await t.screen()); i++) {
       await t.keys('Down');
       await t.waitFor(/❯ (Accept|Decline)|❯ +\S/, { what: 'the cursor moved' });
     }
     await t.waitFor(/❯ Accept/, { within: 5_000, what: 'Accept under the cursor' });
-    await t.keys('Enter');
+    // The dialog ignores a key pressed right after the cursor reached
+    // Accept (and starts that wait again): as a person would, press again
+    // while the form is still open.
+    for (let i = 0; ; i++) {
+      await t.keys('Enter');
+      try {
+        await t.waitFor((s) => !/requests your input/.test(s), { within: 3_000, what: 'the form closed' });
+        break;
+      } catch (err) {
+        if (i === 2) throw err;
+      }
+    }
     await timeout(run.model.resultPromise, 60_000, 'the model receiving the answer');
     screens.after = await t.screen();
   } catch (err) {
@@ -283,6 +320,7 @@ const tui = {
   gemini: once(() => geminiTui()),
   claude: once(() => claudeTui({ legacy: false })),
   claudeLegacy: once(() => claudeTui({ legacy: true })),
+  claudeMulti: once(() => claudeTui({ legacy: false, multi: true })),
   codex: once(() => codexTui()),
 };
 
@@ -410,7 +448,40 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
       for (const o of LONG.options) assert.ok(seen.includes(o.description), `"${o.description}" is not on screen:\n${r.screens.options}`);
       assert.match(seen, /recommended/i, 'no recommended mark on screen');
     });
+
+    // Measured limit: the full-screen dialog shows at most 4 rows of message
+    // (114 columns each at 120) and one row of a field's description; the
+    // ask and a description take 2, so 2 rows of this 594-character
+    // question's context fit, and one more row of it under the field. The
+    // inline layout shows the field's description whole.
+    test(`Claude Code TUI (${label}): the whole question is on screen`, { todo: "Claude Code's full-screen dialog shows 4 rows of message and 1 row of a field's description" }, async (t) => {
+      if (skipped(t, 'claude', { tui: true })) return;
+      const r = await tui[key]();
+      assert.ok(r.screens.form, `the form was not seen: ${r.error?.message}`);
+      assert.ok(flat(r.screens.form).includes(LONG.question), `the question is not whole on screen:\n${r.screens.form}`);
+    });
   }
+
+  test('Claude Code TUI (multi-select): the form shows the ask, each description and both recommended marks', async (t) => {
+    if (skipped(t, 'claude', { tui: true })) return;
+    const r = await tui.claudeMulti();
+    report(t, t.name, r.record);
+    assert.ok(r.screens.form && r.screens.options, `the form was not seen: ${r.error?.message}`);
+    const seen = flat(r.screens.form, r.screens.options);
+    assert.ok(seen.includes(MULTI_ASK), `the question's ask is not on screen:\n${r.screens.form}`);
+    assert.doesNotMatch(seen, /\(\+\d+ more lines?\)/, 'part of the message is hidden');
+    for (const o of MULTI.options) assert.ok(seen.includes(o.description), `"${o.description}" is not on screen:\n${r.screens.form}`);
+    for (const o of MULTI.options.filter((o) => o.recommended)) assert.ok(flat(r.screens.options).includes(`${o.label} (recommended)`), `${o.label} has no recommended mark:\n${r.screens.options}`);
+  });
+
+  test('Claude Code TUI (multi-select): the recommended options kept checked reach the model', async (t) => {
+    if (skipped(t, 'claude', { tui: true })) return;
+    const r = await tui.claudeMulti();
+    assert.equal(r.error, null, r.error?.message);
+    const obj = assertSameBytes(r);
+    assert.equal(r.server.isError, false, r.server.text);
+    assert.deepEqual(obj.answers ?? obj.answer, ['pdf', 'card']);
+  });
 
   test('Gemini CLI TUI: the person sees where to answer, or the model is told at once that nobody can', async (t) => {
     if (skipped(t, 'gemini', { tui: true })) return;
