@@ -208,7 +208,15 @@ func TestReplicasDeliverEachRowOnce(t *testing.T) {
 		for i := range asks {
 			ask(t, s1, f, fmt.Sprint("c", i))
 		}
-		n1, n2 := notifier(s1), notifier(s2)
+		// A delivery that times out is sent again (the receiver dedupes on
+		// the delivery header); a patient timeout keeps this test to what
+		// it checks, that two replicas never claim one row at once (with
+		// 300 ms, a receiver slowed by load saw a retry).
+		patient := func(s hubstore.Store) *hubnotify.Notifier {
+			return hubnotify.New(hubnotify.Options{Store: s, InboxURL: "https://hub.example/", Timeout: time.Minute,
+				Backoff: func(int) time.Duration { return 0 }})
+		}
+		n1, n2 := patient(s1), patient(s2)
 		var wg sync.WaitGroup
 		for _, n := range []*hubnotify.Notifier{n1, n2} {
 			wg.Go(func() {
