@@ -118,7 +118,11 @@ func ask(t *testing.T, s hubstore.Store, f fixture, id string) hubstore.Ask {
 }
 
 func notifier(s hubstore.Store) *hubnotify.Notifier {
-	return hubnotify.New(hubnotify.Options{Store: s, InboxURL: "https://hub.example/", Timeout: 300 * time.Millisecond,
+	return notifierTimeout(s, 300*time.Millisecond)
+}
+
+func notifierTimeout(s hubstore.Store, timeout time.Duration) *hubnotify.Notifier {
+	return hubnotify.New(hubnotify.Options{Store: s, InboxURL: "https://hub.example/", Timeout: timeout,
 		Backoff: func(int) time.Duration { return 0 }})
 }
 
@@ -212,11 +216,7 @@ func TestReplicasDeliverEachRowOnce(t *testing.T) {
 		// the delivery header); a patient timeout keeps this test to what
 		// it checks, that two replicas never claim one row at once (with
 		// 300 ms, a receiver slowed by load saw a retry).
-		patient := func(s hubstore.Store) *hubnotify.Notifier {
-			return hubnotify.New(hubnotify.Options{Store: s, InboxURL: "https://hub.example/", Timeout: time.Minute,
-				Backoff: func(int) time.Duration { return 0 }})
-		}
-		n1, n2 := patient(s1), patient(s2)
+		n1, n2 := notifierTimeout(s1, time.Minute), notifierTimeout(s2, time.Minute)
 		var wg sync.WaitGroup
 		for _, n := range []*hubnotify.Notifier{n1, n2} {
 			wg.Go(func() {
