@@ -43,11 +43,21 @@ stages() {
 	for target; do
 		status=0
 		t0=$(date +%s)
-		{ time "$MAKE" --no-print-directory "$target" 2>&1 || status=$?; } 2>"$tmp/$name.time" </dev/null
+		{ time { "$MAKE" --no-print-directory "$target" 2>&1 | tee "$tmp/$target.log"; } || status=$?; } 2>"$tmp/$name.time" </dev/null
 		read -r real user sys <"$tmp/$name.time" || true
 		echo "$target $status $(($(date +%s) - t0)) $(awk "BEGIN{printf \"%d\", $user + $sys}")" >>"$tmp/$name"
 		echo "stage $target: $( ((status)) && echo "FAILED (exit $status)" || echo passed) in $(($(date +%s) - t0)) s"
 	done
+}
+
+# failures TARGET: the lines of a failed stage's output that say what
+# failed (at most 12), or its last lines when none does. Node's spec
+# reporter marks a todo test that fails with "✖ ... # why": not a failure.
+failures() {
+	local log="$tmp/$1.log" lines
+	lines=$(grep -aE -e '--- FAIL|^FAIL|^panic:|✖ |Error|not ok ' "$log" | grep -avE '✖ .*\) # |✖ failing tests:' | tail -n 12) || true
+	[ -n "$lines" ] || lines=$(tail -n 8 "$log")
+	printf '%s\n' "$lines" | cut -c1-300 | sed "s/^/test: $1: /"
 }
 
 lane go "${go_lane[@]}" &
@@ -69,5 +79,11 @@ for name in go node; do
 done
 if ((failed)); then
 	echo "test: FAILED: a failed stage's lines start with its lane (\"go   | \", \"node | \")"
+	# What failed, last: a CI page often keeps only the end of the output.
+	for name in go node; do
+		while read -r target status _; do
+			[ "$status" = 0 ] || failures "$target"
+		done <"$tmp/$name"
+	done
 fi
 exit $failed
