@@ -4,7 +4,7 @@
 GO       ?= go
 WASM     := wasm/askcore.wasm
 
-.PHONY: all build wasm check-wasm test test-go test-js test-interop test-hosts fuzz-short bench demo clean
+.PHONY: all build wasm check-wasm test test-go test-js test-interop test-hosts hosts-install fuzz-short bench demo clean
 
 all: build
 
@@ -49,6 +49,11 @@ test-interop: build
 # bin/askcore-mcp, with fake model servers; TUIs through tmux.
 test-hosts: build
 	./scripts/test-hosts.sh
+
+# Only the hosts' npm install (~1.2 GB, mostly network): make test runs it
+# at the start, beside the other lanes, so test-hosts finds it done.
+hosts-install:
+	./scripts/test-hosts.sh --install
 
 # A number of executions per target, not a duration: with Go 1.26 a
 # -fuzztime duration can end a clean run with "context deadline exceeded"

@@ -5,6 +5,7 @@
 # servers on 127.0.0.1; the TUIs run in tmux. See interop/hosts/README.md.
 #
 #   scripts/test-hosts.sh                 run the suite
+#   scripts/test-hosts.sh --install       only install the hosts (make hosts-install)
 #   ASKCORE_HOSTS_RECORD=1 scripts/test-hosts.sh
 #                                         also print what each host did (JSON
 #                                         lines starting with RECORD) and keep
@@ -19,13 +20,11 @@
 # ASKCORE_HOSTS_CONCURRENCY (default 4) is how many host runs go at once.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-export ASKCORE_MCP_BIN="${ASKCORE_MCP_BIN:-$root/bin/askcore-mcp}"
-if [ ! -x "$ASKCORE_MCP_BIN" ]; then
-  echo "test-hosts: $ASKCORE_MCP_BIN is missing; run make build first" >&2
-  exit 1
-fi
-command -v tmux >/dev/null 2>&1 || echo "SKIP: tmux is not installed: the TUI tests are skipped (apt-get install tmux)"
 cd "$root/interop/hosts"
+# One install at a time: make test starts this script's --install early
+# (scripts/test-lanes.sh), and the run itself may reach here before it is done.
+exec 9>.install.lock
+flock 9
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "test-hosts: npm install (interop/hosts: the four hosts, ~1.2 GB)"
   start=$(date +%s)
@@ -38,5 +37,14 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   fi
   echo "test-hosts: installed in $(($(date +%s) - start)) s"
 fi
+flock -u 9
+[ "${1:-}" = --install ] && exit 0
+
+export ASKCORE_MCP_BIN="${ASKCORE_MCP_BIN:-$root/bin/askcore-mcp}"
+if [ ! -x "$ASKCORE_MCP_BIN" ]; then
+  echo "test-hosts: $ASKCORE_MCP_BIN is missing; run make build first" >&2
+  exit 1
+fi
+command -v tmux >/dev/null 2>&1 || echo "SKIP: tmux is not installed: the TUI tests are skipped (apt-get install tmux)"
 echo "test-hosts: node --test (real hosts -> $ASKCORE_MCP_BIN)"
 node --test --test-reporter=spec --test-timeout=600000 hosts.test.mjs hub.test.mjs

@@ -3,6 +3,8 @@
 #
 #   go    make test-go (gofmt, vet, go test -race ./...)
 #   node  make test-js, test-interop, test-hosts, fuzz-short, in turn
+#   npm   make hosts-install: the real hosts' npm install, which is mostly
+#         network, done by the time the node lane reaches test-hosts
 #
 # A lane goes on past a failed stage, so one run reports every stage.
 #
@@ -22,6 +24,7 @@ MAKE=${MAKE:-make}
 
 go_lane=(test-go)
 node_lane=(test-js test-interop test-hosts fuzz-short)
+npm_lane=(hosts-install)
 
 if [ "${TEST_LANES:-}" = serial ]; then
 	exec "$MAKE" --no-print-directory "${go_lane[@]}" "${node_lane[@]}"
@@ -62,12 +65,13 @@ failures() {
 
 lane go "${go_lane[@]}" &
 lane node "${node_lane[@]}" &
+lane npm "${npm_lane[@]}" &
 wait
 
 failed=0
 echo
 echo "test: stage            lane  result  wall s  CPU s"
-for name in go node; do
+for name in go node npm; do
 	while read -r target status secs cpu; do
 		result=ok
 		if [ "$status" != 0 ]; then
@@ -80,7 +84,7 @@ done
 if ((failed)); then
 	echo "test: FAILED: a failed stage's lines start with its lane (\"go   | \", \"node | \")"
 	# What failed, last: a CI page often keeps only the end of the output.
-	for name in go node; do
+	for name in go node npm; do
 		while read -r target status _; do
 			[ "$status" = 0 ] || failures "$target"
 		done <"$tmp/$name"

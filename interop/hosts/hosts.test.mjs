@@ -168,6 +168,26 @@ const exec = {
 // so a sentence the TUI wrapped is found whole.
 const flat = (...screens) => screens.join('\n').split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/\s+/g, ' ');
 
+// cursorTo presses Down until the line of the dialog's cursor (the last ❯
+// on screen: the prompt's is above the dialog) matches want. One press, then
+// a wait for the cursor to move: a loaded machine draws late, and the dialog
+// drops a key pressed while it is busy, so a press that moved nothing within
+// 3 s is made again.
+async function cursorTo(t, want, what) {
+  const cursor = (s) => s.split('\n').filter((l) => l.includes('❯')).pop() ?? '';
+  const deadline = Date.now() + 30_000;
+  let screen = await t.screen();
+  while (!want.test(cursor(screen))) {
+    if (Date.now() > deadline) throw Object.assign(new Error(`tmux: ${what} not under the cursor within 30000 ms; the screen:\n${screen}`), { screen });
+    const before = cursor(screen);
+    await t.keys('Down');
+    screen = await t.waitFor((s) => cursor(s) !== before, { within: 3_000, what: 'the cursor moved' }).catch((err) => {
+      if (err.screen === undefined) throw err;
+      return err.screen;
+    });
+  }
+}
+
 // claudeTui: the person answers the form in Claude Code's TUI: for LONG,
 // picking SQLite (not the recommended option); for MULTI (multi), keeping
 // the recommended options checked. Screens: form (as it opens), options
@@ -194,16 +214,11 @@ async function claudeTui({ legacy, multi = false }) {
       await t.waitFor((s) => !/☐ Refunds/.test(s), { what: 'the options closed' });
     } else {
       screens.options = await t.waitFor(/◯ SQLite/, { what: 'the options' });
-      await t.keys('Down');
-      await t.waitFor(/❯ ◯ SQLite/, { what: 'SQLite under the cursor' });
+      await cursorTo(t, /❯ ◯ SQLite/, 'SQLite');
       await t.keys('Enter');
       await t.waitFor((s) => !/◯ SQLite/.test(s), { what: 'the choice made' });
     }
-    for (let i = 0; i < 4 && !/❯ Accept/.test(await t.screen()); i++) {
-      await t.keys('Down');
-      await t.waitFor(/❯ (Accept|Decline)|❯ +\S/, { what: 'the cursor moved' });
-    }
-    await t.waitFor(/❯ Accept/, { within: 5_000, what: 'Accept under the cursor' });
+    await cursorTo(t, /❯ Accept/, 'Accept');
     // The dialog ignores a key pressed right after the cursor reached
     // Accept (and starts that wait again): as a person would, press again
     // while the form is still open.
