@@ -332,20 +332,20 @@ func (s *sqlStore) CreateAsk(ctx context.Context, n NewAsk) (Ask, bool, error) {
 	var created bool
 	var personID int64
 	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := s.on(tx).ExecContext(ctx, s.d.q(`INSERT INTO asks (id, agent_id, session_id, tool_call_id, arguments, call, state, created_at, updated_at, expires_at)
-			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (agent_id, session_id, tool_call_id) DO NOTHING`),
-			id, n.AgentID, n.SessionID, n.ToolCallID, n.Arguments, string(n.Call), at, at, nullMS(n.ExpiresAt))
-		if err != nil {
-			return err
+		// The person comes back with the row (one round trip fewer on
+		// PostgreSQL); no row: the call was asked before.
+		err := s.on(tx).QueryRowContext(ctx, s.d.q(`INSERT INTO asks (id, agent_id, session_id, tool_call_id, arguments, call, state, created_at, updated_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (agent_id, session_id, tool_call_id) DO NOTHING
+			RETURNING (SELECT person_id FROM agents WHERE agents.id = asks.agent_id)`),
+			id, n.AgentID, n.SessionID, n.ToolCallID, n.Arguments, string(n.Call), at, at, nullMS(n.ExpiresAt)).Scan(&personID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
 		}
-		if k, err := res.RowsAffected(); err != nil || k == 0 {
+		if err != nil {
 			return err
 		}
 		created = true
 		if err := s.addEvent(ctx, tx, id, EventAsked, n.Who, "", at, nil); err != nil {
-			return err
-		}
-		if err := s.on(tx).QueryRowContext(ctx, s.d.q(`SELECT person_id FROM agents WHERE id = ?`), n.AgentID).Scan(&personID); err != nil {
 			return err
 		}
 		if err := s.enqueueAsked(ctx, tx, personID, id, at); err != nil {
@@ -425,21 +425,23 @@ func (s *sqlStore) transition(ctx context.Context, t Transition, state State, ki
 	var won bool
 	var personID int64
 	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var res sql.Result
+		// The conditional UPDATE returns the person when it won (one round
+		// trip fewer on PostgreSQL than reading it after); no row: lost.
+		const person = ` RETURNING (SELECT person_id FROM agents WHERE agents.id = asks.agent_id)`
 		var err error
 		if state == StateReplied {
-			res, err = s.on(tx).ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, reply = ?, replied_by = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
-				string(state), string(t.Reply), t.Who, t.Where, ms2(t.At), t.AskID)
+			err = s.on(tx).QueryRowContext(ctx, s.d.q(`UPDATE asks SET state = ?, reply = ?, replied_by = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`+person),
+				string(state), string(t.Reply), t.Who, t.Where, ms2(t.At), t.AskID).Scan(&personID)
 		} else {
 			// A withdrawal keeps where the person answered instead, when
 			// another surface of the agent got the answer.
-			res, err = s.on(tx).ExecContext(ctx, s.d.q(`UPDATE asks SET state = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`),
-				string(state), t.Where, ms2(t.At), t.AskID)
+			err = s.on(tx).QueryRowContext(ctx, s.d.q(`UPDATE asks SET state = ?, replied_where = ?, updated_at = ? WHERE id = ? AND state = 'pending'`+person),
+				string(state), t.Where, ms2(t.At), t.AskID).Scan(&personID)
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
 		}
 		if err != nil {
-			return err
-		}
-		if k, err := res.RowsAffected(); err != nil || k != 1 {
 			return err
 		}
 		won = true
@@ -448,9 +450,6 @@ func (s *sqlStore) transition(ctx context.Context, t Transition, state State, ki
 			detail = t.Reply
 		}
 		if err := s.addEvent(ctx, tx, t.AskID, kind, t.Who, t.Where, ms2(t.At), detail); err != nil {
-			return err
-		}
-		if err := s.on(tx).QueryRowContext(ctx, s.d.q(`SELECT g.person_id FROM asks a JOIN agents g ON g.id = a.agent_id WHERE a.id = ?`), t.AskID).Scan(&personID); err != nil {
 			return err
 		}
 		return s.notifyTx(ctx, tx, AskKey(t.AskID), PersonKey(personID))
@@ -491,17 +490,18 @@ func (s *sqlStore) addEvent(ctx context.Context, tx *sql.Tx, askID string, kind 
 }
 
 // notifyTx sends the wake-ups of keys with the transaction's commit, to
-// every process (PostgreSQL).
+// every process (PostgreSQL), in one statement.
 func (s *sqlStore) notifyTx(ctx context.Context, tx *sql.Tx, keys ...string) error {
-	if s.d.notifyInTx == "" {
+	if s.d.notifyCall == "" || len(keys) == 0 {
 		return nil
 	}
-	for _, k := range keys {
-		if _, err := s.on(tx).ExecContext(ctx, s.d.q(s.d.notifyInTx), k); err != nil {
-			return err
-		}
+	calls := make([]string, len(keys))
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		calls[i], args[i] = s.d.notifyCall, k
 	}
-	return nil
+	_, err := s.on(tx).ExecContext(ctx, s.d.q("SELECT "+strings.Join(calls, ", ")), args...)
+	return err
 }
 
 func (s *sqlStore) Events(ctx context.Context, f EventFilter) ([]Event, error) {
