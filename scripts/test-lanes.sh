@@ -25,6 +25,7 @@ MAKE=${MAKE:-make}
 go_lane=(test-go)
 node_lane=(test-js test-interop test-hosts fuzz-short)
 npm_lane=(hosts-install)
+lanes=(go node npm)
 
 if [ "${TEST_LANES:-}" = serial ]; then
 	exec "$MAKE" --no-print-directory "${go_lane[@]}" "${node_lane[@]}"
@@ -63,15 +64,16 @@ failures() {
 	printf '%s\n' "$lines" | cut -c1-300 | sed "s/^/test: $1: /"
 }
 
-lane go "${go_lane[@]}" &
-lane node "${node_lane[@]}" &
-lane npm "${npm_lane[@]}" &
+for name in "${lanes[@]}"; do
+	targets="${name}_lane[@]"
+	lane "$name" "${!targets}" &
+done
 wait
 
 failed=0
 echo
 echo "test: stage            lane  result  wall s  CPU s"
-for name in go node npm; do
+for name in "${lanes[@]}"; do
 	while read -r target status secs cpu; do
 		result=ok
 		if [ "$status" != 0 ]; then
@@ -84,7 +86,7 @@ done
 if ((failed)); then
 	echo "test: FAILED: a failed stage's lines start with its lane (\"go   | \", \"node | \")"
 	# What failed, last: a CI page often keeps only the end of the output.
-	for name in go node npm; do
+	for name in "${lanes[@]}"; do
 		while read -r target status _; do
 			[ "$status" = 0 ] || failures "$target"
 		done <"$tmp/$name"
