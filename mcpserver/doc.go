@@ -15,7 +15,9 @@
 // person through the MCP client of the call: its form (elicitation/create,
 // or an input-required result on 2026-07-28), or the local answer page
 // (package answerpage) where the client shows no form, its URL given
-// through the client's URL-mode elicitation where it has one. Register a
+// through the client's URL-mode elicitation where it has one (on
+// 2026-07-28 in the result, the page holding the question until the client
+// calls again). Register a
 // provider of your own instead and the client is never asked.
 //
 // Serve runs one session on newline-delimited JSON-RPC (stdio) through

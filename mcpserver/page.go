@@ -8,13 +8,12 @@ package mcpserver
 // go-sdk v1.8.0 has URL mode (ElicitParams Mode "url" with URL and
 // ElicitationID; ServerSession.NotifyElicitationComplete), so nothing
 // goes around it; lineTransport hands the client's reply over raw, as for a
-// form. What it does not do: send elicitation/create on 2026-07-28 (the
-// page alone is used there: URL mode as an input request would need the
-// server to keep the page's question between the two rounds), and it
-// sends the notifications/cancelled of a request whose ctx ended in the
-// background, after the call has returned, with the reason "context
-// canceled" (so a client may hear it after notifications/elicitation/
-// complete).
+// form. On 2026-07-28 it sends no elicitation/create: the URL goes in an
+// input request and the page keeps the question between the calls
+// (page_held.go). It sends the notifications/cancelled of a request whose
+// ctx ended in the background, after the call has returned, with the
+// reason "context canceled" (so a client may hear it after
+// notifications/elicitation/complete).
 
 import (
 	"context"
@@ -40,8 +39,7 @@ import (
 // sees it (Options.URLShown). Elsewhere a question on the page would wait
 // unseen: it is not asked there.
 func (p *provider) pageReaches(c *call) bool {
-	return urlElicitation(c.req.ClientCapabilities()) && !inputRequests(c.req) ||
-		p.urlShown || p.page.OpensBrowser()
+	return urlElicitation(c.req.ClientCapabilities()) || p.urlShown || p.page.OpensBrowser()
 }
 
 // urlElicitation reports whether the client advertised URL-mode
@@ -51,14 +49,19 @@ func urlElicitation(caps *mcp.ClientCapabilities) bool {
 }
 
 // askPage asks q on the answer page. A client that advertised URL-mode
-// elicitation (on 2025-11-25 and older: go-sdk sends no elicitation/create
-// on 2026-07-28) is sent the page's URL through it, for its own consent
-// dialog; every call's progress notifications carry the URL. What the
-// person gives on the page (picks, or a decline) goes back to the seam,
-// which has the core resolve it. When ctx is done (notifications/cancelled,
-// a timeout, a signal) the page withdraws the question and says why.
-func (p *provider) askPage(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
-	viaClient := urlElicitation(c.req.ClientCapabilities()) && !inputRequests(c.req)
+// elicitation is sent the page's URL through it, for its own consent
+// dialog: on 2026-07-28 in an input request, the question held on the page
+// for the client's next call (holdOnPage; formErr is why the form dropped
+// out, if it did); before, in elicitation/create. Every call's progress
+// notifications carry the URL. What the person gives on the page (picks,
+// or a decline) goes back to the seam, which has the core resolve it. When
+// ctx is done (notifications/cancelled, a timeout, a signal) the page
+// withdraws the question and says why.
+func (p *provider) askPage(ctx context.Context, c *call, q *askcore.Call, formErr error) (askcore.Reply, error) {
+	viaClient := urlElicitation(c.req.ClientCapabilities())
+	if viaClient && inputRequests(c.req) {
+		return p.holdOnPage(c, q, formErr)
+	}
 	// The first question makes the page. It opens no browser when the
 	// client opens the page itself (URL mode): a server serves clients
 	// alike, so the first question says for all.

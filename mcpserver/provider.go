@@ -94,6 +94,12 @@ type provider struct {
 	urlShown bool
 	// entrypoint is Options.ClientEntrypoint, for Delivery.Entrypoint.
 	entrypoint string
+	// life ends when the server stops: it withdraws the questions held
+	// on the page between the calls of a 2026-07-28 client (held).
+	life context.Context
+	// held are those questions, by the elicitationId of their URL-mode
+	// input request (page_inresult.go).
+	held heldPages
 }
 
 // Ask implements interaction.Provider. The core builds the form and judges
@@ -109,16 +115,22 @@ func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, err
 	if c == nil {
 		return askcore.Reply{}, failure(situationProviderFailed, "a question reached the MCP provider outside a tool call")
 	}
+	if id, ok := heldID(c.req); ok && p.web != frontdoor.WebNever {
+		// The client's reply to the page's URL, sent in an earlier call.
+		return p.resumeHeld(ctx, c, q, id)
+	}
 	form := formElicitation(c.req.ClientCapabilities())
 	if !form && p.web != frontdoor.WebAlways && p.web != frontdoor.WebAuto {
 		return askcore.Reply{}, failure(situationNoFormSupport, "")
 	}
 	var surfaces []askcore.Surface
 	formDone := make(chan struct{}) // closed when the form dropped out
+	var formErr error               // why, set before formDone closes
 	if form && p.web != frontdoor.WebAlways {
-		surfaces = append(surfaces, askcore.Surface{Name: "the form", Provider: askcore.ProviderFunc(func(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
+		surfaces = append(surfaces, askcore.Surface{Name: formSurface, Provider: askcore.ProviderFunc(func(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
 			r, err := p.askForm(ctx, c, q)
 			if err != nil && !errors.Is(err, errInputRequired) {
+				formErr = err
 				close(formDone)
 			}
 			return r, err
@@ -127,7 +139,7 @@ func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, err
 		close(formDone)
 	}
 	if p.web != frontdoor.WebNever {
-		surfaces = append(surfaces, askcore.Surface{Name: "the answer page", Provider: askcore.ProviderFunc(func(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
+		surfaces = append(surfaces, askcore.Surface{Name: pageSurface, Provider: askcore.ProviderFunc(func(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
 			select {
 			case <-formDone:
 			case <-ctx.Done():
@@ -136,7 +148,7 @@ func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, err
 			if !p.pageReaches(c) {
 				return askcore.Reply{}, failure(askcore.SituationNotShown, pageUnseen)
 			}
-			return p.askPage(ctx, c, q)
+			return p.askPage(ctx, c, q, formErr)
 		})})
 	}
 	if len(surfaces) == 1 && p.web == frontdoor.WebNever {
@@ -145,6 +157,13 @@ func (p *provider) Ask(ctx context.Context, q *askcore.Call) (askcore.Reply, err
 	}
 	return askcore.FirstReply(surfaces...).Ask(ctx, q)
 }
+
+// The names of the surfaces in the core's messages (no_surface lists why
+// each could not show the question).
+const (
+	formSurface = "the form"
+	pageSurface = "the answer page"
+)
 
 // pageUnseen is why the answer page cannot reach the person: the detail
 // of its not_shown.
@@ -262,16 +281,9 @@ func inputRequests(req *mcp.CallToolRequest) bool {
 func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
 	var form *askcore.Form
 	round := 0
-	if resp, ok := c.req.Params.InputResponses[inputKey]; ok {
-		er, ok := resp.(*mcp.ElicitResult)
-		if !ok || er == nil {
-			return askcore.Reply{}, failure(situationClientError,
-				"the input response "+inputKey+" is not an elicitation result (it has no action)")
-		}
-		raw, err := json.Marshal(elicitReply{Action: er.Action, Content: er.Content})
-		if err != nil { // a string and a map decoded from JSON always marshal
-			return askcore.Reply{}, failure(situationClientError, err.Error())
-		}
+	if raw, ok, err := inputReply(c.req); err != nil {
+		return askcore.Reply{}, err
+	} else if ok {
 		var d *askcore.Delivery
 		var sent time.Time
 		round, sent = readState(c.req.Params.RequestState)
@@ -292,6 +304,25 @@ func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (a
 	}
 	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema}, writeState(round, time.Now()))
 	return askcore.Reply{}, errInputRequired
+}
+
+// inputReply is the client's reply to the call's input request, as the
+// core reads a form reply; false when the call carries none.
+func inputReply(req *mcp.CallToolRequest) (json.RawMessage, bool, error) {
+	resp, ok := req.Params.InputResponses[inputKey]
+	if !ok {
+		return nil, false, nil
+	}
+	er, ok := resp.(*mcp.ElicitResult)
+	if !ok || er == nil {
+		return nil, false, failure(situationClientError,
+			"the input response "+inputKey+" is not an elicitation result (it has no action)")
+	}
+	raw, err := json.Marshal(elicitReply{Action: er.Action, Content: er.Content})
+	if err != nil { // a string and a map decoded from JSON always marshal
+		return nil, false, failure(situationClientError, err.Error())
+	}
+	return raw, true, nil
 }
 
 // writeState is the requestState of an input request: the round of the

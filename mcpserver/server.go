@@ -83,6 +83,9 @@ type options struct {
 	urlShown   bool
 	entrypoint string
 	stopWithin time.Duration
+	// urlHold and heldFor, when set, replace defaultURLHold and
+	// defaultHeldFor (tests).
+	urlHold, heldFor time.Duration
 }
 
 // Server serves askcore's one tool, ask_user_question, over MCP: every
@@ -150,6 +153,14 @@ func newServer(ctx context.Context, svc *askcore.Service, o options) (*Server, e
 		provider: &provider{seam: sm, log: o.log, progressEvery: every, web: o.web,
 			page: page, urlShown: o.urlShown, entrypoint: o.entrypoint}}
 	s.life, s.stopLife = context.WithCancelCause(context.Background())
+	s.provider.life = s.life
+	s.provider.held.urlHold, s.provider.held.heldFor = o.urlHold, o.heldFor
+	if s.provider.held.urlHold <= 0 {
+		s.provider.held.urlHold = defaultURLHold
+	}
+	if s.provider.held.heldFor <= 0 {
+		s.provider.held.heldFor = defaultHeldFor
+	}
 	s.mcp = s.newMCP()
 	return s, nil
 }

@@ -1,9 +1,9 @@
 package mcpserver
 
 // The answer page with go-sdk's own client (over lineTransport, as on
-// stdio): on 2025-11-25 through URL-mode elicitation, and on 2026-07-28,
-// where go-sdk sends no elicitation/create, the page alone with its URL
-// in the progress messages.
+// stdio): on 2025-11-25 through URL-mode elicitation (2026-07-28:
+// page_held_test.go), and for a client without elicitation the page alone
+// with its URL in the progress messages.
 
 import (
 	"context"
@@ -66,20 +66,15 @@ func TestGoClientURLMode(t *testing.T) {
 }
 
 // TestGoClientWithoutFormsOnThePage: go-sdk's client without elicitation,
-// on both protocol versions: the call stays open while the page is
-// answered, its progress notifications name the page.
+// on both protocol versions, the page's address printed where the person
+// reads it: the call stays open while the page is answered, its progress
+// notifications name the page.
 func TestGoClientWithoutFormsOnThePage(t *testing.T) {
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			messages := make(chan string, 16)
 			h := start(t, m, options{}, &mcp.ClientOptions{
-				Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
-				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-					if m.inputRequests {
-						panic("no elicitation/create on 2026-07-28")
-					}
-					return &mcp.ElicitResult{Action: "accept"}, nil
-				},
+				Capabilities: &mcp.ClientCapabilities{},
 				ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 					select {
 					case messages <- r.Params.Message:

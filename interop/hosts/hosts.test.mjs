@@ -12,6 +12,9 @@
 // report, and do not fail the suite); their reason names the gap.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { HOSTS, PROMPT, RECORD, missing, runExec, setup, tuiCommand } from './lib/hosts.mjs';
 import { forms, serverResult, summary, unwrap } from './lib/record.mjs';
@@ -331,7 +334,96 @@ async function geminiTui() {
   return rec;
 }
 
+// answerPage answers the one question on the answer page at url (the
+// page's own endpoints, as its script uses them): the SQLite option.
+async function answerPage(url) {
+  const ctl = new AbortController();
+  const res = await fetch(`${url}events`, { headers: { 'sec-fetch-site': 'same-origin' }, signal: ctl.signal });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  let id = null;
+  try {
+    while (id === null) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the page\'s event stream ended before a question');
+      buf += value;
+      for (const frame of buf.split('\n\n').slice(0, -1)) {
+        const data = frame.split('\n').find((l) => l.startsWith('data: '))?.slice(6);
+        if (!data) continue;
+        const ev = JSON.parse(data);
+        id ??= ev.items?.[0]?.id ?? ev.id ?? null;
+      }
+      buf = buf.slice(buf.lastIndexOf('\n\n') + 2);
+    }
+  } finally {
+    ctl.abort();
+  }
+  const origin = new URL(url).origin;
+  const answer = await fetch(`${url}answer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'same-origin' },
+    body: JSON.stringify({ id, reply: { picks: [{ options: [1] }] } }),
+  });
+  return { status: answer.status, body: await answer.text() };
+}
+
+// claudePageTui: --web=always on 2026-07-28. The page's URL reaches Claude
+// Code in an input request; the person opens it from Claude Code's dialog
+// (BROWSER is a script that records the URL it is given), answers on the
+// page, then chooses "I'm done, continue". Screens: dialog (as it opens),
+// after.
+async function claudePageTui() {
+  const dir = mkdtempSync(join(tmpdir(), 'askcore-browser-'));
+  const opened = join(dir, 'opened');
+  const browser = join(dir, 'browser');
+  writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, { mode: 0o755 });
+  const run = await setup('claude', { args: SHORT, mcpArgs: ['--web=always'], extraEnv: { BROWSER: browser } });
+  const t = new Tmux('claude-page');
+  const screens = {};
+  let error = null;
+  let page = null;
+  const openedURL = () => (existsSync(opened) ? readFileSync(opened, 'utf8').trim().split('\n')[0] : '');
+  // press presses Enter until done() holds: the dialog ignores a key
+  // pressed right after it drew (as for the form).
+  const press = async (done, what) => {
+    for (let i = 0; ; i++) {
+      await t.keys('Enter');
+      try {
+        return await t.waitFor((s) => done(s), { within: 3_000, what });
+      } catch (err) {
+        if (i === 4) throw err;
+      }
+    }
+  };
+  try {
+    await t.start(tuiCommand(run), { cwd: run.cwd, env: run.env });
+    await t.waitFor(/❯/, { within: 120_000, what: 'the prompt' });
+    await t.keys({ text: PROMPT });
+    await t.waitFor((s) => s.includes(PROMPT), { what: 'the typed prompt' });
+    await t.keys('Enter');
+    screens.dialog = await t.waitFor(/wants to open a URL[\s\S]*Open in browser/, { within: 120_000, what: 'the URL dialog' });
+    screens.opened = await press(() => openedURL() !== '', 'the page opened in the browser');
+    page = { url: openedURL(), ...(await answerPage(openedURL())) };
+    await t.waitFor(/❯ I'm done, continue/, { what: "I'm done under the cursor" });
+    await press((s) => !/wants to open a URL/.test(s), 'the dialog closed');
+    await timeout(run.model.resultPromise, 60_000, 'the model receiving the answer');
+    screens.after = await t.screen();
+  } catch (err) {
+    error = err;
+    screens.last = err.screen ?? (await t.screen().catch(() => ''));
+  } finally {
+    await t.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const log = run.mcp();
+  const rec = { run, screens, error, page, log, result: run.model.result, server: serverResult(log) };
+  rec.record = summary(run, { screens, page, error: error?.message?.split('\n')[0] ?? null });
+  await run.cleanup({ keep: RECORD });
+  return rec;
+}
+
 const tui = {
+  claudePage: once(() => claudePageTui()),
   gemini: once(() => geminiTui()),
   claude: once(() => claudeTui({ legacy: false })),
   claudeLegacy: once(() => claudeTui({ legacy: true })),
@@ -372,6 +464,14 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     assert.equal(r.record.protocol, '2025-11-25');
     assertTruth(r);
     assert.match(JSON.parse(r.server.text).message, /cancelled the form without a person: it runs unattended \(print mode, claude -p\)/);
+  });
+
+  test('claude -p: the form, then the page\'s URL-mode request, both cancelled: the same bytes on both protocols', async (t) => {
+    if (skipped(t, 'claude')) return;
+    const [modern, legacy] = [await exec.claude(), await exec.claudeLegacy()];
+    for (const r of [modern, legacy]) assert.deepEqual(forms(r.log).map((f) => f.mode), ['form', 'url'], r.record.protocol);
+    assert.equal(modern.server.text, legacy.server.text);
+    assert.match(modern.server.text, /the answer page: claude-code 2\.1\.328 cancelled the request to open the answer page without a person/);
   });
 
   test('codex exec (tools approved): the model is told nobody saw the question, not "declined"', async (t) => {
@@ -496,6 +596,21 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     const obj = assertSameBytes(r);
     assert.equal(r.server.isError, false, r.server.text);
     assert.deepEqual(obj.answers ?? obj.answer, ['pdf', 'card']);
+  });
+
+  test('Claude Code TUI (protocol 2026-07-28), --web=always: the page\'s URL in an input request, the answer from the page', async (t) => {
+    if (skipped(t, 'claude', { tui: true })) return;
+    const r = await tui.claudePage();
+    report(t, t.name, r.record);
+    assert.ok(r.screens.dialog, `the URL dialog was not seen: ${r.error?.message}\n${r.screens.last}`);
+    assert.ok(flat(r.screens.dialog).includes(`Answer in your browser: ${SHORT.question}`), `the question is not in the dialog:\n${r.screens.dialog}`);
+    assert.match(r.page?.url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/$/, 'the browser was given the page');
+    assert.equal(r.page.status, 200, r.page.body);
+    if (r.record.protocol !== '2026-07-28') t.diagnostic(`negotiated ${r.record.protocol} (a slow server start)`);
+    const urlRequests = forms(r.log).filter((f) => f.mode === 'url');
+    assert.ok(urlRequests.length >= 1, 'no URL-mode request was sent');
+    assert.ok(urlRequests.every((f) => f.url === r.page.url), 'the URL sent is the page the browser opened');
+    assertAnswered(r, 'sqlite');
   });
 
   test('Gemini CLI TUI: the person sees where to answer, or the model is told at once that nobody can', async (t) => {

@@ -48,7 +48,7 @@ export function forms(log) {
     if (!params) continue;
     const r = log.slice(i + 1).find(replyOf);
     const reply = r ? (r.msg.params?.inputResponses ? Object.values(r.msg.params.inputResponses)[0] : r.msg.result ?? { error: r.msg.error }) : null;
-    out.push({ mode: params.mode ?? 'form', message: params.message, schema: params.requestedSchema, sentAt: e.t, reply, repliedAt: r?.t ?? null, ms: r ? r.t - e.t : null });
+    out.push({ mode: params.mode ?? 'form', message: params.message, url: params.url, schema: params.requestedSchema, sentAt: e.t, reply, repliedAt: r?.t ?? null, ms: r ? r.t - e.t : null });
   }
   return out;
 }
