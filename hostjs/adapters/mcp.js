@@ -27,8 +27,19 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import { answerText, errorText, HarnessError } from '../lib/common.js';
 
-/** Who asks, for every question of an MCP tool call: the client's model (askcore-mcp's agent id). */
+/** Who asks when the client gave no clientInfo: the client's model (askcore-mcp's agent id). */
 const AGENT_ID = 'mcp-client';
+
+/**
+ * The asking agent of a call, as askcore-mcp names it: the client's
+ * clientInfo title (or name) and version, "Claude Code 2.1.328".
+ * @param {any} server an McpServer
+ */
+function asker(server) {
+  const ci = server.server.getClientVersion();
+  const name = ci?.title || ci?.name;
+  return name ? `${name} ${ci.version ?? ''}`.trim() : AGENT_ID;
+}
 
 /** The default interval of progress notifications while a person answers. */
 const PROGRESS_EVERY_MS = 5000;
@@ -81,7 +92,7 @@ export function registerAskUserQuestion(server, interaction, options = {}) {
      * @param {any} extra the SDK's RequestHandlerExtra
      */
     async (args, extra) => {
-      const from = { agentId: AGENT_ID, sessionId: extra.sessionId, toolCallId: String(extra.requestId) };
+      const from = { agentId: asker(server), sessionId: extra.sessionId, toolCallId: String(extra.requestId) };
       const key = callKey(from);
       registry.byFrom.set(from, extra);
       registry.byId.set(key, extra);

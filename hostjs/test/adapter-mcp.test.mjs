@@ -361,3 +361,27 @@ test('mcp: a closed connection ends the pending call\'s ask with ASK_ABORTED', a
   assert.equal(rejected.raw, core.fail({ situation: 'aborted' }).raw);
   await s.close();
 });
+
+test('the asker is the client, by its clientInfo (askcore-mcp names it the same way)', async () => {
+  for (const [info, want] of [
+    [{ name: 'claude-code', title: 'Claude Code', version: '2.1.328' }, 'Claude Code 2.1.328'],
+    [{ name: 'codex-mcp-client', version: '0.169.0' }, 'codex-mcp-client 0.169.0'],
+  ]) {
+    const ui = new UserInteraction(core);
+    const server = new McpServer({ name: 'test-agent', version: '1.0.0' });
+    registerAskUserQuestion(server, ui);
+    const asked = [];
+    const dispose = ui.register((q) => (asked.push(q.from), { form: { action: 'accept', content: { choice: 'sqlite' } } }));
+    const client = new Client(info, { capabilities: {} });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    await client.connect(b);
+    const res = await client.callTool({ name: 'ask_user_question', arguments: DB_REQUEST });
+    assert.equal(res.isError, undefined, JSON.stringify(res));
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].agentId, want);
+    dispose();
+    await client.close();
+    await server.close();
+  }
+});
