@@ -29,6 +29,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub"
 	"github.com/askcore/askcore/internal/hubserver"
@@ -79,7 +81,7 @@ func run(bin string, agents, asks, idle int, pg string, sqliteProc bool, only ma
 	}
 	defer os.RemoveAll(dir)
 	fmt.Printf("askcore-hub: %d agents x %d asks, each answered ~100 ms after it appears\n\n", agents, asks)
-	fmt.Printf("%-26s %8s %9s %9s %9s %9s %8s\n", "store", "answers", "p50 ms", "p90 ms", "p99 ms", "max ms", "wall s")
+	fmt.Printf("%-34s %8s %9s %9s %9s %9s %8s\n", "store", "answers", "p50 ms", "p90 ms", "p99 ms", "max ms", "wall s")
 	sqliteBin, sqliteName := "", "SQLite, one hub"
 	if sqliteProc {
 		sqliteBin, sqliteName = bin, "SQLite, hub process"
@@ -105,8 +107,9 @@ func run(bin string, agents, asks, idle int, pg string, sqliteProc bool, only ma
 // PostgreSQL at admin URL pg, or of a throwaway cluster when pg is "".
 func loadPostgres(bin, pg string, agents, asks int) error {
 	if pg == "" {
-		// Durable like the SQLite file: fsync on.
-		u, stop, err := pgtest.Start("fsync=on")
+		// Durable like the SQLite file: fsync on. Commit timestamps: the
+		// server's own time of each reply's commit.
+		u, stop, err := pgtest.Start("fsync=on", "track_commit_timestamp=on")
 		if err != nil {
 			fmt.Println("PostgreSQL: skipped:", err)
 			return nil
@@ -205,6 +208,7 @@ func load(name, bin string, dsns []string, agents, asks int) error {
 
 	var mu sync.Mutex
 	var lat []time.Duration
+	woken := map[string]time.Time{} // by ask id: when its agent woke
 	var failures []string
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -218,13 +222,13 @@ func load(name, bin string, dsns []string, agents, asks int) error {
 			for j := range asks {
 				want := fmt.Sprintf("answer %d-%d", i, j)
 				args := fmt.Sprintf(`{"question":"Question %d-%d?"}`, i, j)
-				committed := make(chan time.Time, 1)
+				committed := make(chan replied, 1)
 				go func() {
 					committed <- replyWhenAsked(ctx, store, replier, persons[i], want)
 				}()
 				a, err := svc.Ask(ctx, args, askcore.AskOptions{From: askcore.Identity{SessionID: "s", ToolCallID: fmt.Sprintf("call-%d", j)}})
 				woke := time.Now()
-				t0 := <-committed
+				r := <-committed
 				mu.Lock()
 				switch {
 				case err != nil:
@@ -232,7 +236,8 @@ func load(name, bin string, dsns []string, agents, asks int) error {
 				case a.Questions[0].Answer != want:
 					failures = append(failures, fmt.Sprintf("agent %d got %q, want %q", i, a.Questions[0].Answer, want))
 				default:
-					lat = append(lat, woke.Sub(t0))
+					lat = append(lat, woke.Sub(r.at))
+					woken[r.ask] = woke
 				}
 				mu.Unlock()
 			}
@@ -256,10 +261,63 @@ func load(name, bin string, dsns []string, agents, asks int) error {
 	if len(failures) > 0 || replied != agents*asks {
 		return fmt.Errorf("%s: %d failures (first: %v), %d replied events for %d asks", name, len(failures), first(failures), replied, agents*asks)
 	}
+	row(name, lat, wall)
+	if commits, ok := commitTimes(ctx, dsns[0]); ok {
+		var fromCommit []time.Duration
+		for ask, woke := range woken {
+			if c, ok := commits[ask]; ok {
+				fromCommit = append(fromCommit, woke.Sub(c))
+			}
+		}
+		if len(fromCommit) != len(woken) {
+			return fmt.Errorf("%s: %d commit timestamps for %d answers", name, len(fromCommit), len(woken))
+		}
+		row("  from the commit (server's time)", fromCommit, wall)
+	}
+	return nil
+}
+
+// row prints one line of the table: the quantiles of lat.
+func row(name string, lat []time.Duration, wall time.Duration) {
 	slices.Sort(lat)
 	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))]) / float64(time.Millisecond) }
-	fmt.Printf("%-26s %8d %9.1f %9.1f %9.1f %9.1f %8.1f\n", name, len(lat), q(0.5), q(0.9), q(0.99), q(1), wall.Seconds())
-	return nil
+	fmt.Printf("%-34s %8d %9.1f %9.1f %9.1f %9.1f %8.1f\n", name, len(lat), q(0.5), q(0.9), q(0.99), q(1), wall.Seconds())
+}
+
+// commitTimes reads, from a PostgreSQL database that tracks commit
+// timestamps, when the transaction of each ask's reply committed (the
+// server's clock, the machine's): its replied event's xmin is that
+// transaction, as events are never updated. False for SQLite or without
+// track_commit_timestamp.
+func commitTimes(ctx context.Context, dsn string) (map[string]time.Time, bool) {
+	if !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
+		return nil, false
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return nil, false
+	}
+	defer conn.Close(ctx)
+	var on string
+	if conn.QueryRow(ctx, "SHOW track_commit_timestamp").Scan(&on) != nil || on != "on" {
+		fmt.Println("  (no commit timestamps: track_commit_timestamp is off on this server)")
+		return nil, false
+	}
+	rows, err := conn.Query(ctx, "SELECT ask_id, pg_xact_commit_timestamp(xmin) FROM events WHERE kind = 'replied'")
+	if err != nil {
+		return nil, false
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var ask string
+		var at time.Time
+		if rows.Scan(&ask, &at) != nil {
+			return nil, false
+		}
+		out[ask] = at
+	}
+	return out, rows.Err() == nil
 }
 
 func first(s []string) string {
@@ -269,12 +327,19 @@ func first(s []string) string {
 	return s[0]
 }
 
+// replied is the ask a replier answered and the reply's time as stored.
+type replied struct {
+	ask string
+	at  time.Time
+}
+
 // replyWhenAsked waits for the person's pending ask, lets ~100 ms pass
 // (the agent is in its long poll by then), replies, and returns the
 // reply's time as stored: taken after the core judged the reply, just
 // before its transaction began, so the latency counted from it includes
-// the commit and is never under the truth.
-func replyWhenAsked(ctx context.Context, store hubstore.Store, srv *hubserver.Server, person int64, answer string) time.Time {
+// the whole transaction (waiting for a connection, the commit) and is
+// never under the truth.
+func replyWhenAsked(ctx context.Context, store hubstore.Store, srv *hubserver.Server, person int64, answer string) replied {
 	wake, stop := store.Watch(hubstore.PersonKey(person))
 	defer stop()
 	for {
@@ -285,9 +350,9 @@ func replyWhenAsked(ctx context.Context, store hubstore.Store, srv *hubserver.Se
 			a, err := srv.Reply(ctx, person, asks[0].ID, reply, "bench")
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "hubbench: reply:", err)
-				return time.Now()
+				return replied{asks[0].ID, time.Now()}
 			}
-			return a.UpdatedAt
+			return replied{a.ID, a.UpdatedAt}
 		}
 		select {
 		case <-wake:

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -21,14 +22,26 @@ const (
 // OpenPostgres connects to the PostgreSQL database at url, migrates it
 // (one process at a time) and listens for the wake-ups of every process
 // sharing it.
+//
+// A process keeps at most pool_max_conns connections (a parameter of url
+// as for pgxpool, with pool_max_conn_lifetime and pool_max_conn_idle_time;
+// by default pgxpool's: the larger of 4 and the number of CPUs, 1 hour, 30
+// minutes), besides the one it listens on. Few connections are faster: every
+// backend is a process competing for the same cores, and with 20 a
+// process the wake-ups of two replicas on two cores took 10 times longer
+// at p99 (BENCHMARKS.md, "The hub"). A long poll holds none while it
+// waits.
 func OpenPostgres(ctx context.Context, url string) (Store, error) {
-	cfg, err := pgx.ParseConfig(url)
+	pcfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, err
 	}
+	cfg := pcfg.ConnConfig
 	db := stdlib.OpenDB(*cfg)
-	db.SetMaxOpenConns(20)
-	db.SetMaxIdleConns(20)
+	db.SetMaxOpenConns(int(pcfg.MaxConns))
+	db.SetMaxIdleConns(int(pcfg.MaxConns))
+	db.SetConnMaxLifetime(pcfg.MaxConnLifetime)
+	db.SetConnMaxIdleTime(pcfg.MaxConnIdleTime)
 	s, err := openSQLStore(ctx, db, postgresDialect)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,5 +92,35 @@ func TestPollWakesUnannounced(t *testing.T) {
 	case <-wake:
 	case <-time.After(postgresPoll + 10*time.Second):
 		t.Fatal("the poll did not wake the watcher of an unannounced event")
+	}
+}
+
+// TestPostgresPool: a PostgreSQL store keeps pgxpool's number of
+// connections (the larger of 4 and the CPUs) unless the URL's
+// pool_max_conns says otherwise, and the pool_ parameters never reach the
+// server as settings (which would refuse them).
+func TestPostgresPool(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.NewDB(t)
+	for _, tc := range []struct {
+		suffix string
+		want   int
+	}{
+		{"", max(4, runtime.NumCPU())},
+		{"pool_max_conns=2&pool_max_conn_idle_time=1m", 2},
+	} {
+		sep := "?"
+		if strings.Contains(url, "?") {
+			sep = "&"
+		}
+		if tc.suffix == "" {
+			sep = ""
+		}
+		st, err := OpenPostgres(ctx, url+sep+tc.suffix)
+		require.NoError(t, err)
+		_, err = st.AddPerson(ctx, "ada"+strconv.Itoa(tc.want))
+		require.NoError(t, err, "the store works")
+		assert.Equal(t, tc.want, st.(*sqlStore).db.Stats().MaxOpenConnections)
+		st.Close()
 	}
 }
