@@ -20,8 +20,8 @@ type Delivery struct {
 	// DeliveryURL (a URL-mode request to open the answer page).
 	Mode DeliveryMode
 	// Trigger is the protocol's word on who started the turn, when it
-	// says: Codex sends _meta.turn_trigger "exec" for a turn run without a
-	// person.
+	// says: Codex sends turn_trigger "exec" (in its call's
+	// _meta["x-codex-turn-metadata"]) for a turn run without a person.
 	Trigger string
 	// Entrypoint is how the client says, in the environment of a process
 	// it started, that it runs: Claude Code's CLAUDE_CODE_ENTRYPOINT

@@ -727,3 +727,29 @@ func TestClientErrorIsAskFailed(t *testing.T) {
 	want := nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationClientError, Detail: strings.TrimPrefix(he.Message, "the client could not ask the question: ")})
 	assert.Equal(t, string(want.JSON()), text, "the core's client_error bytes")
 }
+
+// TestTurnTriggerExec: codex exec runs its turn without a person and says
+// so in the call's _meta (Codex 0.169.0: inside "x-codex-turn-metadata";
+// older: at the top): its decline is not_shown however long it took, on
+// both protocol paths, and the message says why.
+func TestTurnTriggerExec(t *testing.T) {
+	for _, m := range modes {
+		for name, meta := range map[string]mcp.Meta{
+			"codex turn metadata": {"callId": "call_ask_1", "x-codex-turn-metadata": map[string]any{"thread_source": "user", "turn_trigger": "exec"}},
+			"top level":           {"turn_trigger": "exec"},
+		} {
+			t.Run(m.name+"/"+name, func(t *testing.T) {
+				e := &elicitor{respond: replyWith("decline", nil)} // after a person's time
+				h := start(t, m, options{web: frontdoor.WebNever}, &mcp.ClientOptions{ElicitationHandler: e.handle})
+				ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+				defer cancel()
+				res, err := h.cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
+				require.NoError(t, err)
+				require.True(t, res.IsError)
+				text := res.Content[0].(*mcp.TextContent).Text
+				assert.Contains(t, text, `"code":"ASK_FAILED"`)
+				assert.Contains(t, text, "askcore-test 0 declined the form without a person: it runs this turn unattended (turn_trigger exec)")
+			})
+		}
+	}
+}

@@ -187,11 +187,28 @@ func (p *provider) delivery(c *call, mode askcore.DeliveryMode, elapsed time.Dur
 	if ci := clientInfo(c.req); ci != nil {
 		d.Client, d.ClientVersion = ci.Name, ci.Version
 	}
-	if t, ok := c.req.Params.Meta["turn_trigger"].(string); ok {
-		d.Trigger = t
-	}
+	d.Trigger = turnTrigger(c.req.Params.Meta)
 	return d
 }
+
+// turnTrigger is Codex's word on who started the turn, from a call's
+// _meta: "exec" under codex exec. Codex 0.169.0 sends it inside
+// _meta["x-codex-turn-metadata"]; a turn_trigger at the top of _meta is
+// read first.
+func turnTrigger(meta map[string]any) string {
+	if t, ok := meta["turn_trigger"].(string); ok {
+		return t
+	}
+	if m, ok := meta[codexTurnMetadata].(map[string]any); ok {
+		if t, ok := m["turn_trigger"].(string); ok {
+			return t
+		}
+	}
+	return ""
+}
+
+// codexTurnMetadata is the _meta key of Codex's turn metadata.
+const codexTurnMetadata = "x-codex-turn-metadata"
 
 // clientInfo is the client's clientInfo: from the call's own metadata on
 // 2026-07-28, else from its initialize.

@@ -14,7 +14,8 @@
 // the person answers when the call has a progress token, and each reply
 // judged by the core (op form_reply) with what the provider knows of its
 // delivery: the time it took, the client's name and version, Codex's
-// _meta.turn_trigger and the entrypoint the embedder passes. A reply no
+// turn_trigger (in _meta["x-codex-turn-metadata"]) and the entrypoint the
+// embedder passes. A reply no
 // person could have given (a decline or cancel at once, or in a turn
 // nobody runs) is the core's not_shown, never ASK_DECLINED or
 // ASK_CANCELLED; a reply the core judges INVALID_ANSWER goes back to the
@@ -159,7 +160,8 @@ export function createMcpElicitationProvider(server, core, options = {}) {
     const client = low.getClientVersion();
     /** @type {import('../index.js').Delivery} */
     const facts = { ms: 0, client: client?.name, clientVersion: client?.version, mode: 'form' };
-    if (typeof extra?._meta?.turn_trigger === 'string') facts.trigger = extra._meta.turn_trigger;
+    const trigger = turnTrigger(extra?._meta);
+    if (trigger) facts.trigger = trigger;
     if (options.clientEntrypoint) facts.entrypoint = options.clientEntrypoint;
     let form = q.form({ for: 'mcp', client: facts.client });
     let round = 0;
@@ -179,6 +181,20 @@ export function createMcpElicitationProvider(server, core, options = {}) {
       stop();
     }
   };
+}
+
+/**
+ * Codex's word on who started the turn, from a call's _meta: "exec" under
+ * codex exec. Codex 0.169.0 sends it inside _meta["x-codex-turn-metadata"];
+ * a turn_trigger at the top of _meta is read first.
+ * @param {any} meta
+ * @returns {string | undefined}
+ */
+function turnTrigger(meta) {
+  for (const t of [meta?.turn_trigger, meta?.['x-codex-turn-metadata']?.turn_trigger]) {
+    if (typeof t === 'string') return t;
+  }
+  return undefined;
 }
 
 /**

@@ -197,14 +197,21 @@ test('mcp: a decline or cancel at once is nobody\'s: ASK_FAILED (not_shown), nev
 });
 
 test('mcp: a turn nobody runs, by the protocol or the client\'s own word, is not_shown whatever the time', async (t) => {
-  await t.test('codex exec: _meta.turn_trigger "exec"', async () => {
-    const s = await connect({ elicit: byAPerson({ action: 'decline' }) });
-    const result = await s.client.callTool({ name: 'ask_user_question', arguments: DB_REQUEST, _meta: { turn_trigger: 'exec' } });
-    const err = JSON.parse(resultText(result));
-    assert.equal(err.code, 'ASK_FAILED');
-    assert.match(err.message, /declined the form without a person: it runs this turn unattended \(turn_trigger exec\)/);
-    await s.close();
-  });
+  // Codex 0.169.0 sends it in its turn metadata (measured: codex exec's
+  // tools/call _meta), older shapes at the top of _meta.
+  for (const [shape, meta] of [
+    ['_meta["x-codex-turn-metadata"].turn_trigger', { callId: 'call_ask_1', 'x-codex-turn-metadata': { thread_source: 'user', turn_trigger: 'exec' } }],
+    ['_meta.turn_trigger', { turn_trigger: 'exec' }],
+  ]) {
+    await t.test(`codex exec: ${shape} "exec"`, async () => {
+      const s = await connect({ elicit: byAPerson({ action: 'decline' }) });
+      const result = await s.client.callTool({ name: 'ask_user_question', arguments: DB_REQUEST, _meta: meta });
+      const err = JSON.parse(resultText(result));
+      assert.equal(err.code, 'ASK_FAILED');
+      assert.match(err.message, /declined the form without a person: it runs this turn unattended \(turn_trigger exec\)/);
+      await s.close();
+    });
+  }
   await t.test('claude -p: clientEntrypoint "sdk-cli" from claude-code', async () => {
     const s = await connect({ elicit: byAPerson({ action: 'cancel' }), clientName: 'claude-code', clientEntrypoint: 'sdk-cli' });
     const err = JSON.parse(resultText(await s.call(DB_REQUEST)));

@@ -191,147 +191,138 @@ async function cursorTo(t, want, what) {
   }
 }
 
+// tuiRun runs host's TUI in tmux through one question: the prompt (ready:
+// what the TUI shows when it takes one) typed and sent, then steps(t, run,
+// rec), which fills rec.screens and anything else the tests read. An error
+// keeps the last screen. Returns rec with the proxy's log, the results and
+// the record (what RECORD mode prints: the screens, the error, and the
+// fields of rec named by fields).
+let tuiRuns = 0;
+async function tuiRun(host, setupOptions, { ready, steps, fields = [] }) {
+  const run = await setup(host, setupOptions);
+  const t = new Tmux(`${host}${++tuiRuns}`); // TUIs of one host run at once
+  const rec = { run, screens: {}, error: null };
+  try {
+    await t.start(tuiCommand(run), { cwd: run.cwd, env: run.env });
+    await t.waitFor(ready, { within: 120_000, what: 'the prompt' });
+    await t.keys({ text: PROMPT });
+    await t.waitFor((s) => s.includes(PROMPT), { what: 'the typed prompt' });
+    await t.keys('Enter');
+    await steps(t, run, rec);
+  } catch (err) {
+    rec.error = err;
+    rec.screens.last = err.screen ?? (await t.screen().catch(() => ''));
+  } finally {
+    await t.kill();
+  }
+  rec.log = run.mcp();
+  rec.result = run.model.result;
+  rec.server = serverResult(rec.log);
+  rec.record = summary(run, { screens: rec.screens, ...Object.fromEntries(fields.map((f) => [f, rec[f]])), error: rec.error?.message?.split('\n')[0] ?? null });
+  await run.cleanup({ keep: RECORD });
+  return rec;
+}
+
+// pressUntil presses Enter until done(screen) holds (at most 5 presses, 3 s
+// each): Claude Code's dialogs ignore a key pressed right after the cursor
+// reached a button, and start that wait again, so as a person would, press
+// again while the dialog is still open.
+async function pressUntil(t, done, what) {
+  for (let i = 0; ; i++) {
+    await t.keys('Enter');
+    try {
+      return await t.waitFor(done, { within: 3_000, what });
+    } catch (err) {
+      if (i === 4) throw err;
+    }
+  }
+}
+
 // claudeTui: the person answers the form in Claude Code's TUI: for LONG,
 // picking SQLite (not the recommended option); for MULTI (multi), keeping
 // the recommended options checked. Screens: form (as it opens), options
 // (the choice expanded), after.
-async function claudeTui({ legacy, multi = false }) {
-  const run = await setup('claude', { args: multi ? MULTI : LONG, extraEnv: legacy ? { MCP_PROTOCOL_NEGOTIATION: 'legacy' } : {} });
-  const t = new Tmux('claude');
-  const screens = {};
-  let error = null;
+function claudeTui({ legacy, multi = false }) {
   const started = Date.now();
-  let shownAt = null;
-  try {
-    await t.start(tuiCommand(run), { cwd: run.cwd, env: run.env });
-    await t.waitFor(/❯/, { within: 120_000, what: 'the prompt' });
-    await t.keys({ text: PROMPT });
-    await t.waitFor((s) => s.includes(PROMPT), { what: 'the typed prompt' });
-    await t.keys('Enter');
-    screens.form = await t.waitFor(/requests your input[\s\S]*Esc to cancel/, { within: 120_000, what: 'the form' });
-    shownAt = Date.now();
-    await t.keys('Right');
-    if (multi) {
-      screens.options = await t.waitFor(/☐ Refunds/, { what: 'the options' });
-      await t.keys('Left');
-      await t.waitFor((s) => !/☐ Refunds/.test(s), { what: 'the options closed' });
-    } else {
-      screens.options = await t.waitFor(/◯ SQLite/, { what: 'the options' });
-      await cursorTo(t, /❯ ◯ SQLite/, 'SQLite');
-      await t.keys('Enter');
-      await t.waitFor((s) => !/◯ SQLite/.test(s), { what: 'the choice made' });
-    }
-    await cursorTo(t, /❯ Accept/, 'Accept');
-    // The dialog ignores a key pressed right after the cursor reached
-    // Accept (and starts that wait again): as a person would, press again
-    // while the form is still open.
-    for (let i = 0; ; i++) {
-      await t.keys('Enter');
-      try {
-        await t.waitFor((s) => !/requests your input/.test(s), { within: 3_000, what: 'the form closed' });
-        break;
-      } catch (err) {
-        if (i === 2) throw err;
+  return tuiRun('claude', { args: multi ? MULTI : LONG, extraEnv: legacy ? { MCP_PROTOCOL_NEGOTIATION: 'legacy' } : {} }, {
+    ready: /❯/,
+    fields: ['formShownAfterMs'],
+    async steps(t, run, rec) {
+      const { screens } = rec;
+      screens.form = await t.waitFor(/requests your input[\s\S]*Esc to cancel/, { within: 120_000, what: 'the form' });
+      rec.formShownAfterMs = Date.now() - started;
+      await t.keys('Right');
+      if (multi) {
+        screens.options = await t.waitFor(/☐ Refunds/, { what: 'the options' });
+        await t.keys('Left');
+        await t.waitFor((s) => !/☐ Refunds/.test(s), { what: 'the options closed' });
+      } else {
+        screens.options = await t.waitFor(/◯ SQLite/, { what: 'the options' });
+        await cursorTo(t, /❯ ◯ SQLite/, 'SQLite');
+        await t.keys('Enter');
+        await t.waitFor((s) => !/◯ SQLite/.test(s), { what: 'the choice made' });
       }
-    }
-    await timeout(run.model.resultPromise, 60_000, 'the model receiving the answer');
-    screens.after = await t.screen();
-  } catch (err) {
-    error = err;
-    screens.last = err.screen ?? (await t.screen().catch(() => ''));
-  } finally {
-    await t.kill();
-  }
-  const log = run.mcp();
-  const rec = { run, screens, error, log, result: run.model.result, server: serverResult(log) };
-  rec.record = summary(run, { screens, error: error?.message?.split('\n')[0] ?? null, formShownAfterMs: shownAt && shownAt - started });
-  await run.cleanup({ keep: RECORD });
-  return rec;
+      await cursorTo(t, /❯ Accept/, 'Accept');
+      await pressUntil(t, (s) => !/requests your input/.test(s), 'the form closed');
+      await timeout(run.model.resultPromise, 60_000, 'the model receiving the answer');
+      screens.after = await t.screen();
+    },
+  });
 }
 
 // codexTui: the person answers Codex's form, picking SQLite and leaving the
 // notes empty. When the form will not submit, the screen is kept and the
 // form cancelled (Esc), so the run ends.
-async function codexTui() {
-  const run = await setup('codex', { args: SHORT });
-  const t = new Tmux('codex');
-  const screens = {};
-  let error = null;
-  let blocked = false;
-  try {
-    await t.start(tuiCommand(run), { cwd: run.cwd, env: run.env });
-    await t.waitFor(/Ask Codex|for shortcuts/, { within: 120_000, what: 'the prompt' });
-    await t.keys({ text: PROMPT });
-    await t.waitFor((s) => s.includes(PROMPT), { what: 'the typed prompt' });
-    await t.keys('Enter');
-    screens.form = await t.waitFor(/SQLite[\s\S]*esc to cancel/i, { within: 120_000, what: 'the form' });
-    await t.keys('Down');
-    await t.waitFor(/› 2\. SQLite/, { what: 'SQLite under the cursor' });
-    await t.keys('Enter');
-    // The next field (the notes), or the answer already sent.
-    const next = await Promise.race([
-      run.model.resultPromise.then(() => 'answered'),
-      t.waitFor(/Field 2\//, { within: 20_000, what: 'the next field' }).then(() => 'notes', () => 'none'),
-    ]);
-    if (next === 'notes') {
-      screens.notes = await t.screen();
-      await t.keys('Enter'); // notes left empty
-      try {
-        await timeout(run.model.resultPromise, 10_000, 'the answer with empty notes');
-      } catch {
-        blocked = true;
-        screens.blocked = await t.screen();
-        await t.keys('Escape');
-        await timeout(run.model.resultPromise, 30_000, 'the result after Esc').catch(() => {});
+function codexTui() {
+  return tuiRun('codex', { args: SHORT }, {
+    ready: /Ask Codex|for shortcuts/,
+    fields: ['blocked'],
+    async steps(t, run, rec) {
+      const { screens } = rec;
+      rec.blocked = false;
+      screens.form = await t.waitFor(/SQLite[\s\S]*esc to cancel/i, { within: 120_000, what: 'the form' });
+      await t.keys('Down');
+      await t.waitFor(/› 2\. SQLite/, { what: 'SQLite under the cursor' });
+      await t.keys('Enter');
+      // The next field (the notes), or the answer already sent.
+      const next = await Promise.race([
+        run.model.resultPromise.then(() => 'answered'),
+        t.waitFor(/Field 2\//, { within: 20_000, what: 'the next field' }).then(() => 'notes', () => 'none'),
+      ]);
+      if (next === 'notes') {
+        screens.notes = await t.screen();
+        await t.keys('Enter'); // notes left empty
+        try {
+          await timeout(run.model.resultPromise, 10_000, 'the answer with empty notes');
+        } catch {
+          rec.blocked = true;
+          screens.blocked = await t.screen();
+          await t.keys('Escape');
+          await timeout(run.model.resultPromise, 30_000, 'the result after Esc').catch(() => {});
+        }
       }
-    }
-    screens.after = await t.screen();
-  } catch (err) {
-    error = err;
-    screens.last = err.screen ?? (await t.screen().catch(() => ''));
-  } finally {
-    await t.kill();
-  }
-  const log = run.mcp();
-  const rec = { run, screens, error, blocked, log, result: run.model.result, server: serverResult(log) };
-  rec.record = summary(run, { screens, blocked, error: error?.message?.split('\n')[0] ?? null });
-  await run.cleanup({ keep: RECORD });
-  return rec;
+      screens.after = await t.screen();
+    },
+  });
 }
 
 // geminiTui: Gemini CLI's TUI has no forms; what does the person see once
 // the model called the tool? Either where to answer (the page's URL) or,
 // once askcore tells the truth where it cannot reach anyone, nothing to
 // answer and the model told at once.
-async function geminiTui() {
-  const run = await setup('gemini', { args: SHORT });
-  const t = new Tmux('gemini');
-  const screens = {};
-  let error = null;
-  let urlShown = false;
-  try {
-    await t.start(tuiCommand(run), { cwd: run.cwd, env: run.env });
-    await t.waitFor(/Type your message/, { within: 120_000, what: 'the prompt' });
-    await t.keys({ text: PROMPT });
-    await t.waitFor((s) => s.includes(PROMPT), { what: 'the typed prompt' });
-    await t.keys('Enter');
-    const outcome = await Promise.race([
-      run.model.resultPromise.then(() => 'result'),
-      t.waitFor(/answer at http:\/\/127\.0\.0\.1:\d+\/\S+/, { within: 150_000, what: "the answer page's URL" }).then(() => 'url', () => 'none'),
-    ]);
-    urlShown = outcome === 'url';
-    screens.after = await t.screen();
-  } catch (err) {
-    error = err;
-    screens.last = err.screen ?? (await t.screen().catch(() => ''));
-  } finally {
-    await t.kill();
-  }
-  const log = run.mcp();
-  const rec = { run, screens, error, urlShown, log, result: run.model.result, server: serverResult(log) };
-  rec.record = summary(run, { screens, urlShown, error: error?.message?.split('\n')[0] ?? null });
-  await run.cleanup({ keep: RECORD });
-  return rec;
+function geminiTui() {
+  return tuiRun('gemini', { args: SHORT }, {
+    ready: /Type your message/,
+    fields: ['urlShown'],
+    async steps(t, run, rec) {
+      const outcome = await Promise.race([
+        run.model.resultPromise.then(() => 'result'),
+        t.waitFor(/answer at http:\/\/127\.0\.0\.1:\d+\/\S+/, { within: 150_000, what: "the answer page's URL" }).then(() => 'url', () => 'none'),
+      ]);
+      rec.urlShown = outcome === 'url';
+      rec.screens.after = await t.screen();
+    },
+  });
 }
 
 // answerPage answers the one question on the answer page at url (the
@@ -371,55 +362,32 @@ async function answerPage(url) {
 // Code in an input request; the person opens it from Claude Code's dialog
 // (BROWSER is a script that records the URL it is given), answers on the
 // page, then chooses "I'm done, continue". Screens: dialog (as it opens),
-// after.
+// opened, after.
 async function claudePageTui() {
   const dir = mkdtempSync(join(tmpdir(), 'askcore-browser-'));
   const opened = join(dir, 'opened');
   const browser = join(dir, 'browser');
   writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, { mode: 0o755 });
-  const run = await setup('claude', { args: SHORT, mcpArgs: ['--web=always'], extraEnv: { BROWSER: browser } });
-  const t = new Tmux('claude-page');
-  const screens = {};
-  let error = null;
-  let page = null;
   const openedURL = () => (existsSync(opened) ? readFileSync(opened, 'utf8').trim().split('\n')[0] : '');
-  // press presses Enter until done() holds: the dialog ignores a key
-  // pressed right after it drew (as for the form).
-  const press = async (done, what) => {
-    for (let i = 0; ; i++) {
-      await t.keys('Enter');
-      try {
-        return await t.waitFor((s) => done(s), { within: 3_000, what });
-      } catch (err) {
-        if (i === 4) throw err;
-      }
-    }
-  };
   try {
-    await t.start(tuiCommand(run), { cwd: run.cwd, env: run.env });
-    await t.waitFor(/❯/, { within: 120_000, what: 'the prompt' });
-    await t.keys({ text: PROMPT });
-    await t.waitFor((s) => s.includes(PROMPT), { what: 'the typed prompt' });
-    await t.keys('Enter');
-    screens.dialog = await t.waitFor(/wants to open a URL[\s\S]*Open in browser/, { within: 120_000, what: 'the URL dialog' });
-    screens.opened = await press(() => openedURL() !== '', 'the page opened in the browser');
-    page = { url: openedURL(), ...(await answerPage(openedURL())) };
-    await t.waitFor(/❯ I'm done, continue/, { what: "I'm done under the cursor" });
-    await press((s) => !/wants to open a URL/.test(s), 'the dialog closed');
-    await timeout(run.model.resultPromise, 60_000, 'the model receiving the answer');
-    screens.after = await t.screen();
-  } catch (err) {
-    error = err;
-    screens.last = err.screen ?? (await t.screen().catch(() => ''));
+    return await tuiRun('claude', { args: SHORT, mcpArgs: ['--web=always'], extraEnv: { BROWSER: browser } }, {
+      ready: /❯/,
+      fields: ['page'],
+      async steps(t, run, rec) {
+        const { screens } = rec;
+        rec.page = null;
+        screens.dialog = await t.waitFor(/wants to open a URL[\s\S]*Open in browser/, { within: 120_000, what: 'the URL dialog' });
+        screens.opened = await pressUntil(t, () => openedURL() !== '', 'the page opened in the browser');
+        rec.page = { url: openedURL(), ...(await answerPage(openedURL())) };
+        await t.waitFor(/❯ I'm done, continue/, { what: "I'm done under the cursor" });
+        await pressUntil(t, (s) => !/wants to open a URL/.test(s), 'the dialog closed');
+        await timeout(run.model.resultPromise, 60_000, 'the model receiving the answer');
+        screens.after = await t.screen();
+      },
+    });
   } finally {
-    await t.kill();
     rmSync(dir, { recursive: true, force: true });
   }
-  const log = run.mcp();
-  const rec = { run, screens, error, page, log, result: run.model.result, server: serverResult(log) };
-  rec.record = summary(run, { screens, page, error: error?.message?.split('\n')[0] ?? null });
-  await run.cleanup({ keep: RECORD });
-  return rec;
 }
 
 const tui = {
@@ -480,6 +448,9 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     report(t, t.name, r.record);
     assert.equal(r.record.protocol, '2025-06-18');
     assertTruth(r);
+    // Known by the turn Codex says it runs unattended, whatever the time
+    // the decline took (on a loaded machine, more than a person's).
+    assert.match(JSON.parse(r.server.text).message, /declined the form without a person: it runs this turn unattended \(turn_trigger exec\)/);
   });
 
   test('gemini -p (server trusted): the model is told at once that nobody can see the question', async (t) => {
