@@ -394,19 +394,30 @@ func TestCancelledCallWithdrawsTheQuestion(t *testing.T) {
 
 // TestTimeoutIsOptIn: with --timeout, an unanswered question ends with
 // ASK_TIMEOUT and the client's form is withdrawn; nothing is chosen.
+//
+// The timeout is long enough for the form to reach the client first on a
+// loaded machine: with 50 ms, under -race beside two CPU-bound processes,
+// the question sometimes timed out before its form was sent (CI24), and
+// there was nothing to withdraw.
 func TestTimeoutIsOptIn(t *testing.T) {
-	withdrawn := make(chan struct{})
+	asked, withdrawn := make(chan struct{}), make(chan struct{})
 	e := &elicitor{respond: func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		close(asked)
 		<-ctx.Done()
 		close(withdrawn)
 		return nil, ctx.Err()
 	}}
-	h := start(t, modeLegacy, options{timeout: 50 * time.Millisecond}, &mcp.ClientOptions{ElicitationHandler: e.handle})
+	h := start(t, modeLegacy, options{timeout: time.Second}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 	res := h.mustCall(json.RawMessage(choiceArgs))
 	require.True(t, res.IsError)
 	text := res.Content[0].(*mcp.TextContent).Text
 	assert.Contains(t, text, `"code":"ASK_TIMEOUT"`)
 	assertBytes(t, res, []byte(text), true)
+	select {
+	case <-asked:
+	default:
+		t.Fatal("the question timed out before its form reached the client")
+	}
 	waitFor(t, withdrawn, "the client's form was not withdrawn after the timeout")
 }
 
