@@ -25,9 +25,9 @@ wasm:
 check-wasm:
 	GO=$(GO) ./scripts/check-wasm.sh
 
-# The suites run in two lanes side by side (scripts/test-lanes.sh: go test
-# beside the node suites and the fuzz stage; TEST_LANES=serial for one
-# after another).
+# The suites run in three lanes side by side (scripts/test-lanes.sh: go
+# test, the node suites, the hosts' npm install then the fuzz stage;
+# TEST_LANES=serial for one after another).
 test: check-wasm
 	MAKE="$(MAKE)" ./scripts/test-lanes.sh
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# make test after check-wasm: the suites in two lanes that run side by side,
+# make test after check-wasm: the suites in three lanes that run side by side,
 #
 #   go    make test-go (gofmt, vet, go test -race ./...)
-#   node  make test-js, test-interop, test-hosts, fuzz-short, in turn
-#   npm   make hosts-install: the real hosts' npm install, which is mostly
-#         network, done by the time the node lane reaches test-hosts
+#   node  make test-js, test-interop, test-hosts, in turn
+#   side  make hosts-install: the real hosts' npm install, which is mostly
+#         network, done by the time the node lane reaches test-hosts; then
+#         fuzz-short, so that the go and node lanes end about together
 #
 # A lane goes on past a failed stage, so one run reports every stage.
 #
@@ -23,12 +24,12 @@ cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 
 go_lane=(test-go)
-node_lane=(test-js test-interop test-hosts fuzz-short)
-npm_lane=(hosts-install)
-lanes=(go node npm)
+node_lane=(test-js test-interop test-hosts)
+side_lane=(hosts-install fuzz-short)
+lanes=(go node side)
 
 if [ "${TEST_LANES:-}" = serial ]; then
-	exec "$MAKE" --no-print-directory "${go_lane[@]}" "${node_lane[@]}"
+	exec "$MAKE" --no-print-directory "${go_lane[@]}" "${side_lane[@]}" "${node_lane[@]}"
 fi
 
 # lane NAME TARGETS...: the targets in turn, each line prefixed; one line
