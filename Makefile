@@ -4,7 +4,7 @@
 GO       ?= go
 WASM     := wasm/askcore.wasm
 
-.PHONY: all build wasm check-wasm test test-go test-js test-interop test-hosts hosts-install fuzz-short bench demo clean
+.PHONY: all build wasm check-wasm test test-go lint-go test-go-race test-go-unraced test-js test-interop test-hosts hosts-install fuzz-short bench demo clean
 
 all: build
 
@@ -31,11 +31,19 @@ check-wasm:
 test: check-wasm
 	MAKE="$(MAKE)" ./scripts/test-lanes.sh
 
+# Every Go test: gofmt and vet, go test -race, then the few tests -race
+# skips. make test runs the three in different lanes (scripts/test-lanes.sh).
+test-go: lint-go test-go-race test-go-unraced
+
 # gofmt first: an unformatted file is a review comment a machine can make.
-test-go:
+lint-go:
 	@unformatted="$$("$$($(GO) env GOROOT)/bin/gofmt" -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
+
+test-go-race:
 	$(GO) test -race -count=1 -timeout 30m -p 3 -ldflags='-s -w' ./... # -p 3: much of a test binary's time is waiting (children, browsers, timers), so three at a time on two cores; no DWARF or ELF symbols: a third less CPU to link each test binary (race reports and stack traces come from Go's own pc-line table, which stays)
+
+test-go-unraced:
 	$(GO) test -count=1 -run '^(TestConformance|TestInputCap)$$' ./hostgo # the interpreter's corpus, skipped under -race
 	$(GO) test -count=1 -run '^(TestLongRepliesReachTheClient|TestBinaryLongReply|TestLineGuardOversized)$$' ./acpagent # megabytes through one goroutine, skipped under -race
 
@@ -62,7 +70,7 @@ hosts-install:
 # bounds the stage all the same: each target gets the whole count when the
 # machine fuzzes it that fast, and as many executions as fit in about that
 # many seconds when it does not (scripts/fuzz.sh).
-FUZZ_SECONDS ?= 6
+FUZZ_SECONDS ?= 3
 fuzz-short:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh 100000x
 

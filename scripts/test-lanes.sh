@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # make test after check-wasm: the suites in three lanes that run side by side,
 #
-#   go    make test-go (gofmt, vet, go test -race ./...)
+#   go    make test-go-race (go test -race ./..., the longest stage)
 #   node  make test-js, test-interop, test-hosts, in turn
-#   side  make hosts-install: the real hosts' npm install, which is mostly
-#         network, done by the time the node lane reaches test-hosts; then
-#         fuzz-short, so that the go and node lanes end about together
+#   side  make lint-go (gofmt, vet), hosts-install (the real hosts' npm
+#         install, which is mostly network, done by the time the node lane
+#         reaches test-hosts), fuzz-short, test-go-unraced: what need not
+#         wait for the others, off the two long lanes
 #
 # A lane goes on past a failed stage, so one run reports every stage.
 #
@@ -23,13 +24,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 
-go_lane=(test-go)
+go_lane=(test-go-race)
 node_lane=(test-js test-interop test-hosts)
-side_lane=(hosts-install fuzz-short)
+side_lane=(lint-go hosts-install fuzz-short test-go-unraced)
 lanes=(go node side)
 
 if [ "${TEST_LANES:-}" = serial ]; then
-	exec "$MAKE" --no-print-directory "${go_lane[@]}" "${side_lane[@]}" "${node_lane[@]}"
+	exec "$MAKE" --no-print-directory "${side_lane[@]}" "${go_lane[@]}" "${node_lane[@]}"
 fi
 
 # lane NAME TARGETS...: the targets in turn, each line prefixed; one line
