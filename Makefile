@@ -70,7 +70,7 @@ hosts-install:
 # bounds the stage all the same: each target gets the whole count when the
 # machine fuzzes it that fast, and as many executions as fit in about that
 # many seconds when it does not (scripts/fuzz.sh).
-FUZZ_SECONDS ?= 3
+FUZZ_SECONDS ?= 6
 fuzz-short:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh 100000x
 
