@@ -17,7 +17,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -193,7 +192,7 @@ const notYet = "No answer on the page yet. "
 // the form, which dropped out then (its reason repeated, so that the
 // core's no_surface names it), and the page.
 func (p *provider) resumeHeld(ctx context.Context, c *call, q *askcore.Call, id string) (askcore.Reply, error) {
-	raw, _, err := inputReply(c.req)
+	reply, err := inputReply(c.req) // heldID saw that there is one
 	if err != nil {
 		return askcore.Reply{}, err
 	}
@@ -205,25 +204,25 @@ func (p *provider) resumeHeld(ctx context.Context, c *call, q *askcore.Call, id 
 		})})
 	}
 	surfaces = append(surfaces, askcore.Surface{Name: pageSurface, Provider: askcore.ProviderFunc(func(ctx context.Context, q *askcore.Call) (askcore.Reply, error) {
-		return p.awaitHeld(ctx, c, q, h, raw)
+		return p.awaitHeld(ctx, c, q, h, reply)
 	})})
 	return askcore.FirstReply(surfaces...).Ask(ctx, q)
 }
 
-// awaitHeld reads the client's reply raw to h's URL. An accept waits for
+// awaitHeld reads the client's reply to h's URL. An accept waits for
 // the page's answer for urlHold, then sends the URL again. Any other
 // reply withdraws the question, unless the person answered on the page
 // meanwhile, and is the core's to judge as a reply to a URL-mode request
 // (a cancel no person could have given is not_shown, as for a form). With
 // no h (expired, or from before this process), an accept asks afresh, and
 // anything else is judged as the person's.
-func (p *provider) awaitHeld(ctx context.Context, c *call, q *askcore.Call, h *heldPage, raw []byte) (askcore.Reply, error) {
-	accepted := actionOf(raw) == "accept"
+func (p *provider) awaitHeld(ctx context.Context, c *call, q *askcore.Call, h *heldPage, reply *inputResponse) (askcore.Reply, error) {
+	accepted := reply.action == "accept"
 	if h == nil {
 		if accepted {
 			return p.holdOnPage(c, q, nil)
 		}
-		r, _, _, err := judge(ctx, c, q, raw, 0, nil)
+		r, _, _, err := judge(ctx, c, q, reply.raw, 0, nil)
 		return r, err
 	}
 	if !accepted {
@@ -234,7 +233,7 @@ func (p *provider) awaitHeld(ctx context.Context, c *call, q *askcore.Call, h *h
 		if r, err := h.outcome(); err == nil {
 			return r, nil
 		}
-		r, _, _, err := judge(ctx, c, q, raw, 0, p.delivery(c, askcore.DeliveryURL, elapsed))
+		r, _, _, err := judge(ctx, c, q, reply.raw, 0, p.delivery(c, askcore.DeliveryURL, elapsed))
 		return r, err
 	}
 	stop := p.progress(ctx, c.req, h.url)
@@ -256,11 +255,4 @@ func (p *provider) awaitHeld(ctx context.Context, c *call, q *askcore.Call, h *h
 		h.withdraw(cause)
 		return askcore.Reply{}, cause
 	}
-}
-
-// actionOf is the action of a reply as the core reads it ("" if none).
-func actionOf(raw []byte) string {
-	var r elicitReply
-	_ = json.Unmarshal(raw, &r)
-	return r.Action
 }

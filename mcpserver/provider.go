@@ -298,16 +298,16 @@ func inputRequests(req *mcp.CallToolRequest) bool {
 func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (askcore.Reply, error) {
 	var form *askcore.Form
 	round := 0
-	if raw, ok, err := inputReply(c.req); err != nil {
+	if reply, err := inputReply(c.req); err != nil {
 		return askcore.Reply{}, err
-	} else if ok {
+	} else if reply != nil {
 		var d *askcore.Delivery
 		var sent time.Time
 		round, sent = readState(c.req.Params.RequestState)
 		if !sent.IsZero() {
 			d = p.delivery(c, askcore.DeliveryForm, time.Since(sent))
 		}
-		r, again, next, err := judge(ctx, c, q, raw, round, d)
+		r, again, next, err := judge(ctx, c, q, reply.raw, round, d)
 		if again == nil {
 			return r, err
 		}
@@ -323,23 +323,30 @@ func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (a
 	return askcore.Reply{}, errInputRequired
 }
 
-// inputReply is the client's reply to the call's input request, as the
-// core reads a form reply; false when the call carries none.
-func inputReply(req *mcp.CallToolRequest) (json.RawMessage, bool, error) {
+// inputResponse is the client's reply to the call's input request: its
+// action, and the reply as the core reads a form reply.
+type inputResponse struct {
+	action string
+	raw    json.RawMessage
+}
+
+// inputReply is the client's reply to the call's input request; nil when
+// the call carries none.
+func inputReply(req *mcp.CallToolRequest) (*inputResponse, error) {
 	resp, ok := req.Params.InputResponses[inputKey]
 	if !ok {
-		return nil, false, nil
+		return nil, nil
 	}
 	er, ok := resp.(*mcp.ElicitResult)
 	if !ok || er == nil {
-		return nil, false, failure(situationClientError,
+		return nil, failure(situationClientError,
 			"the input response "+inputKey+" is not an elicitation result (it has no action)")
 	}
 	raw, err := json.Marshal(elicitReply{Action: er.Action, Content: er.Content})
 	if err != nil { // a string and a map decoded from JSON always marshal
-		return nil, false, failure(situationClientError, err.Error())
+		return nil, failure(situationClientError, err.Error())
 	}
-	return raw, true, nil
+	return &inputResponse{action: er.Action, raw: raw}, nil
 }
 
 // writeState is the requestState of an input request: the round of the

@@ -290,7 +290,7 @@ func row(name string, lat []time.Duration, wall time.Duration) {
 // transaction, as events are never updated. False for SQLite or without
 // track_commit_timestamp.
 func commitTimes(ctx context.Context, dsn string) (map[string]time.Time, bool) {
-	if !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
+	if !hubstore.IsPostgres(dsn) {
 		return nil, false
 	}
 	conn, err := pgx.Connect(ctx, dsn)

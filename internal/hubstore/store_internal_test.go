@@ -4,10 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/url"
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -101,22 +101,21 @@ func TestPollWakesUnannounced(t *testing.T) {
 // server as settings (which would refuse them).
 func TestPostgresPool(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.NewDB(t)
+	dsn, err := url.Parse(pgtest.NewDB(t))
+	require.NoError(t, err)
 	for _, tc := range []struct {
-		suffix string
+		params map[string]string
 		want   int
 	}{
-		{"", max(4, runtime.NumCPU())},
-		{"pool_max_conns=2&pool_max_conn_idle_time=1m", 2},
+		{nil, max(4, runtime.NumCPU())},
+		{map[string]string{"pool_max_conns": "2", "pool_max_conn_idle_time": "1m"}, 2},
 	} {
-		sep := "?"
-		if strings.Contains(url, "?") {
-			sep = "&"
+		u, q := *dsn, dsn.Query()
+		for k, v := range tc.params {
+			q.Set(k, v)
 		}
-		if tc.suffix == "" {
-			sep = ""
-		}
-		st, err := OpenPostgres(ctx, url+sep+tc.suffix)
+		u.RawQuery = q.Encode()
+		st, err := OpenPostgres(ctx, u.String())
 		require.NoError(t, err)
 		_, err = st.AddPerson(ctx, "ada"+strconv.Itoa(tc.want))
 		require.NoError(t, err, "the store works")
