@@ -57,12 +57,11 @@ stages() {
 }
 
 # failures TARGET: the lines of a failed stage's output that say what
-# failed (at most 12), or its last lines when none does. Node's spec
-# reporter marks a todo test that fails with "✖ ... # why": not a failure.
+# failed (at most 12), or its last lines when none does. Node's todo tests
+# fail by design: a todo test's line (`✖ name (N ms) # why`) and the lines
+# under it, indented deeper, are left out.
 failures() {
 	local log="$tmp/$1.log" lines
-	# Node's todo tests fail by design: a todo test's line (`✖ name (N ms)
-	# # why`) and the lines under it, indented deeper, are left out.
 	lines=$(awk '
 		/✖ .*\) # / { todo = match($0, /[^ ]/); next }
 		todo && (/^[[:space:]]*$/ || match($0, /[^ ]/) > todo) { next }
