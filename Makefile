@@ -10,10 +10,10 @@ all: build
 
 # -buildvcs=auto: --version names the commit built (GOFLAGS may say false).
 build:
-	$(GO) build -buildvcs=auto -o bin/askcore-stdio ./cmd/stdio
-	$(GO) build -buildvcs=auto -o bin/askcore-acp ./cmd/acp
-	$(GO) build -buildvcs=auto -o bin/askcore-mcp ./cmd/mcp
-	$(GO) build -buildvcs=auto -o bin/askcore-hub ./cmd/hub
+	$(GO) build -buildvcs=auto -o bin/askcore-stdio ./cmd/askcore-stdio
+	$(GO) build -buildvcs=auto -o bin/askcore-acp ./cmd/askcore-acp
+	$(GO) build -buildvcs=auto -o bin/askcore-mcp ./cmd/askcore-mcp
+	$(GO) build -buildvcs=auto -o bin/askcore-hub ./cmd/askcore-hub
 
 # Rebuild the committed WebAssembly core (reproducible: same toolchain, same bytes).
 # The build command itself lives in scripts/check-wasm.sh, so that check-wasm builds
@@ -78,7 +78,7 @@ bench:
 	./scripts/bench.sh
 
 demo:
-	$(GO) run ./cmd/stdio
+	$(GO) run ./cmd/askcore-stdio
 
 clean:
 	rm -rf bin

@@ -46,7 +46,7 @@ func acpBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		buildOnce.path = filepath.Join(binDir, "askcore-acp")
-		cmd := exec.Command("go", "build", "-o", buildOnce.path, "github.com/askcore/askcore/cmd/acp")
+		cmd := exec.Command("go", "build", "-o", buildOnce.path, "github.com/askcore/askcore/cmd/askcore-acp")
 		if goCache != "" {
 			cmd.Env = append(os.Environ(), "GOCACHE="+goCache)
 		}

@@ -22,7 +22,7 @@ import (
 
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
-	"github.com/askcore/askcore/internal/leaktest"
+	"github.com/askcore/askcore/internal/testing/leaktest"
 )
 
 func TestMain(m *testing.M) {

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/internal/interopcalls"
+	"github.com/askcore/askcore/internal/testing/interopcalls"
 
 	"github.com/askcore/askcore"
 )

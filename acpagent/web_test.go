@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/internal/pagetest"
+	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
 // The answer page through the real askcore-acp binary over pipes:

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/internal/leaktest"
-	"github.com/askcore/askcore/internal/pagetest"
-	"github.com/askcore/askcore/internal/syncbuf"
+	"github.com/askcore/askcore/internal/testing/leaktest"
+	"github.com/askcore/askcore/internal/testing/pagetest"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
 
 func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/internal/pagetest"
-	"github.com/askcore/askcore/internal/syncbuf"
+	"github.com/askcore/askcore/internal/testing/pagetest"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
 
 // The shared test client reads the line this package writes.

@@ -22,7 +22,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/internal/syncbuf"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
 	"github.com/askcore/askcore/wasm"
 )
 

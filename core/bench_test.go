@@ -3,7 +3,7 @@ package core
 import (
 	"testing"
 
-	"github.com/askcore/askcore/internal/benchdata"
+	"github.com/askcore/askcore/internal/bench/benchdata"
 )
 
 // BenchmarkHandle measures one envelope per op on a typical 4-option

@@ -19,7 +19,7 @@ import (
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/internal/leaktest"
+	"github.com/askcore/askcore/internal/testing/leaktest"
 	"github.com/askcore/askcore/model/openai"
 	"github.com/askcore/askcore/model/script"
 )

@@ -13,8 +13,8 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/frontdoor"
 	"github.com/askcore/askcore/hub"
-	"github.com/askcore/askcore/internal/hubstore"
-	"github.com/askcore/askcore/internal/hubtest"
+	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/hubtest"
 )
 
 const hubQuestion = `{"question":"Which database?","options":[{"label":"SQLite"},{"label":"PostgreSQL","recommended":true}]}`
@@ -51,7 +51,7 @@ func TestHubAnsweredInInbox(t *testing.T) {
 	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
 	require.NoError(t, err)
 	res := askThrough(t, p)
-	a := h.Ask(t, hubstore.StatePending)
+	a := h.Ask(t, store.StatePending)
 	_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
 	require.NoError(t, err)
 	r := <-res
@@ -76,12 +76,12 @@ func TestHubAnsweredLocally(t *testing.T) {
 	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
 	require.NoError(t, err)
 	res := askThrough(t, p)
-	h.Ask(t, hubstore.StatePending)
+	h.Ask(t, store.StatePending)
 	close(release)
 	r := <-res
 	require.NoError(t, r.err)
 	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
-	a := h.Ask(t, hubstore.StateWithdrawn)
+	a := h.Ask(t, store.StateWithdrawn)
 	assert.Equal(t, "the terminal", a.RepliedWhere)
 }
 
@@ -95,7 +95,7 @@ func TestHubKeepsWhatLocalCannotShow(t *testing.T) {
 	p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, h.Env, hub.WithPollSeconds(1))
 	require.NoError(t, err)
 	res := askThrough(t, p)
-	a := h.Ask(t, hubstore.StatePending)
+	a := h.Ask(t, store.StatePending)
 	_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
 	require.NoError(t, err)
 	r := <-res

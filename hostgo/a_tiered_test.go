@@ -8,7 +8,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/internal/benchdata"
+	"github.com/askcore/askcore/internal/bench/benchdata"
 )
 
 // TestTieredStart starts two Engines on a cold cache: both serve at once

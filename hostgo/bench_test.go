@@ -7,7 +7,7 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/internal/benchdata"
+	"github.com/askcore/askcore/internal/bench/benchdata"
 	"github.com/askcore/askcore/wasm"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/internal/benchdata"
+	"github.com/askcore/askcore/internal/bench/benchdata"
 )
 
 // TestConformance runs the corpus through both wazero engines and compares

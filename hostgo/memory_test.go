@@ -12,7 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/internal/benchdata"
+	"github.com/askcore/askcore/internal/bench/benchdata"
 	"github.com/askcore/askcore/internal/wasmruntime"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub"
-	"github.com/askcore/askcore/internal/hubserver"
-	"github.com/askcore/askcore/internal/hubstore"
+	hubserver "github.com/askcore/askcore/hub/server"
+	hubstore "github.com/askcore/askcore/hub/store"
 )
 
 // An agent asks through a hub; the person replies in the inbox (here the

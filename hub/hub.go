@@ -32,7 +32,7 @@ import (
 	"time"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/internal/hubwire"
+	"github.com/askcore/askcore/hub/internal/wire"
 )
 
 // Provider asks through a hub. It is safe for concurrent use.
@@ -88,7 +88,7 @@ func (p *Provider) AnsweredIn(answeredIn func() string) askcore.Provider {
 }
 
 func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func() string) (askcore.Reply, error) {
-	req := hubwire.CreateAsk{Arguments: call.Arguments(), ToolCallID: call.From.ToolCallID, SessionID: call.From.SessionID}
+	req := wire.CreateAsk{Arguments: call.Arguments(), ToolCallID: call.From.ToolCallID, SessionID: call.From.SessionID}
 	if req.ToolCallID == "" {
 		// Without the model's id a replay cannot be recognised: this ask
 		// is this process's alone.
@@ -100,7 +100,7 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 	if err != nil {
 		return askcore.Reply{}, err
 	}
-	var ask hubwire.Ask
+	var ask wire.Ask
 	if err := p.retry(ctx, func() error { return p.do(ctx, http.MethodPost, "/v1/asks", body, &ask) }); err != nil {
 		if ctx.Err() != nil && !continues(ctx) {
 			// The ask may exist without its id reaching us: the same ids
@@ -115,7 +115,7 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 	}
 	for {
 		if ask.State != "pending" {
-			return hubwire.Outcome(ask)
+			return wire.Outcome(ask)
 		}
 		path := "/v1/asks/" + url.PathEscape(ask.ID) + fmt.Sprintf("?wait=%d", p.wait)
 		err := p.retry(ctx, func() error { return p.do(ctx, http.MethodGet, path, nil, &ask) })
@@ -143,11 +143,11 @@ func (p *Provider) withdraw(ctx context.Context, id string, answeredIn func() st
 	defer cancel()
 	var body []byte
 	if answeredIn != nil {
-		if where := answeredIn(); hubwire.ValidSurfaceName(where) {
-			body, _ = json.Marshal(hubwire.Withdrawal{AnsweredIn: where})
+		if where := answeredIn(); wire.ValidSurfaceName(where) {
+			body, _ = json.Marshal(wire.Withdrawal{AnsweredIn: where})
 		}
 	}
-	var a hubwire.Ask
+	var a wire.Ask
 	_ = p.do(wctx, http.MethodDelete, "/v1/asks/"+url.PathEscape(id), body, &a)
 }
 
@@ -214,7 +214,7 @@ func (p *Provider) do(ctx context.Context, method, path string, body []byte, out
 		}
 		return nil
 	case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusRequestTimeout && resp.StatusCode != http.StatusTooManyRequests:
-		var e hubwire.Error
+		var e wire.Error
 		detail := fmt.Sprintf("the hub refused the ask (%s)", resp.Status)
 		if json.Unmarshal(data, &e) == nil && e.Code != "" {
 			detail = fmt.Sprintf("the hub refused the ask: %s: %s", e.Code, e.Message)

@@ -17,9 +17,9 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub"
-	"github.com/askcore/askcore/internal/hubserver"
-	"github.com/askcore/askcore/internal/hubstore"
-	"github.com/askcore/askcore/internal/pgtest"
+	"github.com/askcore/askcore/hub/server"
+	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/pgtest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(pgtest.Run{M: m}) }
@@ -30,8 +30,8 @@ const question = `{"question":"Which database?","options":[{"label":"SQLite"},{"
 
 // testHub is a hub served on loopback, with one agent.
 type testHub struct {
-	store  hubstore.Store
-	srv    *hubserver.Server
+	store  store.Store
+	srv    *server.Server
 	url    string
 	token  string
 	person int64
@@ -40,17 +40,17 @@ type testHub struct {
 func startHub(t *testing.T, dsn string, deadline time.Duration, ln net.Listener) *testHub {
 	t.Helper()
 	ctx := context.Background()
-	s, err := hubstore.Open(ctx, dsn)
+	s, err := store.Open(ctx, dsn)
 	require.NoError(t, err)
-	srv, err := hubserver.New(hubserver.Options{Store: s, ExpireEvery: 20 * time.Millisecond})
+	srv, err := server.New(server.Options{Store: s, ExpireEvery: 20 * time.Millisecond})
 	require.NoError(t, err)
 	p, err := s.PersonByName(ctx, "ada")
 	if err != nil {
 		p, err = s.AddPerson(ctx, "ada")
 		require.NoError(t, err)
 	}
-	token, hash := hubserver.NewToken(hubserver.AgentTokenPrefix)
-	_, err = s.AddAgent(ctx, hubstore.NewAgent{PersonID: p.ID, Name: "ci-" + hash[:8], TokenHash: hash, Deadline: deadline})
+	token, hash := server.NewToken(server.AgentTokenPrefix)
+	_, err = s.AddAgent(ctx, store.NewAgent{PersonID: p.ID, Name: "ci-" + hash[:8], TokenHash: hash, Deadline: deadline})
 	require.NoError(t, err)
 	hs := httptest.NewUnstartedServer(srv.Handler())
 	if ln != nil {
@@ -90,11 +90,11 @@ func ask(ctx context.Context, t *testing.T, p askcore.Provider, from askcore.Ide
 }
 
 // pendingAsk waits for the one pending ask of the hub's person.
-func (h *testHub) pendingAsk(t *testing.T) hubstore.Ask {
+func (h *testHub) pendingAsk(t *testing.T) store.Ask {
 	t.Helper()
 	deadline := time.Now().Add(waitLong)
 	for time.Now().Before(deadline) {
-		asks, err := h.store.Asks(context.Background(), hubstore.AskFilter{PersonID: h.person, State: hubstore.StatePending})
+		asks, err := h.store.Asks(context.Background(), store.AskFilter{PersonID: h.person, State: store.StatePending})
 		require.NoError(t, err)
 		if len(asks) == 1 {
 			return asks[0]
@@ -102,7 +102,7 @@ func (h *testHub) pendingAsk(t *testing.T) hubstore.Ask {
 		time.Sleep(5 * time.Millisecond) // polling a condition
 	}
 	t.Fatal("no pending ask")
-	return hubstore.Ask{}
+	return store.Ask{}
 }
 
 func wait(t *testing.T, c <-chan result) result {
@@ -171,11 +171,11 @@ func TestReplayAttaches(t *testing.T) {
 		require.NoError(t, err)
 		r := wait(t, res)
 		assert.Equal(t, askcore.CodeAskDeclined, askcore.AsError(r.err).Code)
-		evs, err := h.store.Events(ctx, hubstore.EventFilter{PersonID: h.person, AfterID: 0})
+		evs, err := h.store.Events(ctx, store.EventFilter{PersonID: h.person, AfterID: 0})
 		require.NoError(t, err)
 		asked := 0
 		for _, e := range evs {
-			if e.Kind == hubstore.EventAsked {
+			if e.Kind == store.EventAsked {
 				asked++
 			}
 		}
@@ -197,7 +197,7 @@ func TestCancelWithdraws(t *testing.T) {
 		for {
 			got, err := h.store.Ask(context.Background(), a.ID)
 			require.NoError(t, err)
-			if got.State == hubstore.StateWithdrawn {
+			if got.State == store.StateWithdrawn {
 				break
 			}
 			require.True(t, time.Now().Before(deadline), "not withdrawn")

@@ -16,7 +16,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/core"
-	"github.com/askcore/askcore/internal/leaktest"
+	"github.com/askcore/askcore/internal/testing/leaktest"
 )
 
 func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }

@@ -18,8 +18,8 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
-	"github.com/askcore/askcore/internal/pagetest"
-	"github.com/askcore/askcore/internal/syncbuf"
+	"github.com/askcore/askcore/internal/testing/pagetest"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
 
 // urlOnly is a client that shows URL-mode requests and no forms.

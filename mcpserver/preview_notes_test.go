@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/internal/interopcalls"
+	"github.com/askcore/askcore/internal/testing/interopcalls"
 )
 
 // The calls with previews and notes every suite asks: previews as fenced code blocks, an ASCII

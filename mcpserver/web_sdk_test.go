@@ -18,8 +18,8 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
-	"github.com/askcore/askcore/internal/pagetest"
-	"github.com/askcore/askcore/internal/syncbuf"
+	"github.com/askcore/askcore/internal/testing/pagetest"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
 
 // TestGoClientURLMode: go-sdk's client, advertising elicitation.url only,

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # make bench: builds the front doors and the bench programs, then prints
-# the performance table (internal/bench) and the idle memory table of
-# askcore-mcp and askcore-acp (internal/benchrss: alone, started together,
-# after a 15 MB call). Extra arguments go to internal/bench, e.g.
-# scripts/bench.sh -v -runs 9; BENCHRSS_ARGS to internal/benchrss (e.g.
+# the performance table (internal/bench/engine) and the idle memory table of
+# askcore-mcp and askcore-acp (internal/bench/rss: alone, started together,
+# after a 15 MB call). Extra arguments go to internal/bench/engine, e.g.
+# scripts/bench.sh -v -runs 9; BENCHRSS_ARGS to internal/bench/rss (e.g.
 # BENCHRSS_ARGS="-v -n 20"); then the answer page's figures in headless
 # Chromium (hostjs/bench/page.mjs: warm time to a question, transfer size,
 # idle RSS; skipped when Chromium or hostjs/node_modules is missing;
-# PAGEBENCH_ARGS, e.g. "-v --runs 15"); then askcore-hub (internal/hubbench:
+# PAGEBENCH_ARGS, e.g. "-v --runs 15"); then askcore-hub (internal/bench/hub:
 # 200 agents x 20 asks on SQLite and on two PostgreSQL replicas, idle RSS
 # with 10,000 pending asks; HUBBENCH_ARGS, e.g. "-agents 50"; PostgreSQL
 # from ASKCORE_TEST_POSTGRES or a throwaway cluster when initdb is
@@ -19,14 +19,14 @@ GO=${GO:-go}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$GO" build -o "$tmp/askcore-stdio" ./cmd/stdio
-"$GO" build -o "$tmp/askcore-acp" ./cmd/acp
-"$GO" build -o "$tmp/askcore-mcp" ./cmd/mcp
-"$GO" build -o "$tmp/bench" ./internal/bench
-"$GO" build -o "$tmp/benchrss" ./internal/benchrss
-"$GO" build -o "$tmp/pagebench" ./internal/pagebench
-"$GO" build -o "$tmp/askcore-hub" ./cmd/hub
-"$GO" build -o "$tmp/hubbench" ./internal/hubbench
+"$GO" build -o "$tmp/askcore-stdio" ./cmd/askcore-stdio
+"$GO" build -o "$tmp/askcore-acp" ./cmd/askcore-acp
+"$GO" build -o "$tmp/askcore-mcp" ./cmd/askcore-mcp
+"$GO" build -o "$tmp/bench" ./internal/bench/engine
+"$GO" build -o "$tmp/benchrss" ./internal/bench/rss
+"$GO" build -o "$tmp/pagebench" ./internal/bench/page
+"$GO" build -o "$tmp/askcore-hub" ./cmd/askcore-hub
+"$GO" build -o "$tmp/hubbench" ./internal/bench/hub
 
 if ! ./scripts/check-wasm.sh >/dev/null 2>&1; then
 	echo "bench: note: wasm/askcore.wasm is not what the sources build (run make wasm); measuring the committed module" >&2

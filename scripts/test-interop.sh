@@ -5,8 +5,8 @@
 #
 #   scripts/test-interop.sh [acp] [mcp]     (default: both)
 #
-#   acp  @agentclientprotocol/sdk + zod (cmd/acp/interop) -> bin/askcore-acp
-#   mcp  @modelcontextprotocol/sdk (cmd/mcp/interop) -> bin/askcore-mcp;
+#   acp  @agentclientprotocol/sdk + zod (cmd/askcore-acp/interop) -> bin/askcore-acp
+#   mcp  @modelcontextprotocol/sdk (cmd/askcore-mcp/interop) -> bin/askcore-mcp;
 #        expected bytes come from the core through hostjs (the same
 #        askcore.wasm)
 #

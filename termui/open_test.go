@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/internal/syncbuf"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
 
 // TestOpen: on an input and an output that are no terminal (a pipe and a

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore/internal/tmuxtest"
+	"github.com/askcore/askcore/internal/testing/tmuxtest"
 )
 
 // Previews and notes through a real pseudo-terminal (tmux): pickertest

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/internal/tmuxtest"
+	"github.com/askcore/askcore/internal/testing/tmuxtest"
 )
 
 // The picker through a real pseudo-terminal: tmux runs the pickertest

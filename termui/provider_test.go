@@ -15,8 +15,8 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/internal/syncbuf"
-	"github.com/askcore/askcore/internal/tmuxtest"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
+	"github.com/askcore/askcore/internal/testing/tmuxtest"
 )
 
 // native is the core on the native engine.

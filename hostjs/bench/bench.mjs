@@ -29,7 +29,7 @@ const nodeEntry = new URL('../node.js', import.meta.url).href;
 
 // The typical 4-option request every askcore benchmark uses (the Go
 // benchmarks and `make bench` read the same file), so figures compare.
-export const REQUEST = JSON.parse(readFileSync(new URL('../../internal/benchdata/request.json', import.meta.url), 'utf8'));
+export const REQUEST = JSON.parse(readFileSync(new URL('../../internal/bench/benchdata/request.json', import.meta.url), 'utf8'));
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -6,7 +6,7 @@
 //      which stays open across questions; a new question is asked and the
 //      time is taken from the ask to its first paint on the page (the
 //      question's text in the DOM, then one animation frame and a task, as
-//      page.js times its first question). The server is internal/pagebench:
+//      page.js times its first question). The server is internal/bench/page:
 //      one answerpage.Server asking the questions in turn, on one URL (a
 //      second `askcore-stdio ask --web` is a new process with a new URL).
 //      Browser start and the page's first load are excluded.
@@ -19,7 +19,7 @@
 //
 //   node bench/page.mjs [--runs N] [--bin PAGEBENCH] [--engine wasm|native] [-v]
 //
-// Without --bin it builds ./internal/pagebench with go (GO) into a
+// Without --bin it builds ./internal/bench/page with go (GO) into a
 // temporary directory. Prints a markdown table. Exits 0 when Chromium is
 // missing (saying so), 1 on a failure; a missed target is not a failure.
 import { spawn, spawnSync } from 'node:child_process';
@@ -62,8 +62,8 @@ try {
   let bin = opt.bin;
   if (!bin) {
     bin = join(tmp, 'pagebench');
-    const build = spawnSync(GO, ['build', '-o', bin, './internal/pagebench'], { cwd: repoDir, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`go build ./internal/pagebench: ${build.stderr || build.error}`);
+    const build = spawnSync(GO, ['build', '-o', bin, './internal/bench/page'], { cwd: repoDir, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`go build ./internal/bench/page: ${build.stderr || build.error}`);
   }
 
   // The server, and its URL from stderr.

@@ -34,8 +34,8 @@ before(async () => {
   if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'askcore-hubjs-'));
   bin = join(dir, 'askcore-hub');
-  const build = spawnSync(GO, ['build', '-o', bin, './cmd/hub'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
-  assert.equal(build.status, 0, `go build ./cmd/hub: ${build.stderr}`);
+  const build = spawnSync(GO, ['build', '-o', bin, './cmd/askcore-hub'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
+  assert.equal(build.status, 0, `go build ./cmd/askcore-hub: ${build.stderr}`);
   hub = await startHub(await freePort());
 });
 

@@ -44,11 +44,11 @@ before(async () => {
   if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'askcore-inbox-'));
   bin = join(dir, 'askcore-hub');
-  const build = spawnSync(GO, ['build', '-o', bin, './cmd/hub'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
-  assert.equal(build.status, 0, `go build ./cmd/hub: ${build.stderr}`);
+  const build = spawnSync(GO, ['build', '-o', bin, './cmd/askcore-hub'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
+  assert.equal(build.status, 0, `go build ./cmd/askcore-hub: ${build.stderr}`);
   stdioBin = join(dir, 'askcore-stdio');
-  const buildStdio = spawnSync(GO, ['build', '-o', stdioBin, './cmd/stdio'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
-  assert.equal(buildStdio.status, 0, `go build ./cmd/stdio: ${buildStdio.stderr}`);
+  const buildStdio = spawnSync(GO, ['build', '-o', stdioBin, './cmd/askcore-stdio'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
+  assert.equal(buildStdio.status, 0, `go build ./cmd/askcore-stdio: ${buildStdio.stderr}`);
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,

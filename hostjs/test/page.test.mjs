@@ -37,8 +37,8 @@ before(async () => {
   if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'askcore-page-'));
   bin = join(dir, 'askcore-stdio');
-  const build = spawnSync(GO, ['build', '-o', bin, './cmd/stdio'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
-  assert.equal(build.status, 0, `go build ./cmd/stdio: ${build.stderr}`);
+  const build = spawnSync(GO, ['build', '-o', bin, './cmd/askcore-stdio'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
+  assert.equal(build.status, 0, `go build ./cmd/askcore-stdio: ${build.stderr}`);
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The Node twin of `askcore-stdio ask`, for the pty tests that drive both
-// from one key script (cmd/stdio/nodepicker_tmux_test.go, and
+// from one key script (cmd/askcore-stdio/nodepicker_tmux_test.go, and
 // test/picker-tmux.test.mjs): asks the request with the terminal provider
 // @askcore/askcore/picker chooses (the keyboard picker, or the line mode
 // where the core's terminal op says so) through the JS seam, and prints the

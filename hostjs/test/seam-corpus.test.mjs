@@ -1,5 +1,5 @@
 // The seam corpus (testdata/seam) through the JS seam, byte for byte: the
-// same files Go's internal/seamtest runs through askcore.Service, so the
+// same files Go's internal/testing/seamtest runs through askcore.Service, so the
 // Go and JS seams give a model the same bytes in every situation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

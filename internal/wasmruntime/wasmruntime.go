@@ -1,5 +1,5 @@
 // Package wasmruntime holds the wazero configuration hostgo runs askcore.wasm with, so
-// that hostgo and the benchmark program (internal/bench) compile and
+// that hostgo and the benchmark program (internal/bench/engine) compile and
 // instantiate the module exactly the same way.
 package wasmruntime
 

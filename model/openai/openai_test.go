@@ -17,7 +17,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/internal/leaktest"
+	"github.com/askcore/askcore/internal/testing/leaktest"
 	"github.com/askcore/askcore/model/openai"
 )
 

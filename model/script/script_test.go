@@ -13,7 +13,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
-	"github.com/askcore/askcore/internal/leaktest"
+	"github.com/askcore/askcore/internal/testing/leaktest"
 	"github.com/askcore/askcore/model/script"
 )
 

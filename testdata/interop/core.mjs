@@ -1,4 +1,4 @@
-// The core's own bytes, for the interop suites of cmd/acp and cmd/mcp:
+// The core's own bytes, for the interop suites of cmd/askcore-acp and cmd/askcore-mcp:
 // coreText runs one envelope through core (hostjs, the same askcore.wasm
 // the binaries embed) and returns the result's or the error's JSON text
 // exactly as the core wrote it, with ok telling which.

@@ -1,0 +1,400 @@
+// Command askcore-hub stores asks durably and serves them to the person's
+// inbox and to agents anywhere (docs/SPEC.md, "The hub").
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/hub/server"
+	"github.com/askcore/askcore/hub/store"
+)
+
+const usage = `usage: askcore-hub COMMAND [flags]
+
+Commands:
+  serve                     serve the agent API and the inbox (default 127.0.0.1:7433)
+  agent add NAME [--person P] [--deadline D]
+                            add an agent; prints its token once
+  agent revoke NAME         revoke an agent's token
+  agent list                list the agents
+  person add NAME           add a person
+  login [--person P]        print a one-time sign-in link for the inbox
+  log [--ask ID] [--json]   print the event log
+  notify add webhook URL [--person P]
+                            POST each new ask, signed, to URL; prints the
+                            signing secret
+  notify add ntfy URL [--person P] [--token-file F]
+                            publish each new ask to an ntfy topic URL (the
+                            access token read from F, "-" for stdin)
+  notify list               list the notification targets (no secrets)
+  notify remove ID          remove a notification target
+
+Every command takes --db (a SQLite file, or postgres://...; default
+$ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db). The default person is
+$USER, created on first use.
+`
+
+// defaultAddr is where serve listens unless told otherwise.
+const defaultAddr = "127.0.0.1:7433"
+
+// signinTTL is how long a sign-in link works (once).
+const signinTTL = 15 * time.Minute
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stderr, usage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, rest := args[0], args[1:]
+	if (cmd == "agent" || cmd == "person" || cmd == "notify") && len(rest) > 0 {
+		cmd, rest = cmd+" "+rest[0], rest[1:]
+	}
+	c := &cli{stdout: stdout, stderr: stderr, getenv: getenv, stdin: os.Stdin}
+	fs := flag.NewFlagSet("askcore-hub "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.db, "db", getenv("ASKCORE_HUB_DB"), "the store: a SQLite `file`, or a postgres:// URL (default $ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db)")
+	var f func(context.Context, []string) error
+	switch cmd {
+	case "serve":
+		c.serveFlags(fs)
+		f = noArgs(cmd, c.serve)
+	case "agent add":
+		fs.StringVar(&c.person, "person", "", "the person the agent asks (default $USER)")
+		fs.DurationVar(&c.deadline, "deadline", 0, "expire each ask this long after it is asked (ASK_TIMEOUT); 0: never")
+		f = c.agentAdd
+	case "agent revoke":
+		f = c.agentRevoke
+	case "agent list":
+		f = noArgs(cmd, c.agentList)
+	case "person add":
+		f = c.personAdd
+	case "login":
+		fs.StringVar(&c.person, "person", "", "the person to sign in (default $USER)")
+		fs.StringVar(&c.base, "url", defaultBase(getenv), "the `URL` people open the hub at (default $ASKCORE_HUB_URL, else http://127.0.0.1:7433)")
+		f = noArgs(cmd, c.login)
+	case "notify add":
+		fs.StringVar(&c.person, "person", "", "the person to notify (default $USER)")
+		fs.StringVar(&c.tokenFile, "token-file", "", "ntfy: read the topic's access token from `FILE` (- for stdin)")
+		f = c.notifyAdd
+	case "notify list":
+		f = noArgs(cmd, c.notifyList)
+	case "notify remove":
+		f = c.notifyRemove
+	case "log":
+		fs.StringVar(&c.ask, "ask", "", "only the events of this ask `ID`")
+		fs.BoolVar(&c.json, "json", false, "one JSON object a line")
+		f = noArgs(cmd, c.log)
+	default:
+		fmt.Fprintf(stderr, "askcore-hub: unknown command %q\n\n%s", strings.Join(args[:min(2, len(args))], " "), usage)
+		return 2
+	}
+	// Flags may follow the names: agent add NAME --deadline 1h.
+	var names []string
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if rest = fs.Args(); len(rest) == 0 {
+			break
+		}
+		names, rest = append(names, rest[0]), rest[1:]
+	}
+	if err := f(ctx, names); err != nil {
+		fmt.Fprintln(stderr, "askcore-hub:", err)
+		var u usageError
+		if errors.As(err, &u) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// noArgs is the command f, which takes no arguments beyond its flags.
+func noArgs(cmd string, f func(context.Context) error) func(context.Context, []string) error {
+	return func(ctx context.Context, args []string) error {
+		if len(args) != 0 {
+			return usageError{cmd + " takes no arguments"}
+		}
+		return f(ctx)
+	}
+}
+
+// personNames maps each person's id to their name, for the listings.
+func personNames(ctx context.Context, s store.Store) (map[int64]string, error) {
+	people, err := s.People(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := map[int64]string{}
+	for _, p := range people {
+		names[p.ID] = p.Name
+	}
+	return names, nil
+}
+
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+type cli struct {
+	stdout, stderr io.Writer
+	getenv         func(string) string
+
+	db       string
+	person   string
+	deadline time.Duration
+	base     string
+	ask      string
+	json     bool
+	// notify add
+	tokenFile string
+	stdin     io.Reader
+
+	// serve
+	settings                            frontdoor.Settings
+	addr, tlsCert, tlsKey, metricsToken string
+	behindProxy                         bool
+}
+
+func defaultBase(getenv func(string) string) string {
+	if u := getenv("ASKCORE_HUB_URL"); u != "" {
+		return u
+	}
+	return "http://" + defaultAddr
+}
+
+func (c *cli) open(ctx context.Context) (store.Store, error) {
+	return store.Open(ctx, c.db)
+}
+
+// openPerson opens the store and finds the person of --person (default
+// $USER); the caller closes the store.
+func (c *cli) openPerson(ctx context.Context) (store.Store, store.Person, error) {
+	s, err := c.open(ctx)
+	if err != nil {
+		return nil, store.Person{}, err
+	}
+	p, err := c.personNamed(ctx, s, c.person)
+	if err != nil {
+		s.Close()
+		return nil, store.Person{}, err
+	}
+	return s, p, nil
+}
+
+// personNamed returns the person called name (default $USER), creating
+// the default person on first use.
+func (c *cli) personNamed(ctx context.Context, s store.Store, name string) (store.Person, error) {
+	if name != "" {
+		p, err := s.PersonByName(ctx, name)
+		if errors.Is(err, store.ErrNotFound) {
+			return p, fmt.Errorf("no person %q (askcore-hub person add %s)", name, name)
+		}
+		return p, err
+	}
+	name = c.getenv("USER")
+	if name == "" {
+		name = "me"
+	}
+	p, err := s.PersonByName(ctx, name)
+	if errors.Is(err, store.ErrNotFound) {
+		p, err = s.AddPerson(ctx, name)
+		if errors.Is(err, store.ErrExists) {
+			return s.PersonByName(ctx, name)
+		}
+	}
+	return p, err
+}
+
+func oneName(args []string, what string) (string, error) {
+	if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
+		return "", usageError{"give one " + what + " name"}
+	}
+	return args[0], nil
+}
+
+func (c *cli) agentAdd(ctx context.Context, args []string) error {
+	name, err := oneName(args, "agent")
+	if err != nil {
+		return err
+	}
+	if c.deadline < 0 {
+		return usageError{"--deadline is not negative"}
+	}
+	s, p, err := c.openPerson(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	token, hash := server.NewToken(server.AgentTokenPrefix)
+	a, err := s.AddAgent(ctx, store.NewAgent{PersonID: p.ID, Name: name, TokenHash: hash, Deadline: c.deadline})
+	if errors.Is(err, store.ErrExists) {
+		return fmt.Errorf("an agent %q exists already", name)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "askcore-hub: agent %q asks %s; its token (shown once, keep it secret):\n", a.Name, p.Name)
+	fmt.Fprintln(c.stdout, token)
+	return nil
+}
+
+func (c *cli) agentRevoke(ctx context.Context, args []string) error {
+	name, err := oneName(args, "agent")
+	if err != nil {
+		return err
+	}
+	s, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	a, err := s.RevokeAgent(ctx, name, time.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("no agent %q", name)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "askcore-hub: agent %q revoked at %s\n", a.Name, a.RevokedAt.UTC().Format(time.RFC3339))
+	return nil
+}
+
+func (c *cli) agentList(ctx context.Context) error {
+	s, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	agents, err := s.Agents(ctx)
+	if err != nil {
+		return err
+	}
+	names, err := personNames(ctx, s)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tPERSON\tDEADLINE\tCREATED\tREVOKED")
+	for _, a := range agents {
+		deadline, revoked := "-", "-"
+		if a.Deadline > 0 {
+			deadline = a.Deadline.String()
+		}
+		if a.Revoked() {
+			revoked = a.RevokedAt.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", a.Name, names[a.PersonID], deadline, a.CreatedAt.UTC().Format(time.RFC3339), revoked)
+	}
+	return tw.Flush()
+}
+
+func (c *cli) personAdd(ctx context.Context, args []string) error {
+	name, err := oneName(args, "person")
+	if err != nil {
+		return err
+	}
+	s, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if _, err := s.AddPerson(ctx, name); errors.Is(err, store.ErrExists) {
+		return fmt.Errorf("a person %q exists already", name)
+	} else if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "askcore-hub: person %q added\n", name)
+	return nil
+}
+
+// login prints a sign-in link: single use, short-lived. Opening it shows
+// a button; only the button's POST signs in, so a link scanner that
+// fetches it does not use it up.
+func (c *cli) login(ctx context.Context) error {
+	base, err := url.Parse(c.base)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return usageError{"--url is http(s)://HOST[:PORT]"}
+	}
+	s, p, err := c.openPerson(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	token, hash := server.NewToken("")
+	expires := time.Now().Add(signinTTL)
+	if err := s.CreateSigninLink(ctx, store.SigninLink{TokenHash: hash, PersonID: p.ID, ExpiresAt: expires}); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "askcore-hub: sign-in link for %s (works once, until %s):\n", p.Name, expires.Format("15:04"))
+	fmt.Fprintf(c.stdout, "%s/signin?token=%s\n", strings.TrimSuffix(c.base, "/"), token)
+	return nil
+}
+
+func (c *cli) log(ctx context.Context) error {
+	s, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	evs, err := s.Events(ctx, store.EventFilter{AskID: c.ask})
+	if err != nil {
+		return err
+	}
+	if c.json {
+		enc := json.NewEncoder(c.stdout)
+		for _, e := range evs {
+			if err := enc.Encode(map[string]any{"id": e.ID, "ask": e.AskID, "kind": e.Kind, "who": e.Who, "where": e.Where,
+				"at": e.At.UTC().Format(time.RFC3339Nano), "detail": e.Detail}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AT\tASK\tEVENT\tWHO\tWHERE")
+	for _, e := range evs {
+		where := e.Where
+		if where == "" {
+			where = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.At.UTC().Format(time.RFC3339), e.AskID, e.Kind, e.Who, where)
+	}
+	return tw.Flush()
+}
+
+func (c *cli) serveFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.addr, "addr", defaultAddr, "listen on `HOST:PORT`")
+	c.settings.AddEngineFlag(fs)
+	fs.StringVar(&c.tlsCert, "tls-cert", "", "serve HTTPS with this certificate `file` (with --tls-key)")
+	fs.StringVar(&c.tlsKey, "tls-key", "", "the certificate's key `file`")
+	fs.BoolVar(&c.behindProxy, "behind-tls-proxy", false, "a reverse proxy in front terminates TLS: plain HTTP on a non-loopback address is allowed")
+	fs.StringVar(&c.base, "url", c.getenv("ASKCORE_HUB_URL"), "the `URL` people and agents open the hub at, when it is not the listening address (a proxy's name); its host is served")
+	fs.StringVar(&c.metricsToken, "metrics-token", c.getenv("ASKCORE_HUB_METRICS_TOKEN"), "serve /metrics to requests with this bearer token (default: loopback connections only)")
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/hub/notify"
+)
+
+// A webhook delivery that failed before the hub was killed is delivered,
+// signed, by the hub started again.
+func TestNotifyAcrossHubRestart(t *testing.T) {
+	eachDB(t, func(t *testing.T, dsn string) {
+		var mu sync.Mutex
+		calls := 0
+		failed, delivered := make(chan struct{}), make(chan []byte, 1)
+		var sig, id string
+		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			if calls == 1 {
+				w.WriteHeader(http.StatusInternalServerError)
+				close(failed)
+				return
+			}
+			sig, id = r.Header.Get(notify.SignatureHeader), r.Header.Get(notify.DeliveryHeader)
+			select {
+			case delivered <- body:
+			default:
+			}
+		}))
+		defer recv.Close()
+		token := cliRun(t, dsn, "agent", "add", "ci")
+		secret := cliRun(t, dsn, "notify", "add", "webhook", recv.URL)
+		require.True(t, strings.HasPrefix(secret, "whsec_"), secret)
+
+		addr := freeAddr(t)
+		h := startHub(t, dsn, addr)
+		req, err := http.NewRequest("POST", h.url+"/v1/asks", strings.NewReader(`{"arguments":`+jsonString(question)+`,"toolCallId":"c1","sessionId":"s1"}`))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusCreated, resp.StatusCode)
+		select {
+		case <-failed:
+		case <-time.After(waitLong):
+			t.Fatal("no delivery attempt")
+		}
+		h.kill(t)
+
+		startHub(t, dsn, addr)
+		select {
+		case body := <-delivered:
+			mu.Lock()
+			defer mu.Unlock()
+			require.NoError(t, notify.Verify(secret, sig, body, time.Now(), 5*time.Minute))
+			assert.Contains(t, string(body), `"agent":"ci"`)
+			assert.Contains(t, id, "ask_")
+		case <-time.After(waitLong):
+			t.Fatal("not delivered after the restart")
+		}
+	})
+}
+
+func jsonString(s string) string {
+	var b bytes.Buffer
+	b.WriteByte('"')
+	b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s))
+	b.WriteByte('"')
+	return b.String()
+}
+
+func TestNotifyCLI(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "hub.db")
+	secret := cliRun(t, dsn, "notify", "add", "webhook", "https://hooks.example/askcore")
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	require.NoError(t, os.WriteFile(tokenFile, []byte("tk_ntfy_secret\n"), 0o600))
+	cliRun(t, dsn, "notify", "add", "ntfy", "https://ntfy.sh/ada-askcore", "--token-file", tokenFile)
+	list := cliRun(t, dsn, "notify", "list")
+	assert.Contains(t, list, "https://hooks.example/askcore")
+	assert.Contains(t, list, "https://ntfy.sh/ada-askcore")
+	assert.NotContains(t, list, secret, "secrets are not printed back")
+	assert.NotContains(t, list, "tk_ntfy_secret")
+	cliRun(t, dsn, "notify", "remove", "1")
+	assert.NotContains(t, cliRun(t, dsn, "notify", "list"), "hooks.example")
+
+	ctx := context.Background()
+	for _, args := range [][]string{
+		{"notify", "add", "webhook", "file:///etc/passwd"},
+		{"notify", "add", "webhook", "https://u:p@x/"},
+		{"notify", "add", "email", "https://x/"},
+		{"notify", "add", "webhook", "https://x/", "--token-file", tokenFile},
+		{"notify", "remove", "x"},
+	} {
+		assert.Equal(t, 2, run(ctx, append(args, "--db", dsn), io.Discard, io.Discard, os.Getenv), "%v", args)
+	}
+	var errb bytes.Buffer
+	assert.Equal(t, 1, run(ctx, []string{"notify", "remove", "1", "--db", dsn}, io.Discard, &errb, os.Getenv))
+	assert.Contains(t, errb.String(), "no notification target 1")
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/hubtest"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
+)
+
+// TestHubWaitsWhenTheClientShowsNoForms: a client without forms (a host
+// in print or exec mode) drops out; askcore-mcp --hub waits for the
+// person's reply in the hub and the model gets the core's answer for it,
+// byte for byte.
+func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
+	h := hubtest.Start(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	serverR, clientW := io.Pipe()
+	clientR, serverW := io.Pipe()
+	var stderr syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--engine", "native", "--web=never", "--hub", h.URL}, serverR, serverW, &stderr, h.Env)
+		_ = serverW.Close()
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
+	require.NoError(t, err, stderr.String())
+	defer cs.Close()
+
+	type callResult struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	got := make(chan callResult, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
+		got <- callResult{res, err}
+	}()
+	a := h.Ask(t, store.StatePending)
+	assert.JSONEq(t, choiceArgs, a.Arguments, "the model's arguments reach the hub")
+	_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL // a server, please"]}`), "phone")
+	require.NoError(t, err)
+	r := <-got
+	require.NoError(t, r.err)
+	require.False(t, r.res.IsError, "%s", r.res.Content[0].(*mcp.TextContent).Text)
+
+	call, err := nativeCore.Normalize(ctx, choiceArgs)
+	require.NoError(t, err)
+	want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL // a server, please"))
+	require.NoError(t, err)
+	text := r.res.Content[0].(*mcp.TextContent).Text
+	assert.Equal(t, string(want.JSON()), text, "the person's answer, byte for byte")
+}
+
+// TestHubFlagsRefused: --hub without a token is a usage error, before
+// anything is served.
+func TestHubFlagsRefused(t *testing.T) {
+	var stderr syncbuf.Buffer
+	code := run(context.Background(), []string{"--hub", "http://127.0.0.1:1"}, eofReader{}, io.Discard, &stderr, noEnv)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr.String(), "ASKCORE_HUB_TOKEN")
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

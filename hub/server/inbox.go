@@ -1,0 +1,570 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/hub/internal/wire"
+	"github.com/askcore/askcore/hub/store"
+)
+
+// The inbox: one page for all of a person's agents (docs/SPEC.md, "The
+// hub's inbox"). It runs the answer page's own client (package hostjs's
+// files, served as answerpage serves them) under the answer page's locks
+// (answerpage.SecurityHeaders), plus a web session and a CSRF token.
+
+//go:embed static
+var inboxFS embed.FS
+
+var (
+	inboxPage  = template.Must(template.ParseFS(inboxFS, "static/inbox.html"))
+	signinPage = template.Must(template.ParseFS(inboxFS, "static/signin.html"))
+)
+
+// signinPolicy is the answer page's policy with one change, for the
+// sign-in page only: its form may post to the hub itself.
+var signinPolicy = strings.Replace(answerpage.ContentSecurityPolicy, "form-action 'none'", "form-action 'self'", 1)
+
+const (
+	// inboxMaxReply bounds a reply's body; the core's own limits on what a
+	// person types are far smaller.
+	inboxMaxReply = 1 << 20
+	// inboxKeepAlive is how often an idle event stream gets a comment.
+	inboxKeepAlive = 15 * time.Second
+	// DefaultInboxPoll is how often an open inbox looks at the store
+	// without being woken: what other replicas did (a reply, an ask) shows
+	// within it even where no notification reaches this process.
+	DefaultInboxPoll = 2 * time.Second
+)
+
+// MountInbox serves the inbox on s: the page, sign-in and sign-out, its
+// event stream and its replies (docs/SPEC.md, "The hub's inbox"). Call it
+// before serving. Under Options.Secure (TLS, the hub's own or a proxy's)
+// the browser's origin is https and the session cookie Secure.
+func (s *Server) MountInbox() {
+	in := &inbox{
+		store:           s.store,
+		reply:           s.Reply,
+		core:            s.core,
+		secureOrigin:    s.secure,
+		sessionLifetime: DefaultSessionLifetime,
+		poll:            DefaultInboxPoll,
+		now:             s.now,
+		subs:            map[chan struct{}]struct{}{},
+		closed:          s.Closing(),
+	}
+	for _, pattern := range []string{"/{$}", "/signin", "/signout", "/inbox/", "/host/", "/favicon.svg"} {
+		s.Handle(pattern, in)
+	}
+}
+
+// inbox serves the person's side of the hub. The server's guard has
+// checked the Host header already (DNS rebinding).
+type inbox struct {
+	store           store.Store
+	reply           func(ctx context.Context, personID int64, askID string, reply json.RawMessage, where string) (store.Ask, error)
+	core            *askcore.Core // the words of an ask's end, and its summary
+	secureOrigin    bool          // people reach the hub over TLS
+	sessionLifetime time.Duration
+	poll            time.Duration
+	now             func() time.Time
+
+	mu     sync.Mutex
+	subs   map[chan struct{}]struct{}
+	closed <-chan struct{} // the server's Closing
+}
+
+// wakeAll has every open inbox look at the store now (a session ended).
+func (in *inbox) wakeAll() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for ch := range in.subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (in *inbox) subscribe() (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	in.mu.Lock()
+	in.subs[ch] = struct{}{}
+	in.mu.Unlock()
+	return ch, func() {
+		in.mu.Lock()
+		delete(in.subs, ch)
+		in.mu.Unlock()
+	}
+}
+
+// secure: the browser reaches the hub over TLS (its own, or a proxy's).
+func (in *inbox) secure(req *http.Request) bool { return req.TLS != nil || in.secureOrigin }
+
+// sameOrigin: a state-changing request names the hub's own origin as the
+// browser sees it, and the browser does not say it comes from elsewhere.
+func (in *inbox) sameOrigin(req *http.Request) bool {
+	scheme := "http"
+	if in.secure(req) {
+		scheme = "https"
+	}
+	origin := req.Header.Get("Origin")
+	return origin != "" && strings.EqualFold(origin, scheme+"://"+req.Host) && answerpage.SameOriginFetch(req)
+}
+
+func inboxRefuse(w http.ResponseWriter, status int, why string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	io.WriteString(w, why+"\n")
+}
+
+func inboxJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		inboxRefuse(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+type signinData struct {
+	Token   string
+	Message string
+	// Reopen: the inbox was opened from another site, which a SameSite
+	// Strict cookie does not come with; a link of the hub's own does.
+	Reopen bool
+}
+
+type inboxData struct {
+	CSRF   string
+	Person string
+}
+
+func (in *inbox) render(w http.ResponseWriter, status int, t *template.Template, data any) {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		inboxRefuse(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// ServeHTTP serves the inbox's paths (MountInbox).
+func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	answerpage.SecurityHeaders(w.Header())
+	path := req.URL.Path
+	get := req.Method == http.MethodGet || req.Method == http.MethodHead
+	// The inbox and the sign-in link are opened from anywhere (a chat, a
+	// mail, a bookmark); everything else is fetched by the hub's own pages.
+	if path != "/" && path != "/signin" && !answerpage.SameOriginFetch(req) {
+		inboxRefuse(w, http.StatusForbidden, "cross-origin request")
+		return
+	}
+	switch {
+	case path == "/" && get:
+		in.servePage(w, req)
+	case path == "/signin" && get:
+		in.serveSigninPage(w, req)
+	case path == "/signin" && req.Method == http.MethodPost:
+		in.serveSignin(w, req)
+	case path == "/signout" && req.Method == http.MethodPost:
+		in.serveSignout(w, req)
+	case path == "/inbox/events" && req.Method == http.MethodGet:
+		in.serveEvents(w, req)
+	case path == "/inbox/reply" && req.Method == http.MethodPost:
+		in.serveReply(w, req)
+	case (path == "/inbox/inbox.js" || path == "/inbox/inbox.css") && get:
+		in.serveStatic(w, req, "static/"+strings.TrimPrefix(path, "/inbox/"))
+	case strings.HasPrefix(path, "/host/") && get:
+		answerpage.ServeFile(w, req, strings.TrimPrefix(path, "/"))
+	case path == "/favicon.svg" && get:
+		answerpage.ServeFile(w, req, "favicon.svg")
+	case path == "/" || path == "/signin" || path == "/signout" || path == "/inbox/events" || path == "/inbox/reply":
+		inboxRefuse(w, http.StatusMethodNotAllowed, "method not allowed")
+	default:
+		inboxRefuse(w, http.StatusNotFound, "not found")
+	}
+}
+
+func (in *inbox) serveStatic(w http.ResponseWriter, req *http.Request, name string) {
+	b, err := inboxFS.ReadFile(name)
+	if err != nil {
+		inboxRefuse(w, http.StatusNotFound, "not found")
+		return
+	}
+	ctype := "text/css; charset=utf-8"
+	if strings.HasSuffix(name, ".js") {
+		ctype = "text/javascript; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.WriteHeader(http.StatusOK)
+	if req.Method != http.MethodHead {
+		w.Write(b)
+	}
+}
+
+// servePage is the inbox for a signed-in person, else the page that says
+// how to sign in.
+func (in *inbox) servePage(w http.ResponseWriter, req *http.Request) {
+	s, p, ok := in.sessionOf(req)
+	if !ok {
+		reopen := req.Header.Get("Sec-Fetch-Site") == "cross-site"
+		in.render(w, http.StatusUnauthorized, signinPage, signinData{Message: "You are not signed in.", Reopen: reopen})
+		return
+	}
+	in.render(w, http.StatusOK, inboxPage, inboxData{CSRF: s.CSRFToken, Person: p.Name})
+}
+
+// inboxItem is one pending ask as the page receives it.
+type inboxItem struct {
+	ID        string          `json:"id"`
+	Call      json.RawMessage `json:"call"`
+	Agent     string          `json:"agent"`
+	SessionID string          `json:"sessionId"`
+	Created   int64           `json:"created"` // ms since the epoch
+}
+
+// inboxEnd says how an ask ended, for the page; inboxVerdict answers a
+// reply with it.
+type inboxEnd struct {
+	ID string `json:"id,omitempty"`
+	// State is "replied", "withdrawn" or "expired".
+	State     string `json:"state"`
+	Message   string `json:"message"`
+	RepliedBy string `json:"repliedBy,omitempty"`
+	RepliedAt int64  `json:"repliedAt,omitempty"` // ms since the epoch
+	Where     string `json:"where,omitempty"`
+}
+
+// inboxVerdict is the hub's answer to a reply.
+type inboxVerdict struct {
+	inboxEnd
+	// Error is the core's error object of an INVALID_ANSWER.
+	Error json.RawMessage `json:"error,omitempty"`
+}
+
+func toInboxItem(a store.Ask) inboxItem {
+	return inboxItem{ID: a.ID, Call: a.Call, Agent: a.AgentName, SessionID: a.SessionID, Created: a.CreatedAt.UnixMilli()}
+}
+
+// endOf says how a, no longer pending, ended: the core's words for a
+// withdrawal or a deadline; for a reply the core's summary of it and who
+// gave it, when and where.
+func (in *inbox) endOf(ctx context.Context, a store.Ask) inboxEnd {
+	e := inboxEnd{ID: a.ID, State: string(a.State)}
+	switch a.State {
+	case store.StateReplied:
+		e.RepliedBy, e.Where = a.RepliedBy, a.RepliedWhere
+		e.RepliedAt = a.UpdatedAt.UnixMilli()
+		e.Message = fmt.Sprintf("Answered by %s at %s from %s", a.RepliedBy, a.UpdatedAt.UTC().Format("2006-01-02 15:04:05 UTC"), a.RepliedWhere)
+		if summary := in.summary(ctx, a); summary != "" {
+			e.Message = summary + "\n" + e.Message
+		}
+	case store.StateExpired:
+		ms := a.UpdatedAt.Sub(a.CreatedAt).Milliseconds()
+		if !a.ExpiresAt.IsZero() {
+			ms = a.ExpiresAt.Sub(a.CreatedAt).Milliseconds()
+		}
+		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationTimeout, Millis: max(ms, 1)}).Message
+	default:
+		if a.RepliedWhere != "" && a.RepliedWhere != store.WhereAgent {
+			// The agent's own surface (its terminal, its editor's form)
+			// got the answer first.
+			e.Where = a.RepliedWhere
+			e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: a.RepliedWhere}).Message
+			break
+		}
+		e.Message = in.core.Fail(ctx, askcore.Failure{Situation: askcore.SituationWithdrawn}).Message
+	}
+	return e
+}
+
+// summary is the core's summary of a's reply ("" if there is none).
+func (in *inbox) summary(ctx context.Context, a store.Ask) string {
+	call, err := in.core.Normalize(ctx, string(a.Call))
+	if err != nil {
+		return ""
+	}
+	var shape struct {
+		Lines   []string        `json:"lines"`
+		Picks   []askcore.Pick  `json:"picks"`
+		Form    json.RawMessage `json:"form"`
+		Decline bool            `json:"decline"`
+	}
+	if json.Unmarshal(a.Reply, &shape) != nil {
+		return ""
+	}
+	var r askcore.Reply
+	switch {
+	case shape.Decline:
+		r = askcore.Decline()
+	case shape.Picks != nil:
+		r = askcore.Picks(shape.Picks...)
+	case shape.Lines != nil:
+		r = askcore.Lines(shape.Lines...)
+	case shape.Form != nil:
+		r = askcore.FormReply(shape.Form)
+	default:
+		return ""
+	}
+	ans, err := call.Resolve(ctx, r)
+	if err != nil {
+		// A decline resolves to the core's ASK_DECLINED: its message is
+		// the summary.
+		if e := askcore.AsError(err); e != nil && shape.Decline {
+			return e.Message
+		}
+		return ""
+	}
+	s, err := call.Summary(ctx, ans)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+func inboxFrame(event string, v any) []byte {
+	data, _ := json.Marshal(v)
+	// data never holds a line break: compact JSON escapes them.
+	return []byte("event: " + event + "\ndata: " + string(data) + "\n\n")
+}
+
+// serveEvents streams the person's inbox: the pending asks, then each ask
+// added and ended, whichever replica took the change. It looks at the
+// store when the store says the person's asks changed (in process, or
+// LISTEN/NOTIFY), when this process signs someone out, and every in.poll.
+func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
+	s, p, ok := in.sessionOf(req)
+	if !ok {
+		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		inboxRefuse(w, http.StatusInternalServerError, "streaming unsupported")
+		return
+	}
+	ctx := req.Context()
+	changed, stopWatch := in.store.Watch(store.PersonKey(p.ID))
+	defer stopWatch()
+	wake, stop := in.subscribe()
+	defer stop()
+	asks, err := in.pending(ctx, p.ID)
+	if err != nil {
+		inboxRefuse(w, http.StatusServiceUnavailable, "the store cannot be read")
+		return
+	}
+	known := map[string]bool{}
+	items := make([]inboxItem, 0, len(asks))
+	for _, a := range asks {
+		known[a.ID] = true
+		items = append(items, toInboxItem(a))
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	w.Write([]byte("retry: 2000\n\n"))
+	w.Write(inboxFrame("pending", map[string]any{"items": items, "now": in.now().UnixMilli()}))
+	fl.Flush()
+
+	poll := time.NewTicker(in.poll)
+	defer poll.Stop()
+	keep := time.NewTicker(inboxKeepAlive)
+	defer keep.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-in.closed:
+			return
+		case <-keep.C:
+			w.Write([]byte(": keep-alive\n\n"))
+			fl.Flush()
+			continue
+		case <-changed:
+		case <-wake:
+		case <-poll.C:
+		}
+		if _, err := in.store.WebSession(ctx, s.TokenHash, in.now()); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				w.Write(inboxFrame("signedout", struct{}{}))
+				fl.Flush()
+				return
+			}
+			continue
+		}
+		asks, err := in.pending(ctx, p.ID)
+		if err != nil {
+			continue
+		}
+		now := map[string]bool{}
+		for _, a := range asks {
+			now[a.ID] = true
+		}
+		for _, a := range newAsks(known, asks) {
+			w.Write(inboxFrame("add", toInboxItem(a)))
+		}
+		for id := range known {
+			if now[id] {
+				continue
+			}
+			a, err := in.store.Ask(ctx, id)
+			if err != nil || a.State == store.StatePending {
+				continue // listed meanwhile, or unreadable: the next look tells
+			}
+			delete(known, id)
+			w.Write(inboxFrame("end", in.endOf(ctx, a)))
+		}
+		fl.Flush()
+	}
+}
+
+// newAsks returns the asks not yet known, in the order given (oldest first,
+// as the snapshot: the page puts each on top, so the newest ends on top
+// however many arrive in one look), and marks them known.
+func newAsks(known map[string]bool, asks []store.Ask) []store.Ask {
+	var added []store.Ask
+	for _, a := range asks {
+		if !known[a.ID] {
+			known[a.ID] = true
+			added = append(added, a)
+		}
+	}
+	return added
+}
+
+// pending lists the person's pending asks, oldest first.
+func (in *inbox) pending(ctx context.Context, personID int64) ([]store.Ask, error) {
+	asks, err := in.store.Asks(ctx, store.AskFilter{PersonID: personID, State: store.StatePending})
+	if err != nil {
+		return nil, err
+	}
+	// The store lists newest first.
+	for i, j := 0, len(asks)-1; i < j; i, j = i+1, j-1 {
+		asks[i], asks[j] = asks[j], asks[i]
+	}
+	return asks, nil
+}
+
+// inboxReplyRequest is what the page posts: the ask and what the person
+// gave.
+type inboxReplyRequest struct {
+	ID    string          `json:"id"`
+	Reply json.RawMessage `json:"reply"`
+}
+
+// serveReply takes a reply from the page: judged by the hub's core, stored
+// once (a second reply, from any device or replica, is 409 with the first
+// one's outcome).
+func (in *inbox) serveReply(w http.ResponseWriter, req *http.Request) {
+	s, p, ok := in.sessionOf(req)
+	if !ok {
+		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
+		return
+	}
+	if !in.sameOrigin(req) {
+		inboxRefuse(w, http.StatusForbidden, "foreign Origin")
+		return
+	}
+	if !inboxCSRFOK(req, s) {
+		inboxRefuse(w, http.StatusForbidden, "missing or wrong CSRF token")
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		inboxRefuse(w, http.StatusUnsupportedMediaType, "the reply is application/json")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, inboxMaxReply))
+	if err != nil {
+		inboxRefuse(w, http.StatusRequestEntityTooLarge, "the reply is too large")
+		return
+	}
+	var r inboxReplyRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil || dec.More() || r.ID == "" || !inboxReplyShape(r.Reply) {
+		inboxRefuse(w, http.StatusBadRequest, "the reply is {\"id\":...,\"reply\":{\"picks\":[...]} or {\"decline\":true}}")
+		return
+	}
+	ctx := req.Context()
+	a, err := in.reply(ctx, p.ID, r.ID, r.Reply, inboxDevice(req))
+	var ended *EndedError
+	var coreErr *askcore.Error
+	var hubErr *wire.Error
+	switch {
+	case err == nil:
+		inboxJSON(w, http.StatusOK, inboxVerdict{inboxEnd: in.endOf(ctx, a)})
+	case errors.Is(err, ErrAskNotFound):
+		inboxJSON(w, http.StatusNotFound, inboxVerdict{inboxEnd: inboxEnd{State: "unknown", Message: "no such question"}})
+	case errors.As(err, &ended):
+		inboxJSON(w, http.StatusConflict, inboxVerdict{inboxEnd: in.endOf(ctx, ended.Ask)})
+	case errors.As(err, &hubErr):
+		inboxJSON(w, http.StatusBadRequest, inboxVerdict{inboxEnd: inboxEnd{Message: hubErr.Message}})
+	case errors.As(err, &coreErr) && coreErr.Code == askcore.CodeInvalidAnswer:
+		inboxJSON(w, http.StatusUnprocessableEntity, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
+	case errors.As(err, &coreErr):
+		inboxJSON(w, http.StatusBadRequest, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
+	default:
+		inboxRefuse(w, http.StatusInternalServerError, "the reply could not be stored")
+	}
+}
+
+// inboxReplyShape: what the page sends, {"picks":[...]} (one pick per
+// question; the core judges each) or {"decline":true}, and nothing else.
+func inboxReplyShape(raw json.RawMessage) bool {
+	var shape struct {
+		Picks   *[]askcore.Pick `json:"picks"`
+		Decline *bool           `json:"decline"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&shape) != nil || dec.More() {
+		return false
+	}
+	if shape.Decline != nil {
+		return *shape.Decline && shape.Picks == nil
+	}
+	return shape.Picks != nil && len(*shape.Picks) > 0
+}
+
+// inboxDevice names where a reply came from, for the event log and the
+// other devices: the inbox, and the browser and system its User-Agent
+// names.
+func inboxDevice(req *http.Request) string {
+	ua := req.Header.Get("User-Agent")
+	pick := func(pairs ...string) string {
+		for i := 0; i < len(pairs); i += 2 {
+			if strings.Contains(ua, pairs[i]) {
+				return pairs[i+1]
+			}
+		}
+		return ""
+	}
+	browser := pick("Edg/", "Edge", "Firefox/", "Firefox", "Chrome/", "Chrome", "Chromium/", "Chromium", "Safari/", "Safari")
+	system := pick("Android", "Android", "iPhone", "iPhone", "iPad", "iPad", "Windows", "Windows", "Mac OS X", "macOS", "CrOS", "ChromeOS", "Linux", "Linux")
+	switch {
+	case browser != "" && system != "":
+		return "the inbox (" + browser + " on " + system + ")"
+	case browser != "" || system != "":
+		return "the inbox (" + browser + system + ")"
+	}
+	return "the inbox"
+}

@@ -1,0 +1,101 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	hubstore "github.com/askcore/askcore/hub/store"
+)
+
+// TestWaitsOutlastServerTimeouts: askcore-hub serves with read and write
+// timeouts (a slow client cannot hold a connection); a long poll and an
+// MCP call that wait longer than both still end with the ask's state, not
+// a cut connection (a read deadline that passes while the handler runs
+// would cancel the request's context).
+func TestWaitsOutlastServerTimeouts(t *testing.T) {
+	ctx := context.Background()
+	store, err := hubstore.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { store.Close() })
+	srv, err := New(Options{Store: store, BaseURL: mcpBase})
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	const timeout = 200 * time.Millisecond
+	hs := &http.Server{Handler: srv.Handler(), ReadTimeout: timeout, WriteTimeout: timeout}
+	go func() { _ = hs.Serve(ln) }()
+	t.Cleanup(func() {
+		srv.Close()
+		_ = hs.Close()
+	})
+	p, err := store.AddPerson(ctx, "ada")
+	require.NoError(t, err)
+	token, hash := NewToken(AgentTokenPrefix)
+	_, err = store.AddAgent(ctx, hubstore.NewAgent{PersonID: p.ID, Name: "ci", TokenHash: hash})
+	require.NoError(t, err)
+	base := "http://" + ln.Addr().String()
+	client := &http.Client{Transport: bearer{token, &http.Transport{}}}
+
+	t.Run("a long poll", func(t *testing.T) {
+		res, err := client.Post(base+"/v1/asks", "application/json", jsonBody(t, map[string]string{"arguments": mcpQuestion, "toolCallId": "poll"}))
+		require.NoError(t, err)
+		var a struct{ ID, State string }
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&a))
+		res.Body.Close()
+		start := time.Now()
+		res, err = client.Get(base + "/v1/asks/" + a.ID + "?wait=1")
+		require.NoError(t, err, "the poll is answered, not cut")
+		defer res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&a))
+		assert.Equal(t, "pending", a.State)
+		assert.GreaterOrEqual(t, time.Since(start), time.Second)
+	})
+
+	t.Run("an MCP call", func(t *testing.T) {
+		e := &inboxEnv{t: t, srv: srv, store: store}
+		e.base = mustURL(t, base)
+		e.client = &http.Client{}
+		host := e.mcpConnect(token)
+		res := host.call(ctx, mcpQuestion)
+		host.firstProgress(t)
+		asks, err := store.Asks(ctx, hubstore.AskFilter{PersonID: p.ID, State: hubstore.StatePending})
+		require.NoError(t, err)
+		var id string
+		for _, a := range asks {
+			if a.ToolCallID != "poll" {
+				id = a.ID
+			}
+		}
+		require.NotEmpty(t, id)
+		time.Sleep(3 * timeout) // outlast the server's timeouts: the point of the test
+		const reply = `{"picks":[{"options":[0],"text":""}]}`
+		_, err = srv.Reply(ctx, p.ID, id, json.RawMessage(reply), "the inbox")
+		require.NoError(t, err)
+		assert.Equal(t, wantAnswer(t, mcpQuestion, reply), resultText(t, receive(t, res)))
+	})
+}
+
+func jsonBody(t *testing.T, v any) *bytes.Reader {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return bytes.NewReader(b)
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	require.NoError(t, err)
+	return u
+}

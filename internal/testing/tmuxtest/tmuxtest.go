@@ -1,0 +1,243 @@
+// Package tmuxtest runs programs on real pseudo-terminals for tests: a
+// private tmux server per test starts sessions of a given size, the test
+// types with send-keys and reads the screen back with capture-pane.
+//
+// Nothing sleeps to synchronise: every wait polls the screen until it
+// shows what is expected, with one generous deadline (Patience), so the
+// tests hold on a loaded machine. termui's picker tests and cmd/askcore-stdio's
+// binary tests share it; what they run (pickertest, askcore-stdio) and
+// what they expect stays with them.
+package tmuxtest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Patience is how long a wait lasts before the test fails. Only a failing
+// test waits that long: a loaded machine makes the tests slower, never
+// red.
+const Patience = 2 * time.Minute
+
+// waitLimit is how long the waits last: Patience, or TMUXTEST_PATIENCE (a
+// duration, e.g. 10s) to fail sooner while writing a test, where every
+// failure would otherwise wait Patience out.
+var waitLimit = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("TMUXTEST_PATIENCE")); err == nil && d > 0 {
+		return d
+	}
+	return Patience
+}()
+
+// poll is how often a wait reads the screen again: a polling interval,
+// not a synchronisation.
+const poll = 20 * time.Millisecond
+
+// Config is what a server's sessions see.
+type Config struct {
+	// Unset names variables of the test's environment the sessions must
+	// not see, besides the terminal's (see New).
+	Unset []string
+	// Env is added to the sessions' environment (KEY=value).
+	Env []string
+	// History is how many lines of scrollback Screen and the waits read
+	// above the visible pane: a program whose output scrolls (a chat)
+	// needs them, a picker drawn in place wants the visible pane only (0).
+	History int
+}
+
+// Server is a private tmux server. Its methods fail the test they belong
+// to (see With) when tmux fails.
+type Server struct {
+	t       testing.TB
+	tmux    string
+	dir     string
+	sock    string
+	env     []string
+	history int
+}
+
+// New makes a private tmux server for t (tmux starts it with the first
+// session) and kills it when t ends; t is skipped when tmux is not
+// installed. The sessions'
+// environment is the test's without the variables that change how a
+// terminal program draws or that would reach the tmux the tests run in
+// (NO_COLOR, TMUX, TMUX_PANE, LANG, LC_ALL, LC_CTYPE, TERM, and c.Unset),
+// with TERM=xterm-256color and LANG=C.UTF-8, and c.Env: the same screen on
+// every machine.
+func New(t testing.TB, c Config) *Server {
+	t.Helper()
+	path, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed: the pseudo-terminal tests need it (Debian: apt-get install tmux)")
+	}
+	// A short directory: unix socket paths are limited to about 100 bytes.
+	dir, err := os.MkdirTemp("", "tmt")
+	require.NoError(t, err)
+	unset := append([]string{"NO_COLOR", "TMUX", "TMUX_PANE", "LANG", "LC_ALL", "LC_CTYPE", "TERM"}, c.Unset...)
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(unset, k) {
+			env = append(env, kv)
+		}
+	}
+	env = append(append(env, "TERM=xterm-256color", "LANG=C.UTF-8"), c.Env...)
+	s := &Server{t: t, tmux: path, dir: dir, sock: filepath.Join(dir, "s"), env: env, history: c.History}
+	t.Cleanup(func() {
+		_ = exec.Command(path, "-S", s.sock, "kill-server").Run()
+		os.RemoveAll(dir)
+	})
+	return s
+}
+
+// With returns the server for use in subtest t: its failures are t's.
+func (s *Server) With(t testing.TB) *Server {
+	c := *s
+	c.t = t
+	return &c
+}
+
+// Dir is a private directory with a short path, removed with the server:
+// a place for a test's files (layouts, outputs, fifos).
+func (s *Server) Dir() string { return s.dir }
+
+// Run runs a tmux command on the server and returns its output.
+func (s *Server) Run(args ...string) string {
+	s.t.Helper()
+	cmd := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", "/dev/null"}, args...)...)
+	cmd.Env = s.env
+	out, err := cmd.CombinedOutput()
+	require.NoError(s.t, err, "tmux %v: %s", args, out)
+	return string(out)
+}
+
+// Session starts shellCmd in a new session of cols x rows. When it ends
+// the pane shows "[exit N]" (N its status) and stays, so the test can
+// wait for the status and still read the screen.
+func (s *Server) Session(name string, cols, rows int, shellCmd string) {
+	s.t.Helper()
+	s.Run("new-session", "-d", "-s", name, "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows),
+		fmt.Sprintf(`%s; echo "[exit $?]"; sleep 600`, shellCmd))
+}
+
+// Keys sends tmux key names (Down, Enter, Space, Escape, C-c, BTab, ...);
+// other words are typed as they are.
+func (s *Server) Keys(name string, keys ...string) {
+	s.t.Helper()
+	s.Run(append([]string{"send-keys", "-t", name}, keys...)...)
+}
+
+// Type types text as it is, key names included (no Enter).
+func (s *Server) Type(name, text string) {
+	s.t.Helper()
+	s.Run("send-keys", "-t", name, "-l", text)
+}
+
+// Line types text as it is, then Enter.
+func (s *Server) Line(name, text string) {
+	s.t.Helper()
+	if text != "" {
+		s.Type(name, text)
+	}
+	s.Keys(name, "Enter")
+}
+
+// capture is the pane's text from line start (tmux's -S: "" for the
+// visible pane, "-N" for N lines of scrollback above it, "-" for all of
+// it); escapes keeps colours as SGR sequences.
+func (s *Server) capture(name, start string, escapes bool) string {
+	s.t.Helper()
+	args := []string{"capture-pane", "-p", "-t", name}
+	if start != "" {
+		args = append(args, "-S", start)
+	}
+	if escapes {
+		args = append(args, "-e")
+	}
+	return s.Run(args...)
+}
+
+// Pane is the visible pane only.
+func (s *Server) Pane(name string, escapes bool) string {
+	s.t.Helper()
+	return s.capture(name, "", escapes)
+}
+
+// Screen is what the waits read: the visible pane and Config.History
+// lines of scrollback above it.
+func (s *Server) Screen(name string, escapes bool) string {
+	s.t.Helper()
+	if s.history == 0 {
+		return s.Pane(name, escapes)
+	}
+	return s.capture(name, fmt.Sprint(-s.history), escapes)
+}
+
+// All is the whole history of the pane: the scrollback and the screen.
+func (s *Server) All(name string, escapes bool) string {
+	s.t.Helper()
+	return s.capture(name, "-", escapes)
+}
+
+// WaitScreen polls Screen until cond holds and returns that screen; what
+// names the wait in the failure.
+func (s *Server) WaitScreen(name, what string, cond func(screen string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		scr := s.Screen(name, false)
+		if cond(scr) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, scr)
+		}
+		time.Sleep(poll)
+	}
+}
+
+// WaitFor waits until the screen contains every text.
+func (s *Server) WaitFor(name string, texts ...string) string {
+	s.t.Helper()
+	return s.WaitScreen(name, fmt.Sprintf("%q", texts), func(scr string) bool {
+		for _, x := range texts {
+			if !strings.Contains(scr, x) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// WaitCursor waits until a keyboard picker is on the screen with its
+// cursor on an entry that starts with want (see CursorLine).
+func (s *Server) WaitCursor(name, want string) string {
+	s.t.Helper()
+	return s.WaitScreen(name, "the cursor on "+want, func(scr string) bool {
+		c := CursorLine(scr)
+		return c != "" && strings.HasPrefix(c, want)
+	})
+}
+
+// CursorLine is the entry line under the keyboard picker's cursor, without
+// the cursor glyph ("❯ ", termui's; termui cannot be imported here, its
+// own tests use this package); "" when no picker is on the screen.
+func CursorLine(scr string) string {
+	for _, l := range strings.Split(scr, "\n") {
+		if rest, ok := strings.CutPrefix(l, "❯ "); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return ""
+}
+
+// Quote quotes s as one word for the shell commands of sessions.
+func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
