@@ -9,7 +9,7 @@
 //
 // This package is flags and wiring: the server is package mcpserver, the
 // flags are frontdoor's. Registering it in each host: docs/hosts.md;
-// every flag: cmd/askcore-mcp/README.md (and askcore-mcp --help); what it does on the wire
-// (tool calls, the answer page, protocol versions, hostile lines, form
-// replies, limits, signals and exit statuses): docs/mcp.md.
+// every flag, and what it does on the wire (tool calls, the answer page,
+// protocol versions, hostile lines, form replies, limits, signals and exit
+// statuses): docs/mcp.md (and askcore-mcp --help).
 package main
