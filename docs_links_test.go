@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,4 +168,60 @@ func plainText(n ast.Node, src []byte) string {
 		b.WriteString(plainText(c, src))
 	}
 	return b.String()
+}
+
+// TestReadmeHouseMap keeps the README's map of the house whole: every
+// folder at the top of the repository (and under cmd/ and hub/) has its
+// line in the map, and every folder the map names exists, so a newcomer
+// who reads only the README knows what each folder holds.
+func TestReadmeHouseMap(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)## The house\n\n```\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal(`README.md has no "## The house" map`)
+	}
+	// A line of the map: the folder, indented by two spaces under its parent.
+	named := map[string]bool{}
+	parent := ""
+	for _, line := range strings.Split(string(m[1]), "\n") {
+		f := regexp.MustCompile(`^( *)(\S+/)(\S*)\s`).FindStringSubmatch(line + " ")
+		if f == nil || (len(f[1]) > 0 && parent == "") {
+			continue
+		}
+		dir := strings.TrimSuffix(f[2]+f[3], "/")
+		if f[1] == "" {
+			parent = dir
+		} else {
+			dir = parent + "/" + dir
+		}
+		// A folder named deeper (internal/wire/) names its parents too.
+		for d := dir; d != "."; d = filepath.ToSlash(filepath.Dir(d)) {
+			named[d] = true
+		}
+	}
+	for dir := range named {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			t.Errorf("the README's map names %s/, which is no folder", dir)
+		}
+	}
+	for _, under := range []string{".", "cmd", "hub", "internal"} {
+		entries, err := os.ReadDir(under)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			name := filepath.ToSlash(filepath.Join(under, e.Name()))
+			// bin/ is the build's output, git-ignored; testdata/ under hub/
+			// and dot folders other than .ci hold no code of their own.
+			if !e.IsDir() || name == "bin" || name == ".git" || e.Name() == "testdata" && under != "." {
+				continue
+			}
+			if !named[name] {
+				t.Errorf("the README's map of the house leaves out %s/", name)
+			}
+		}
+	}
 }
