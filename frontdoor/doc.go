@@ -27,9 +27,9 @@ session. Settings.Timeout, when positive, ends each question with
 ASK_TIMEOUT; by default nothing is ever chosen on a person's behalf.
 
 The model is chosen the same way for every front door (--script FILE,
-DEEPSEEK_API_KEY, OPENAI_API_KEY, else a built-in demo: the README's "Model
-settings"); a front door without a model (askcore-stdio ask, askcore-mcp)
-registers --engine alone (AddEngineFlag) and calls Settings.Open.
+DEEPSEEK_API_KEY, OPENAI_API_KEY, else a built-in demo: docs/models.md); a
+front door without a model (askcore-stdio ask, askcore-mcp) registers
+--engine alone (AddEngineFlag) and calls Settings.Open.
 
 Web is the answer page's flags, Command the command line of a protocol
 front door, NotifyStop and ExitStatus its one signal rule; Version is the

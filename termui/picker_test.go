@@ -417,7 +417,7 @@ func TestPickerResize(t *testing.T) {
 // BenchmarkPickerFirstPaint measures Run's start to its first frame
 // written (raw mode, terminal size, the layout drawn, the write), the time
 // a picker adds before a person sees the question. The layout is the
-// README's database question; "64" is the largest question the core
+// database question of docs/terminal.md's picker example; "64" is the largest question the core
 // allows (64 options with descriptions).
 func BenchmarkPickerFirstPaint(b *testing.B) {
 	for _, bc := range []struct {

@@ -7,7 +7,7 @@
 //	askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
 //
 // This package is flags and wiring: the agent is package acpagent, the
-// model settings and the --web flags are frontdoor's (the README's "Model
-// settings" and "The ACP front door"; askcore-acp --help). What it does on
-// the wire, line by line, signals and exit statuses included: docs/acp.md.
+// model settings and the --web flags are frontdoor's (docs/models.md,
+// docs/acp.md and askcore-acp --help). What it does on the wire, line by
+// line, signals and exit statuses included: docs/acp.md.
 package main

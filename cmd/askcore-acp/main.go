@@ -14,7 +14,7 @@ import (
 )
 
 const usage = `usage: askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
-An ACP agent on stdio; configure your editor to launch it (see the README).
+An ACP agent on stdio; configure your editor to launch it (see docs/acp.md).
 Questions are form elicitations where the client advertised them; elsewhere
 (--web=auto, the default) they are asked on a local web page, whose URL
 ("askcore: answer at URL") is written on stderr, sent to the session as

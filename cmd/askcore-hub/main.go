@@ -1,5 +1,5 @@
 // Command askcore-hub stores asks durably and serves them to the person's
-// inbox and to agents anywhere (docs/SPEC.md, "The hub").
+// inbox and to agents anywhere (docs/hub.md).
 package main
 
 import (

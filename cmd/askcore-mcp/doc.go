@@ -8,8 +8,8 @@
 //	            [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
 //
 // This package is flags and wiring: the server is package mcpserver, the
-// flags are frontdoor's. Registering it in a client and every flag:
-// cmd/askcore-mcp/README.md (and askcore-mcp --help); what it does on the wire
-// (tool calls, the answer page, protocol versions, hostile lines, form
-// replies, limits, signals and exit statuses): docs/mcp.md.
+// flags are frontdoor's. Registering it in each host: docs/hosts.md;
+// every flag, and what it does on the wire (tool calls, the answer page,
+// protocol versions, hostile lines, form replies, limits, signals and exit
+// statuses): docs/mcp.md (and askcore-mcp --help).
 package main

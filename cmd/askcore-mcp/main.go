@@ -16,7 +16,7 @@ import (
 
 const usage = `usage: askcore-mcp [--engine wasm|native] [--timeout DURATION] [--progress DURATION] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
 An MCP server on stdio with one tool, ask_user_question; register it in your
-MCP client (see cmd/askcore-mcp/README.md).
+MCP client (see docs/hosts.md).
 
 Where the question is shown: as the client's own form (MCP form
 elicitation) where the client advertises it; else on a local answer page

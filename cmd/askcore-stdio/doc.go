@@ -18,9 +18,8 @@
 // the core's terminal op decides between the first two, and every text
 // shown is the core's, made safe there.
 //
-// How it behaves is described once, in the repository's README: "The
-// terminal front door: askcore-stdio" (the picker and its keys, the line
-// mode, scripting the agent, ask and its exit statuses) and "Answering in
-// a browser: the answer page"; docs/SPEC.md ("Front doors") has the rules
+// How it behaves is described once, in docs/terminal.md (the picker and
+// its keys, the line mode, scripting the agent, ask and its exit statuses)
+// and docs/answer-page.md; docs/SPEC.md ("Front doors") has the rules
 // every front door shares.
 package main

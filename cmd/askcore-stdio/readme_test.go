@@ -11,11 +11,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestReadmeTranscripts runs the askcore-stdio examples of the project
-// README and compares what they print with the transcripts shown there,
-// so the README stays true.
+// terminalDoc is the page that documents askcore-stdio, whose examples
+// these tests run.
+const terminalDoc = "../../docs/terminal.md"
+
+// TestReadmeTranscripts runs the askcore-stdio examples of docs/terminal.md
+// and compares what they print with the transcripts shown there, so the
+// page stays true.
 func TestReadmeTranscripts(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile(terminalDoc)
 	require.NoError(t, err)
 	readme := string(b)
 	printfArg := strings.NewReplacer(`\n`, "\n")
@@ -23,7 +27,7 @@ func TestReadmeTranscripts(t *testing.T) {
 	// The scripted chat: stdout is the transcript.
 	chat := regexp.MustCompile("(?s)```sh\ncat > pick.jsonl <<'JSON'\n(.*?)JSON\nprintf '([^']*)' \\| bin/askcore-stdio --script pick.jsonl\n```\n\n```text\n(.*?)```").
 		FindAllStringSubmatch(readme, -1)
-	require.Len(t, chat, 1, "the README's --script example")
+	require.Len(t, chat, 1, "docs/terminal.md's --script example")
 	script := t.TempDir() + "/pick.jsonl"
 	require.NoError(t, os.WriteFile(script, []byte(chat[0][1]), 0o600))
 	stdout, stderr, code := runWith(t, baseEnv(), printfArg.Replace(chat[0][2]), "--script", script)
@@ -33,7 +37,7 @@ func TestReadmeTranscripts(t *testing.T) {
 	// ask: the prompts (stderr) and then the answer (stdout).
 	asks := regexp.MustCompile("(?s)```sh\nreq='([^']*)'\nprintf '([^']*)' \\| askcore-stdio ask --request \"\\$req\"\n```\n\n```text\n(.*?)```").
 		FindAllStringSubmatch(readme, -1)
-	require.Len(t, asks, 2, "the README's multi-select and batch examples")
+	require.Len(t, asks, 2, "docs/terminal.md's multi-select and batch examples")
 	for _, ex := range asks {
 		stdout, stderr, code := runWith(t, baseEnv(), printfArg.Replace(ex[2]), "ask", "--request", ex[1])
 		require.Equal(t, askExitOK, code, stdout)
@@ -41,21 +45,21 @@ func TestReadmeTranscripts(t *testing.T) {
 	}
 }
 
-// TestReadmePicker types the keys the README's keyboard picker section
+// TestReadmePicker types the keys docs/terminal.md's keyboard picker section
 // describes into the binary on a real terminal (tmux, 100x30) and compares
 // the screen with the captures shown there.
 func TestReadmePicker(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile(terminalDoc)
 	require.NoError(t, err)
 	readme := string(b)
 	single := regexp.MustCompile("(?s)```sh\nreq='([^']*)'\naskcore-stdio ask --request \"\\$req\"\n```\n\n```text\n(.*?)```\n\n[^`]*```text\n(.*?)```").
 		FindAllStringSubmatch(readme, -1)
-	require.Len(t, single, 1, "the README's picker example")
+	require.Len(t, single, 1, "docs/terminal.md's picker example")
 	batch := regexp.MustCompile("(?s)Space toggled `#ops`:\n\n```text\n(.*?)```").FindStringSubmatch(readme)
-	require.NotNil(t, batch, "the README's batch capture")
+	require.NotNil(t, batch, "docs/terminal.md's batch capture")
 	batchReq := regexp.MustCompile("(?s)```sh\nreq='([^']*)'\nprintf '[^']*' \\| askcore-stdio ask --request \"\\$req\"\n```").
 		FindAllStringSubmatch(readme, -1)
-	require.Len(t, batchReq, 2, "the README's multi-select and batch examples")
+	require.Len(t, batchReq, 2, "docs/terminal.md's multi-select and batch examples")
 
 	tm := newTmux(t)
 	dir := t.TempDir()

@@ -51,7 +51,7 @@ const (
 )
 
 // MountInbox serves the inbox on s: the page, sign-in and sign-out, its
-// event stream and its replies (docs/SPEC.md, "The hub's inbox"). Call it
+// event stream and its replies (docs/hub.md, "The inbox: routes, locks and the page"). Call it
 // before serving. Under Options.Secure (TLS, the hub's own or a proxy's)
 // the browser's origin is https and the session cookie Secure.
 func (s *Server) MountInbox() {

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { HOSTS, PROMPT, RECORD, missing, runExec, setup, tuiCommand } from './lib/hosts.mjs';
+import { REPORT } from './lib/fake-model.mjs';
 import { forms, serverResult, summary, unwrap } from './lib/record.mjs';
 import { Tmux } from './lib/tmux.mjs';
 
@@ -109,8 +110,8 @@ function report(t, name, rec) {
 // ---------------------------------------------------------------- exec
 
 // execRun runs a host's non-interactive mode once and keeps what it did.
-async function execRun(host, { args = SHORT, mcpArgs = [], extraEnv = {}, options = {} } = {}) {
-  const run = await setup(host, { args, mcpArgs, extraEnv, options });
+async function execRun(host, { args = SHORT, ...more } = {}) {
+  const run = await setup(host, { args, ...more });
   try {
     const exit = await runExec(run, { within: TRUTH_WITHIN + 5_000 });
     const log = run.mcp();
@@ -153,8 +154,15 @@ function assertTruth(r) {
   assert.equal(r.exit.killed, '', 'the host had to be killed');
 }
 
+// A Claude Code sub-agent's ask: the fake model's main agent hands the ask
+// to a sub-agent (the Agent tool), which asks through askcore.
+// --permission-mode acceptEdits: else the Agent tool first asks the
+// person's permission (a dialog with the cursor on "No").
+const SUBAGENT = { args: SHORT, subagent: true, hostArgs: ['--permission-mode', 'acceptEdits'] };
+
 const exec = {
   claude: once(() => execRun('claude')),
+  claudeSubagent: once(() => execRun('claude', SUBAGENT)),
   claudeLegacy: once(() => execRun('claude', { extraEnv: { MCP_PROTOCOL_NEGOTIATION: 'legacy' } })),
   codex: once(() => execRun('codex')),
   codexUnapproved: once(() => execRun('codex', { options: { approve: false } })),
@@ -238,34 +246,59 @@ async function pressUntil(t, done, what) {
   }
 }
 
+// answerClaudeForm: the person answers Claude Code's form: a single
+// question by picking SQLite (not the recommended option); multi-select
+// (multi) by keeping the recommended options checked. Screens: form (as it
+// opens), options (the choice expanded). rec.formShownAfterMs counts from
+// started.
+async function answerClaudeForm(t, rec, { multi = false, started }) {
+  const { screens } = rec;
+  screens.form = await t.waitFor(/requests your input[\s\S]*Esc to cancel/, { within: 120_000, what: 'the form' });
+  rec.formShownAfterMs = Date.now() - started;
+  await t.keys('Right');
+  if (multi) {
+    screens.options = await t.waitFor(/☐ Refunds/, { what: 'the options' });
+    await t.keys('Left');
+    await t.waitFor((s) => !/☐ Refunds/.test(s), { what: 'the options closed' });
+  } else {
+    screens.options = await t.waitFor(/◯ SQLite/, { what: 'the options' });
+    await cursorTo(t, /❯ ◯ SQLite/, 'SQLite');
+    await t.keys('Enter');
+    await t.waitFor((s) => !/◯ SQLite/.test(s), { what: 'the choice made' });
+  }
+  await cursorTo(t, /❯ Accept/, 'Accept');
+  await pressUntil(t, (s) => !/requests your input/.test(s), 'the form closed');
+}
+
 // claudeTui: the person answers the form in Claude Code's TUI: for LONG,
-// picking SQLite (not the recommended option); for MULTI (multi), keeping
-// the recommended options checked. Screens: form (as it opens), options
-// (the choice expanded), after.
+// picking SQLite; for MULTI (multi), keeping the recommended options
+// checked. Screens: form, options, after.
 function claudeTui({ legacy, multi = false }) {
   const started = Date.now();
   return tuiRun('claude', { args: multi ? MULTI : LONG, extraEnv: legacy ? { MCP_PROTOCOL_NEGOTIATION: 'legacy' } : {} }, {
     ready: /❯/,
     fields: ['formShownAfterMs'],
     async steps(t, run, rec) {
-      const { screens } = rec;
-      screens.form = await t.waitFor(/requests your input[\s\S]*Esc to cancel/, { within: 120_000, what: 'the form' });
-      rec.formShownAfterMs = Date.now() - started;
-      await t.keys('Right');
-      if (multi) {
-        screens.options = await t.waitFor(/☐ Refunds/, { what: 'the options' });
-        await t.keys('Left');
-        await t.waitFor((s) => !/☐ Refunds/.test(s), { what: 'the options closed' });
-      } else {
-        screens.options = await t.waitFor(/◯ SQLite/, { what: 'the options' });
-        await cursorTo(t, /❯ ◯ SQLite/, 'SQLite');
-        await t.keys('Enter');
-        await t.waitFor((s) => !/◯ SQLite/.test(s), { what: 'the choice made' });
-      }
-      await cursorTo(t, /❯ Accept/, 'Accept');
-      await pressUntil(t, (s) => !/requests your input/.test(s), 'the form closed');
+      await answerClaudeForm(t, rec, { multi, started });
       await timeout(run.model.resultPromise, 60_000, 'the model receiving the answer');
-      screens.after = await t.screen();
+      rec.screens.after = await t.screen();
+    },
+  });
+}
+
+// claudeSubagentTui: the main agent hands the ask to a sub-agent, whose
+// askcore form the person answers (SHORT, picking SQLite); then the main
+// agent hears the sub-agent's report. Screens: form, options, after.
+function claudeSubagentTui() {
+  const started = Date.now();
+  return tuiRun('claude', SUBAGENT, {
+    ready: /❯/,
+    fields: ['formShownAfterMs'],
+    async steps(t, run, rec) {
+      await answerClaudeForm(t, rec, { started });
+      await timeout(run.model.resultPromise, 60_000, 'the sub-agent receiving the answer');
+      await timeout(run.model.handbackPromise, 120_000, "the main agent receiving the sub-agent's report");
+      rec.screens.after = await t.screen();
     },
   });
 }
@@ -396,6 +429,7 @@ const tui = {
   claude: once(() => claudeTui({ legacy: false })),
   claudeLegacy: once(() => claudeTui({ legacy: true })),
   claudeMulti: once(() => claudeTui({ legacy: false, multi: true })),
+  claudeSubagent: once(() => claudeSubagentTui()),
   codex: once(() => codexTui()),
 };
 
@@ -406,6 +440,24 @@ function assertAnswered(r, value) {
   assert.equal(r.server.isError, false, r.server.text);
   assert.equal(obj.answer, value);
   return obj;
+}
+
+// assertSubagentOffered: the sub-agent was offered askcore's MCP tool
+// (deferred behind ToolSearch, as on the main agent), and not Claude Code's
+// own AskUserQuestion.
+function assertSubagentOffered(r) {
+  const tools = r.run.model.subagentTools;
+  assert.ok(tools, 'no request of the sub-agent reached the model');
+  assert.ok(tools.includes('mcp__askcore__ask_user_question'), `the sub-agent was not offered askcore's tool: ${tools.join(', ')}`);
+  assert.equal(tools.includes('AskUserQuestion'), false, 'the sub-agent was offered AskUserQuestion');
+}
+
+// assertHandback: the main agent heard the sub-agent's report, which holds
+// askcore-mcp's bytes whole.
+function assertHandback(r) {
+  const h = r.run.model.handback;
+  assert.ok(h, "the main agent never received the sub-agent's report");
+  assert.ok(h.text.includes(REPORT + r.server.text), `the report does not hold askcore-mcp's bytes: ${h.text}`);
 }
 
 // ---------------------------------------------------------------- tests
@@ -440,6 +492,17 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     for (const r of [modern, legacy]) assert.deepEqual(forms(r.log).map((f) => f.mode), ['form', 'url'], r.record.protocol);
     assert.equal(modern.server.text, legacy.server.text);
     assert.match(modern.server.text, /the answer page: claude-code 2\.1\.328 cancelled the request to open the answer page without a person/);
+  });
+
+  // A sub-agent in claude -p runs in the foreground; nobody can see its form.
+  test('claude -p, a sub-agent asks: askcore\'s tool (not AskUserQuestion) tells it nobody saw the question, and the main agent hears the same bytes', async (t) => {
+    if (skipped(t, 'claude')) return;
+    const r = await exec.claudeSubagent();
+    report(t, t.name, { ...r.record, subagentTools: r.run.model.subagentTools, mainTools: r.run.model.mainTools, handback: r.run.model.handback });
+    assertSubagentOffered(r);
+    assertTruth(r);
+    assert.match(JSON.parse(r.server.text).message, /cancelled the form without a person: it runs unattended \(print mode, claude -p\)/);
+    assertHandback(r);
   });
 
   test('codex exec (tools approved): the model is told nobody saw the question, not "declined"', async (t) => {
@@ -567,6 +630,22 @@ describe('real hosts against askcore-mcp', { concurrency: Number(process.env.ASK
     const obj = assertSameBytes(r);
     assert.equal(r.server.isError, false, r.server.text);
     assert.deepEqual(obj.answers ?? obj.answer, ['pdf', 'card']);
+  });
+
+  test('Claude Code TUI, a sub-agent asks: the person answers askcore\'s form, the sub-agent receives the core\'s bytes, the main agent hears them', async (t) => {
+    if (skipped(t, 'claude', { tui: true })) return;
+    const r = await tui.claudeSubagent();
+    report(t, t.name, { ...r.record, subagentTools: r.run.model.subagentTools, mainTools: r.run.model.mainTools, handback: r.run.model.handback });
+    assert.ok(r.screens.form && r.screens.options, `the form was not seen: ${r.error?.message}\n${r.screens.last}`);
+    const seen = flat(r.screens.form, r.screens.options);
+    assert.ok(seen.includes('MCP server “askcore” requests your input'), `not askcore's form:\n${r.screens.form}`);
+    assert.ok(seen.includes(SHORT.question), `the question is not on screen:\n${r.screens.form}`);
+    for (const o of SHORT.options) assert.ok(seen.includes(o.description), `"${o.description}" is not on screen:\n${r.screens.options}`);
+    assert.match(seen, /PostgreSQL \(recommended\)/, 'no recommended mark on screen');
+    assertSubagentOffered(r);
+    assert.ok(r.run.model.mainTools?.includes('AskUserQuestion'), 'the main agent in the TUI is offered AskUserQuestion (its sub-agent is not)');
+    assertAnswered(r, 'sqlite');
+    assertHandback(r);
   });
 
   test('Claude Code TUI (protocol 2026-07-28), --web=always: the page\'s URL in an input request, the answer from the page', async (t) => {

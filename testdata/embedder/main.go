@@ -1,5 +1,5 @@
 // Command embedder is the smallest program that embeds askcore the way the
-// README shows: the root package alone, the native engine, a provider of
+// README's Go quick start shows: the root package alone, the native engine, a provider of
 // its own. TestEmbedderLinksNoWazero builds it to check what it links and
 // how big it is.
 package main

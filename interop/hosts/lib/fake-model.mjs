@@ -12,21 +12,40 @@
 // the model received it (after the host's own wrapping) and ends with a
 // short text. Requests that are not the agent's turn (titles, quota checks,
 // classifiers) get a short text answer. Every request is kept in `requests`.
+//
+// With `subagent` (anthropic only), the main agent's first turn hands the
+// ask to a sub-agent instead: it calls Claude Code's sub-agent tool (Agent)
+// with SUBAGENT_PROMPT; the sub-agent's turns are the script above, its
+// last one a report (REPORT, then the tool result it received); the main
+// agent's turn that holds the report records it in `handback`.
 import http from 'node:http';
 
 const ASK = 'ask_user_question';
+export const SUBAGENT_PROMPT = 'Sub-agent task: ask the person which database to use, with the askcore tool.';
+export const REPORT = 'Sub-agent report: the tool said ';
 
-export async function startFakeModel({ api, args, log = () => {} }) {
+export async function startFakeModel({ api, args, subagent = false, log = () => {} }) {
   const state = {
     api,
     args,
+    subagent,
     requests: [],
+    subagentTools: null, // the tool names the sub-agent was offered (over all its turns)
+    mainTools: null, // the tool names the main agent was offered (its first turn)
+    handback: null, // { at, text }: the main agent's message that holds the report
     askedAt: null, // when the tool call went out (ms since the epoch)
     result: null, // { at, text, raw }: the tool result the model received
     toolName: null, // the name the host gave the MCP tool
   };
   let settle;
   state.resultPromise = new Promise((resolve) => (settle = resolve));
+  let settleHandback;
+  state.handbackPromise = new Promise((resolve) => (settleHandback = resolve));
+  state.settleHandback = (h) => {
+    if (state.handback) return;
+    state.handback = { at: Date.now(), ...h };
+    settleHandback(state.handback);
+  };
 
   const server = http.createServer(async (req, res) => {
     let body = '';
@@ -120,6 +139,37 @@ function anthropicReply(res, json, blocks, stopReason) {
   res.end();
 }
 
+// texts are the texts of an Anthropic message's content: its text blocks
+// and its tool results' texts.
+function texts(content) {
+  if (typeof content === 'string') return [content];
+  return (content || []).flatMap((b) => (b.type === 'text' ? [b.text] : b.type === 'tool_result' ? texts(b.content) : []));
+}
+
+// subagentTurn: the main agent hands the ask to a sub-agent (Agent), then
+// records the sub-agent's report once a message of its turn holds it.
+function subagentTurn(res, json, state, tools) {
+  state.mainTools ??= tools.map((t) => t.name);
+  for (const m of json.messages || []) {
+    if (m.role !== 'user') continue;
+    const report = texts(m.content).find((t) => t.includes(REPORT));
+    if (report !== undefined) {
+      state.settleHandback({ text: report });
+      return anthropicReply(res, json, [{ type: 'text', text: DONE_TEXT }], 'end_turn');
+    }
+  }
+  const launched = (json.messages || []).some((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((b) => b.tool_use_id === 'toolu_agent_1'));
+  // A sub-agent in the background answers the call at once; its report
+  // comes in a later turn.
+  if (launched) return anthropicReply(res, json, [{ type: 'text', text: 'Waiting for the sub-agent.' }], 'end_turn');
+  return anthropicReply(
+    res,
+    json,
+    [{ type: 'tool_use', id: 'toolu_agent_1', name: 'Agent', input: { description: 'Ask the person', prompt: SUBAGENT_PROMPT, subagent_type: 'general-purpose' } }],
+    'tool_use',
+  );
+}
+
 function anthropic(req, res, json, state, done) {
   const path = req.url.split('?')[0];
   if (path.endsWith('/count_tokens')) {
@@ -132,6 +182,15 @@ function anthropic(req, res, json, state, done) {
   const askTool = tools.find((t) => t.name?.endsWith(`__${ASK}`) || t.name === ASK);
   const search = tools.find((t) => t.name === 'ToolSearch');
   if (!askTool && !search) return anthropicReply(res, json, [{ type: 'text', text: 'ok' }], 'end_turn');
+  const first = (json.messages || [])[0];
+  const inSubagent = state.subagent && first?.role === 'user' && texts(first.content).some((t) => t.includes(SUBAGENT_PROMPT));
+  if (state.subagent && !inSubagent) {
+    if (tools.some((t) => t.name === 'Agent')) return subagentTurn(res, json, state, tools);
+    return anthropicReply(res, json, [{ type: 'text', text: 'ok' }], 'end_turn');
+  }
+  // The sub-agent's tools over all its turns: a deferred MCP tool is listed
+  // once ToolSearch has loaded it.
+  if (inSubagent) state.subagentTools = [...new Set([...(state.subagentTools ?? []), ...tools.map((t) => t.name)])];
   // The agent's turn: what did it get back so far?
   const results = new Map();
   for (const m of json.messages || []) {
@@ -143,7 +202,7 @@ function anthropic(req, res, json, state, done) {
     const content = asked.content;
     const text = typeof content === 'string' ? content : (content || []).filter((c) => c.type === 'text').map((c) => c.text).join('');
     done({ text, raw: asked });
-    return anthropicReply(res, json, [{ type: 'text', text: DONE_TEXT }], 'end_turn');
+    return anthropicReply(res, json, [{ type: 'text', text: inSubagent ? REPORT + text : DONE_TEXT }], 'end_turn');
   }
   const loaded = askTool && !askTool.defer_loading;
   if (loaded || results.has('toolu_search_1')) {

@@ -69,15 +69,17 @@ function baseEnv(home) {
 // the host's configuration. mcpArgs are askcore-mcp's flags; extraEnv is
 // added to the host's environment (e.g. MCP_PROTOCOL_NEGOTIATION).
 // options are the host's configuration switches the tests flip to show a
-// trap (codex: {approve: false}; gemini: {trust: false}).
-export async function setup(host, { args, mcpArgs = [], extraEnv = {}, options = {} }) {
+// trap (codex: {approve: false}; gemini: {trust: false}). hostArgs are
+// added to the host's command line; subagent makes the fake model hand the
+// ask to a sub-agent (fake-model.mjs).
+export async function setup(host, { args, mcpArgs = [], extraEnv = {}, options = {}, hostArgs = [], subagent = false }) {
   const root = mkdtempSync(join(tmpdir(), `askcore-hosts-${host}-`));
   const home = join(root, 'home');
   const cwd = join(root, 'project');
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
   const mcpLog = join(root, 'mcp.jsonl');
-  const model = await startFakeModel({ api: HOSTS[host].api, args });
+  const model = await startFakeModel({ api: HOSTS[host].api, args, subagent });
   const server = { command: process.execPath, args: [proxy, mcpLog, '--', askcoreBin, ...mcpArgs] };
   const conf = configure[host]({ root, home, cwd, model, server, options });
   const env = { ...baseEnv(home), ...conf.env, ...extraEnv };
@@ -87,7 +89,7 @@ export async function setup(host, { args, mcpArgs = [], extraEnv = {}, options =
     home,
     cwd,
     env,
-    hostArgs: conf.args || [],
+    hostArgs: [...(conf.args || []), ...hostArgs],
     model,
     mcpLog,
     // mcp: the proxy's log so far, parsed.
