@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/askcore/askcore/hub"
 	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/hubtest"
 	"github.com/askcore/askcore/internal/testing/pgtest"
 )
 
@@ -42,8 +42,7 @@ func startHub(t *testing.T, dsn string, deadline time.Duration, ln net.Listener)
 	ctx := context.Background()
 	s, err := store.Open(ctx, dsn)
 	require.NoError(t, err)
-	srv, err := server.New(server.Options{Store: s, ExpireEvery: 20 * time.Millisecond})
-	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() }) // after the hub stopped
 	p, err := s.PersonByName(ctx, "ada")
 	if err != nil {
 		p, err = s.AddPerson(ctx, "ada")
@@ -52,17 +51,8 @@ func startHub(t *testing.T, dsn string, deadline time.Duration, ln net.Listener)
 	token, hash := server.NewToken(server.AgentTokenPrefix)
 	_, err = s.AddAgent(ctx, store.NewAgent{PersonID: p.ID, Name: "ci-" + hash[:8], TokenHash: hash, Deadline: deadline})
 	require.NoError(t, err)
-	hs := httptest.NewUnstartedServer(srv.Handler())
-	if ln != nil {
-		hs.Listener.Close()
-		hs.Listener = ln
-	}
-	hs.Start()
-	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { srv.Run(runCtx); close(done) }()
-	t.Cleanup(func() { srv.Close(); hs.Close(); cancel(); <-done; s.Close() })
-	return &testHub{store: s, srv: srv, url: hs.URL, token: token, person: p.ID}
+	srv, url := hubtest.Serve(t, server.Config{Options: server.Options{Store: s, ExpireEvery: 20 * time.Millisecond}, Listener: ln})
+	return &testHub{store: s, srv: srv, url: url, token: token, person: p.ID}
 }
 
 func eachDB(t *testing.T, f func(t *testing.T, dsn string)) {

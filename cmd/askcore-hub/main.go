@@ -47,9 +47,6 @@ $ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db). The default person is
 $USER, created on first use.
 `
 
-// defaultAddr is where serve listens unless told otherwise.
-const defaultAddr = "127.0.0.1:7433"
-
 // signinTTL is how long a sign-in link works (once).
 const signinTTL = 15 * time.Minute
 
@@ -186,7 +183,7 @@ func defaultBase(getenv func(string) string) string {
 	if u := getenv("ASKCORE_HUB_URL"); u != "" {
 		return u
 	}
-	return "http://" + defaultAddr
+	return "http://" + server.DefaultAddr
 }
 
 func (c *cli) open(ctx context.Context) (store.Store, error) {
@@ -390,7 +387,7 @@ func (c *cli) log(ctx context.Context) error {
 }
 
 func (c *cli) serveFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.addr, "addr", defaultAddr, "listen on `HOST:PORT`")
+	fs.StringVar(&c.addr, "addr", server.DefaultAddr, "listen on `HOST:PORT`")
 	c.settings.AddEngineFlag(fs)
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "serve HTTPS with this certificate `file` (with --tls-key)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "the certificate's key `file`")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/hubtest"
 	"github.com/askcore/askcore/internal/testing/pgtest"
 )
 
@@ -41,37 +41,31 @@ func eachDB(t *testing.T, f func(t *testing.T, d db)) {
 	t.Run("postgres", func(t *testing.T) { f(t, db{"postgres", pgtest.NewDB(t)}) })
 }
 
-// replica is one hub server on d, served over HTTP on loopback.
+// replica is one hub on d, served by server.Run on loopback.
 type replica struct {
 	t     *testing.T
 	store store.Store
 	srv   *server.Server
-	http  *httptest.Server
+	url   string
 }
 
 func newReplica(t *testing.T, d db, opts server.Options) *replica {
 	t.Helper()
+	return newReplicaConfig(t, d, server.Config{Options: opts})
+}
+
+// newReplicaConfig is newReplica with the rest of a hub's Config.
+func newReplicaConfig(t *testing.T, d db, cfg server.Config) *replica {
+	t.Helper()
 	s, err := store.Open(context.Background(), d.dsn)
 	require.NoError(t, err)
-	opts.Store = s
-	if opts.ExpireEvery == 0 {
-		opts.ExpireEvery = 20 * time.Millisecond
+	t.Cleanup(func() { s.Close() }) // after the hub stopped
+	cfg.Store = s
+	if cfg.ExpireEvery == 0 {
+		cfg.ExpireEvery = 20 * time.Millisecond
 	}
-	srv, err := server.New(opts)
-	require.NoError(t, err)
-	srv.MountInbox()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { srv.Run(ctx); close(done) }()
-	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		hs.Close()
-		cancel()
-		<-done
-		s.Close()
-	})
-	return &replica{t: t, store: s, srv: srv, http: hs}
+	srv, url := hubtest.Serve(t, cfg)
+	return &replica{t: t, store: s, srv: srv, url: url}
 }
 
 // agent is an agent's name, token and person.
@@ -116,7 +110,7 @@ func (r *replica) do(method, path, token, body string, header ...string) respons
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req, err := http.NewRequest(method, r.http.URL+path, rd)
+	req, err := http.NewRequest(method, r.url+path, rd)
 	require.NoError(r.t, err)
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)

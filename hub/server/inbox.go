@@ -50,11 +50,11 @@ const (
 	DefaultInboxPoll = 2 * time.Second
 )
 
-// MountInbox serves the inbox on s: the page, sign-in and sign-out, its
-// event stream and its replies (docs/hub.md, "The inbox: routes, locks and the page"). Call it
-// before serving. Under Options.Secure (TLS, the hub's own or a proxy's)
-// the browser's origin is https and the session cookie Secure.
-func (s *Server) MountInbox() {
+// inboxRoutes registers the inbox: the page, sign-in and sign-out, its
+// event stream and its replies (docs/hub.md, "The inbox: routes, locks and the page"). Under
+// Options.Secure (TLS, the hub's own or a proxy's) the browser's origin
+// is https and the session cookie Secure.
+func (s *Server) inboxRoutes() {
 	in := &inbox{
 		store:           s.store,
 		reply:           s.Reply,
@@ -67,7 +67,7 @@ func (s *Server) MountInbox() {
 		closed:          s.Closing(),
 	}
 	for _, pattern := range []string{"/{$}", "/signin", "/signout", "/inbox/", "/host/", "/favicon.svg"} {
-		s.Handle(pattern, in)
+		s.mux.Handle(pattern, in)
 	}
 }
 
@@ -166,7 +166,7 @@ func (in *inbox) render(w http.ResponseWriter, status int, t *template.Template,
 	w.Write(buf.Bytes())
 }
 
-// ServeHTTP serves the inbox's paths (MountInbox).
+// ServeHTTP serves the inbox's paths (inboxRoutes).
 func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	answerpage.SecurityHeaders(w.Header())
 	path := req.URL.Path

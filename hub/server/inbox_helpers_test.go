@@ -308,13 +308,12 @@ func newInboxEnv(t *testing.T, store hubstore.Store, opts Options) *inboxEnv {
 	opts.Store = store
 	srv, err := New(opts)
 	require.NoError(t, err)
-	srv.MountInbox()
 	hs := httptest.NewServer(srv.Handler())
 	runCtx, stop := context.WithCancel(ctx)
 	ran := make(chan struct{})
 	go func() {
 		defer close(ran)
-		srv.Run(runCtx)
+		srv.Expire(runCtx)
 	}()
 	t.Cleanup(func() {
 		stop()

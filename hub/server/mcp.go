@@ -26,8 +26,6 @@ import (
 	"github.com/askcore/askcore/mcpserver"
 )
 
-func init() { routeSets = append(routeSets, (*Server).mcpRoutes) }
-
 // MCPPath is where the hub serves MCP.
 const MCPPath = "/mcp"
 

@@ -19,7 +19,8 @@ import (
 // created, and answered, while it holds the first delivery.
 func TestHangingReceiverDoesNotSlowAsking(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
-		r := newReplica(t, d, server.Options{})
+		// The hub's own notifier, patient with the receiver.
+		r := newReplicaConfig(t, d, server.Config{Notify: notify.Options{Timeout: 2 * waitLong, Poll: 10 * time.Millisecond}})
 		arrived, release := make(chan struct{}), make(chan struct{})
 		var once sync.Once
 		hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -33,12 +34,7 @@ func TestHangingReceiverDoesNotSlowAsking(t *testing.T) {
 		a := addAgent(t, r.store, "ada", "ci", 0)
 		_, err := r.store.AddNotifyTarget(context.Background(), store.NotifyTarget{PersonID: a.person, Kind: store.NotifyWebhook, URL: hook.URL, Secret: notify.NewSecret()})
 		require.NoError(t, err)
-
-		n := notify.New(notify.Options{Store: r.store, InboxURL: r.http.URL, Timeout: 2 * waitLong, Poll: 10 * time.Millisecond})
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { n.Run(ctx); close(done) }()
-		defer func() { close(release); cancel(); <-done }()
+		defer close(release)
 
 		first := r.create(a, "c0")
 		select {

@@ -1,8 +1,9 @@
-// Package server is askcore-hub's HTTP server: the agent API
-// (/v1/asks), the same agents' remote MCP endpoint (/mcp), /metrics, the
-// clock that expires asks past their agent's deadline, and the hooks the
-// inbox is built on (Handle, Reply, Authenticate-free helpers). The rules are the hub's core's: it
-// normalizes every call and judges every reply.
+// Package server is askcore-hub's server: the agent API (/v1/asks), the
+// same agents' remote MCP endpoint (/mcp), the person's inbox, /metrics,
+// the clock that expires asks past their agent's deadline, and the
+// notifier. Run serves a whole hub from a Config (what askcore-hub serve
+// does); New builds its HTTP handler alone. The rules are the hub's
+// core's: it normalizes every call and judges every reply.
 package server
 
 import (
@@ -63,8 +64,9 @@ type Options struct {
 	AgentBurst, AuthFailBurst int
 }
 
-// Server serves the agent API. Create it with New, serve Handler, call
-// Run for the expiry clock, and Close to release the waiters.
+// Server is a hub's HTTP side. Run makes and serves one; to serve it
+// yourself, create it with New, serve Handler, run Expire for the expiry
+// clock, and Close to release the waiters.
 type Server struct {
 	store   store.Store
 	core    *askcore.Core
@@ -142,14 +144,20 @@ func orInt(v, def int) int {
 	return def
 }
 
+// routes registers every route group of the hub, here and nowhere else:
+// the agent API and /metrics, the inbox, the MCP endpoint.
 func (s *Server) routes() {
+	s.apiRoutes()
+	s.inboxRoutes()
+	s.mcpRoutes()
+}
+
+// apiRoutes registers the agent API (/v1/asks) and /metrics.
+func (s *Server) apiRoutes() {
 	s.mux.HandleFunc("POST /v1/asks", s.createAsk)
 	s.mux.HandleFunc("GET /v1/asks/{id}", s.getAsk)
 	s.mux.HandleFunc("DELETE /v1/asks/{id}", s.deleteAsk)
 	s.mux.HandleFunc("GET /metrics", s.serveMetrics)
-	for _, add := range routeSets {
-		add(s)
-	}
 	// Other methods on the hub's routes, and other /v1/ paths, get a
 	// structured refusal too, not the mux's plain text.
 	notAllowed := func(w http.ResponseWriter, r *http.Request) {
@@ -163,20 +171,11 @@ func (s *Server) routes() {
 	})
 }
 
-// routeSets register the routes of other files of this package (the
-// inbox, from an init func) on every server New makes.
-var routeSets []func(*Server)
-
 // BaseURL is the URL people open the hub at, without a final slash.
 func (s *Server) BaseURL() string { return s.base }
 
 // Secure reports whether people reach the hub over TLS.
 func (s *Server) Secure() bool { return s.secure }
-
-// Handle registers h for pattern (http.ServeMux patterns) on the server's
-// mux, behind the same Host check as the agent API: the inbox's pages
-// and endpoints. Register before serving.
-func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
 
 // Handler is the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -201,8 +200,9 @@ func (s *Server) Closing() <-chan struct{} { return s.closing }
 // so that an http.Server's Shutdown can finish.
 func (s *Server) Close() { s.closeOnce.Do(func() { close(s.closing) }) }
 
-// Run expires due asks until ctx is done or the server closes.
-func (s *Server) Run(ctx context.Context) {
+// Expire expires due asks until ctx is done or the server closes: the
+// hub's clock, which Run runs.
+func (s *Server) Expire(ctx context.Context) {
 	t := time.NewTicker(s.expire)
 	defer t.Stop()
 	for {

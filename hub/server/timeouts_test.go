@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -27,23 +26,39 @@ func TestWaitsOutlastServerTimeouts(t *testing.T) {
 	store, err := hubstore.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
-	srv, err := New(Options{Store: store, BaseURL: mcpBase})
-	require.NoError(t, err)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
 	const timeout = 200 * time.Millisecond
-	hs := &http.Server{Handler: srv.Handler(), ReadTimeout: timeout, WriteTimeout: timeout}
-	go func() { _ = hs.Serve(ln) }()
+	// The hub as askcore-hub serves it, with its timeouts shortened.
+	runCtx, stop := context.WithCancel(ctx)
+	type started struct {
+		srv *Server
+		url string
+	}
+	ready := make(chan started, 1)
+	ran := make(chan error, 1)
+	go func() {
+		ran <- Run(runCtx, Config{
+			Options:  Options{Store: store, BaseURL: mcpBase},
+			Addr:     "127.0.0.1:0",
+			Timeouts: Timeouts{Read: timeout, Write: timeout},
+			Ready:    func(srv *Server, url string) { ready <- started{srv, url} },
+		})
+	}()
+	var hub started
+	select {
+	case hub = <-ready:
+	case err := <-ran:
+		t.Fatalf("the hub did not start: %v", err)
+	}
 	t.Cleanup(func() {
-		srv.Close()
-		_ = hs.Close()
+		stop()
+		assert.NoError(t, <-ran)
 	})
 	p, err := store.AddPerson(ctx, "ada")
 	require.NoError(t, err)
 	token, hash := NewToken(AgentTokenPrefix)
 	_, err = store.AddAgent(ctx, hubstore.NewAgent{PersonID: p.ID, Name: "ci", TokenHash: hash})
 	require.NoError(t, err)
-	base := "http://" + ln.Addr().String()
+	srv, base := hub.srv, hub.url
 	client := &http.Client{Transport: bearer{token, &http.Transport{}}}
 
 	t.Run("a long poll", func(t *testing.T) {

@@ -1,14 +1,14 @@
-// Package hubtest serves a real hub (the hub server on a SQLite store) on
-// loopback for the tests of the front doors that ask through it.
+// Package hubtest serves a real hub on loopback, through server.Run as
+// askcore-hub serve does, for the tests that ask through one.
 package hubtest
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore/hub/server"
@@ -25,25 +25,53 @@ type Hub struct {
 	Person int64
 }
 
-// Start serves a hub until the test ends.
+// Start serves a hub on a SQLite store until the test ends.
 func Start(t *testing.T) *Hub {
 	t.Helper()
 	ctx := context.Background()
 	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
 	require.NoError(t, err)
-	srv, err := server.New(server.Options{Store: s})
-	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() }) // after the hub stopped (cleanups run last first)
 	p, err := s.AddPerson(ctx, "ada")
 	require.NoError(t, err)
 	token, hash := server.NewToken(server.AgentTokenPrefix)
 	_, err = s.AddAgent(ctx, store.NewAgent{PersonID: p.ID, Name: "laptop", TokenHash: hash})
 	require.NoError(t, err)
-	hs := httptest.NewServer(srv.Handler())
-	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { srv.Run(runCtx); close(done) }()
-	t.Cleanup(func() { srv.Close(); hs.Close(); cancel(); <-done; s.Close() })
-	return &Hub{Store: s, Server: srv, URL: hs.URL, Token: token, Person: p.ID}
+	srv, url := Serve(t, server.Config{Options: server.Options{Store: s}})
+	return &Hub{Store: s, Server: srv, URL: url, Token: token, Person: p.ID}
+}
+
+// Serve runs server.Run(cfg) until the test ends, on a free loopback port
+// unless cfg names an address or a listener, and returns the server and
+// the URL it listens at. At the end it stops the hub as a signal stops
+// askcore-hub serve, and asserts that the stop was clean; the store is
+// the caller's to close (register its Close before calling Serve).
+func Serve(t testing.TB, cfg server.Config) (*server.Server, string) {
+	t.Helper()
+	if cfg.Addr == "" && cfg.Listener == nil {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	type started struct {
+		srv *server.Server
+		url string
+	}
+	ready := make(chan started, 1)
+	cfg.Ready = func(srv *server.Server, url string) { ready <- started{srv, url} }
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- server.Run(ctx, cfg) }()
+	select {
+	case s := <-ready:
+		t.Cleanup(func() {
+			cancel()
+			assert.NoError(t, <-ran, "the hub stopped cleanly")
+		})
+		return s.srv, s.url
+	case err := <-ran:
+		cancel()
+		t.Fatalf("the hub did not start: %v", err)
+		return nil, ""
+	}
 }
 
 // Env is a getenv giving the hub's URL and token.
