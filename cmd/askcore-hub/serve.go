@@ -87,6 +87,7 @@ func (c *cli) serve(ctx context.Context) error {
 		return err
 	}
 	srv.MountInbox()
+	srv.MountAnswerLinks()
 	hs := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
