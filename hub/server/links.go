@@ -90,7 +90,10 @@ var linkPolicy = func() string {
 
 func linkHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", linkPolicy)
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: under no-referrer a browser sends
+	// "Origin: null" with the confirm form's POST, which the Origin check
+	// refuses. The link's URL goes to no other site either way.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Robots-Tag", "noindex, nofollow")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
@@ -98,7 +101,7 @@ func linkHeaders(h http.Header) {
 
 var linkPage = template.Must(template.New("link").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>{{.Agent}} asks</title><style>{{.CSS}}</style></head>
+<title>{{.Agent}} asks</title><style>{{.CSS}}</style></head>
 <body><main>
 <div class="card">
 <p class="agent"><strong>{{.Agent}}</strong> asks you:</p>
@@ -134,10 +137,10 @@ type linkView struct {
 	Inbox    string
 }
 
-// linkFormToken is the confirm form's token, derived from the link's: a
+// LinkFormToken is the confirm form's token, derived from the link's: a
 // POST must come from the page a GET of the link served (or from someone
 // holding the link, who could open that page anyway).
-func linkFormToken(token string) string {
+func LinkFormToken(token string) string {
 	sum := sha256.Sum256([]byte("askcore answer form\x00" + token))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
@@ -226,7 +229,7 @@ func (l *links) serveGet(w http.ResponseWriter, r *http.Request) {
 		l.ended(r.Context(), w, http.StatusOK, v, a, "This question is closed")
 		return
 	}
-	v.Pending, v.Form = true, linkFormToken(r.PathValue("token"))
+	v.Pending, v.Form = true, LinkFormToken(r.PathValue("token"))
 	l.render(w, http.StatusOK, v)
 }
 
@@ -255,7 +258,7 @@ func (l *links) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, linkMaxForm)
-	want := linkFormToken(r.PathValue("token"))
+	want := LinkFormToken(r.PathValue("token"))
 	if err := r.ParseForm(); err != nil || subtle.ConstantTimeCompare([]byte(r.PostForm.Get("form")), []byte(want)) != 1 {
 		inboxRefuse(w, http.StatusForbidden, "missing or wrong form token: answer with the button of the link's page")
 		return
