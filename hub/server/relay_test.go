@@ -226,5 +226,4 @@ func relay(secret, chatURL string) http.Handler {
 		}
 	})
 }
-
 // relay:end
