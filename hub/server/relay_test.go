@@ -175,6 +175,7 @@ func TestRelayInDocs(t *testing.T) {
 	require.NoError(t, err)
 	_, rest, _ := strings.Cut(string(src), "// relay:begin\n")
 	code, _, _ := strings.Cut(rest, "// relay:end\n")
+	code = strings.TrimRight(code, "\n") + "\n"
 	docs, err := os.ReadFile("../../docs/notifications.md")
 	require.NoError(t, err)
 	assert.Contains(t, string(docs), "```go\n"+code+"```", "docs/notifications.md shows the relay of relay_test.go")
@@ -226,4 +227,5 @@ func relay(secret, chatURL string) http.Handler {
 		}
 	})
 }
+
 // relay:end
