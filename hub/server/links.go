@@ -230,18 +230,26 @@ func (l *links) serveGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Pending, v.Form = true, LinkFormToken(r.PathValue("token"))
+	if l.s.base == "" {
+		// No --url: the inbox is where this page was opened.
+		v.Inbox = l.scheme(r) + "://" + r.Host + "/"
+	}
 	l.render(w, http.StatusOK, v)
 }
 
 // sameOrigin: the browser says the request comes from a page of the
 // hub's own origin, as the hub's people see it.
 func (l *links) sameOrigin(r *http.Request) bool {
-	scheme := "http"
-	if r.TLS != nil || l.s.secure {
-		scheme = "https"
-	}
 	origin := r.Header.Get("Origin")
-	return origin != "" && strings.EqualFold(origin, scheme+"://"+r.Host) && answerpage.SameOriginFetch(r)
+	return origin != "" && strings.EqualFold(origin, l.scheme(r)+"://"+r.Host) && answerpage.SameOriginFetch(r)
+}
+
+// scheme is the hub's scheme as the browser sees it.
+func (l *links) scheme(r *http.Request) string {
+	if r.TLS != nil || l.s.secure {
+		return "https"
+	}
+	return "http"
 }
 
 func (l *links) servePost(w http.ResponseWriter, r *http.Request) {

@@ -195,6 +195,15 @@ func TestEmailLinkAnswersInChromium(t *testing.T) {
 		assert.Contains(t, page, "PostgreSQL")
 		assert.Contains(t, page, "Several replicas share it.")
 		assert.Equal(t, store.StatePending, pendingAsk(t, r.store, a).State, "opening the link answered nothing")
+		if path := os.Getenv("ASKCORE_LINK_SCREENSHOT"); path != "" && d.name == "sqlite" {
+			png, err := chromedp.Run(browser, chromedp.FullScreenshot(100))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(path, png, 0o644))
+		}
+		// The page's one style block is allowed by its hash in the CSP.
+		bg, err := chromedp.Run(browser, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('form button')).backgroundColor`))
+		require.NoError(t, err)
+		assert.Equal(t, "rgb(37, 99, 235)", bg)
 
 		// The button's own click (chromedp's synthetic mouse click waits
 		// for a visibility probe this script-free page never answers).
@@ -236,7 +245,8 @@ func linkFormTokenOf(link string) string {
 }
 
 // screenshotHTML renders a mail's HTML part in Chromium and writes a PNG
-// (docs/mail.png is made so: ASKCORE_MAIL_SCREENSHOT=docs/mail.png).
+// (docs/mail.png is made so: ASKCORE_MAIL_SCREENSHOT=$PWD/docs/mail.png;
+// docs/answer-link.png, the link's page, by ASKCORE_LINK_SCREENSHOT).
 func screenshotHTML(t *testing.T, browser context.Context, html, path string) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(browser, chromedp.EmulateViewport(640, 900),
