@@ -295,9 +295,12 @@ func TestAnswerLinkRules(t *testing.T) {
 			resp := r.formPost(links[0], c.form, c.header...)
 			assert.Equal(t, c.status, resp.status, "%s: %s", c.name, resp.body)
 		}
+		// Another Host (DNS rebinding) is refused before the link is read.
+		resp := r.do("GET", mustPath(t, links[0]), "", "", "Host", "evil.example")
+		assert.Equal(t, http.StatusMisdirectedRequest, resp.status)
 		// A mail's link is no ntfy button.
 		u, _ := url.Parse(links[0])
-		resp := r.do("POST", strings.Replace(u.Path, store.LinkPath, store.ButtonPath, 1), "", "")
+		resp = r.do("POST", strings.Replace(u.Path, store.LinkPath, store.ButtonPath, 1), "", "")
 		assert.Equal(t, http.StatusNotFound, resp.status)
 		assert.Equal(t, store.StatePending, pendingAsk(t, r.store, a).State)
 
@@ -320,4 +323,11 @@ func TestAnswerLinkRules(t *testing.T) {
 		assert.Equal(t, http.StatusTooManyRequests, r.do("GET", store.LinkPath+guessed, "", "").status)
 		assert.Equal(t, http.StatusTooManyRequests, r.do("GET", u.Path, "", "").status)
 	})
+}
+
+func mustPath(t *testing.T, link string) string {
+	t.Helper()
+	u, err := url.Parse(link)
+	require.NoError(t, err)
+	return u.Path
 }
