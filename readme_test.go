@@ -21,6 +21,11 @@ var updateReadme = flag.Bool("update-readme", false, "rewrite the Go examples of
 // folder DIR (answerpage.Example, hub/notify.ExampleVerify).
 var exampleMarker = regexp.MustCompile("(?m)^<!-- example: ((?:[\\w/]+\\.)?\\w+) -->\n(```go\n(?s:.*?)```\n)?")
 
+// sourceMarker is where a document shows code that is not an example's
+// body (a type and a handler, say): the marker, then a Go code block that
+// must be the lines of FILE between "// NAME:begin" and "// NAME:end".
+var sourceMarker = regexp.MustCompile("(?m)^<!-- source: ([\\w/.-]+_test\\.go):(\\w+) -->\n(```go\n(?s:.*?)```\n)?")
+
 // goFence is the start of a Go code block, with the line before it.
 var goFence = regexp.MustCompile("(?m)^(.*)\n```go\n")
 
@@ -55,17 +60,34 @@ func TestReadmeExamples(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for _, name := range docFiles(t) {
-		doc, err := os.ReadFile(name)
+		orig, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
+		doc := orig
 		// Every Go snippet is an example, so none is code that was not run.
 		for _, m := range goFence.FindAllSubmatchIndex(doc, -1) {
-			if !bytes.HasPrefix(doc[m[2]:m[3]], []byte("<!-- example: ")) {
+			if !bytes.HasPrefix(doc[m[2]:m[3]], []byte("<!-- example: ")) && !bytes.HasPrefix(doc[m[2]:m[3]], []byte("<!-- source: ")) {
 				line := bytes.Count(doc[:m[1]], []byte("\n"))
-				t.Errorf("%s:%d: a Go code block that is no example: put it in an example test and mark it <!-- example: NAME -->", name, line)
+				t.Errorf("%s:%d: a Go code block that is no example: put it in an example test and mark it <!-- example: NAME -->, or in a test file between // NAME:begin and // NAME:end and mark it <!-- source: FILE:NAME -->", name, line)
 			}
 		}
+		doc = sourceMarker.ReplaceAllFunc(doc, func(m []byte) []byte {
+			sm := sourceMarker.FindSubmatch(m)
+			file, region := string(sm[1]), string(sm[2])
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Errorf("%s shows %s: %v", name, file, err)
+				return m
+			}
+			_, rest, ok1 := strings.Cut(string(src), "// "+region+":begin\n")
+			code, _, ok2 := strings.Cut(rest, "// "+region+":end\n")
+			if !ok1 || !ok2 {
+				t.Errorf("%s shows %s:%s, which has no // %s:begin and // %s:end", name, file, region, region, region)
+				return m
+			}
+			return []byte("<!-- source: " + file + ":" + region + " -->\n```go\n" + strings.TrimRight(code, "\n") + "\n```\n")
+		})
 		out := exampleMarker.ReplaceAllFunc(doc, func(m []byte) []byte {
 			example := string(exampleMarker.FindSubmatch(m)[1])
 			b, ok := body(example)
@@ -76,7 +98,7 @@ func TestReadmeExamples(t *testing.T) {
 			seen[name]++
 			return []byte("<!-- example: " + example + " -->\n```go\n" + b + "\n```\n")
 		})
-		if bytes.Equal(out, doc) {
+		if bytes.Equal(out, orig) {
 			continue
 		}
 		if *updateReadme {
@@ -85,7 +107,7 @@ func TestReadmeExamples(t *testing.T) {
 			}
 			continue
 		}
-		t.Errorf("%s's Go examples differ from the examples they name: run go test -run TestReadmeExamples -update-readme", name)
+		t.Errorf("%s's Go examples differ from the code they name: run go test -run TestReadmeExamples -update-readme", name)
 	}
 	// The Go embedder's quick start and its page are examples, so they
 	// cannot drift from code that runs.

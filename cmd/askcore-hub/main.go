@@ -36,9 +36,13 @@ Commands:
   notify add webhook URL [--person P]
                             POST each new ask, signed, to URL; prints the
                             signing secret
-  notify add ntfy URL [--person P] [--token-file F]
+  notify add ntfy URL [--person P] [--token-file F] [--answer-buttons]
                             publish each new ask to an ntfy topic URL (the
-                            access token read from F, "-" for stdin)
+                            access token read from F, "-" for stdin); with
+                            --answer-buttons, a button per option (up to 3)
+  notify add email ADDRESS --smtp URL [--from ADDRESS] [--smtp-password-file F]
+                            mail each new ask, with answer links, through
+                            smtp://[USER@]HOST:PORT or smtps://...
   notify list               list the notification targets (no secrets)
   notify remove ID          remove a notification target
 
@@ -94,6 +98,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	case "notify add":
 		fs.StringVar(&c.person, "person", "", "the person to notify (default $USER)")
 		fs.StringVar(&c.tokenFile, "token-file", "", "ntfy: read the topic's access token from `FILE` (- for stdin)")
+		fs.BoolVar(&c.answerButtons, "answer-buttons", false, "ntfy: a button per option that answers (anyone who can read the topic can press them)")
+		fs.StringVar(&c.smtp, "smtp", "", "email: the SMTP server, smtp://[USER@]HOST:PORT (STARTTLS; plain only on loopback) or smtps://[USER@]HOST:PORT")
+		fs.StringVar(&c.from, "from", "", "email: the sender `ADDRESS` (default the recipient)")
+		fs.StringVar(&c.smtpPasswordFile, "smtp-password-file", "", "email: read the SMTP password from `FILE` (- for stdin)")
 		f = c.notifyAdd
 	case "notify list":
 		f = noArgs(cmd, c.notifyList)
@@ -170,8 +178,11 @@ type cli struct {
 	ask      string
 	json     bool
 	// notify add
-	tokenFile string
-	stdin     io.Reader
+	tokenFile        string
+	answerButtons    bool
+	smtp, from       string
+	smtpPasswordFile string
+	stdin            io.Reader
 
 	// serve
 	settings                            frontdoor.Settings

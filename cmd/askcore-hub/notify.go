@@ -15,36 +15,67 @@ import (
 	"github.com/askcore/askcore/hub/store"
 )
 
-// notifyAdd adds a webhook (its signing secret printed once, on stdout)
-// or an ntfy topic (its token read from a file, never from the command
-// line, where other users' ps would see it).
+// notifyAdd adds a webhook (its signing secret printed once, on stdout),
+// an ntfy topic (its token read from a file, never from the command
+// line, where other users' ps would see it) or a mailbox (the SMTP
+// password likewise from a file).
 func (c *cli) notifyAdd(ctx context.Context, args []string) error {
-	if len(args) != 2 || (args[0] != store.NotifyWebhook && args[0] != store.NotifyNtfy) {
-		return usageError{"notify add webhook URL, or notify add ntfy URL"}
+	if len(args) != 2 || (args[0] != store.NotifyWebhook && args[0] != store.NotifyNtfy && args[0] != store.NotifyEmail) {
+		return usageError{"notify add webhook URL, notify add ntfy URL, or notify add email ADDRESS --smtp URL"}
 	}
-	kind, url := args[0], args[1]
-	if err := notify.CheckURL(url); err != nil {
-		return usageError{err.Error()}
+	kind := args[0]
+	t := store.NotifyTarget{Kind: kind, URL: args[1]}
+	if kind != store.NotifyNtfy && c.answerButtons {
+		return usageError{"--answer-buttons is for ntfy (a webhook and a mail carry answer links always)"}
 	}
-	var secret string
-	switch {
-	case kind == store.NotifyWebhook && c.tokenFile != "":
-		return usageError{"--token-file is for ntfy; a webhook's secret is made by the hub"}
-	case kind == store.NotifyWebhook:
-		secret = notify.NewSecret()
-	case c.tokenFile != "":
-		var b []byte
-		var err error
-		if c.tokenFile == "-" {
-			b, err = io.ReadAll(io.LimitReader(c.stdin, 4096))
-		} else {
-			b, err = os.ReadFile(c.tokenFile)
+	if kind != store.NotifyEmail && (c.smtp != "" || c.from != "" || c.smtpPasswordFile != "") {
+		return usageError{"--smtp, --from and --smtp-password-file are for email"}
+	}
+	switch kind {
+	case store.NotifyWebhook:
+		if c.tokenFile != "" {
+			return usageError{"--token-file is for ntfy; a webhook's secret is made by the hub"}
 		}
-		if err != nil {
-			return err
+		t.Secret = notify.NewSecret()
+	case store.NotifyNtfy:
+		t.Settings.AnswerButtons = c.answerButtons
+		if c.tokenFile != "" {
+			secret, err := c.readSecret(c.tokenFile, "the token file")
+			if err != nil {
+				return err
+			}
+			t.Secret = secret
 		}
-		if secret = strings.TrimSpace(string(b)); secret == "" {
-			return usageError{"the token file is empty"}
+	case store.NotifyEmail:
+		if c.tokenFile != "" {
+			return usageError{"--token-file is for ntfy; give the SMTP password with --smtp-password-file"}
+		}
+		if err := notify.CheckAddress(args[1]); err != nil {
+			return usageError{err.Error()}
+		}
+		if c.smtp == "" {
+			return usageError{"notify add email needs --smtp smtp://[USER@]HOST:PORT or smtps://[USER@]HOST:PORT"}
+		}
+		if err := notify.CheckSMTPURL(c.smtp); err != nil {
+			return usageError{err.Error()}
+		}
+		if c.from != "" {
+			if err := notify.CheckAddress(c.from); err != nil {
+				return usageError{"--from: " + err.Error()}
+			}
+		}
+		t.URL, t.Settings.To, t.Settings.From = c.smtp, args[1], c.from
+		if c.smtpPasswordFile != "" {
+			secret, err := c.readSecret(c.smtpPasswordFile, "the password file")
+			if err != nil {
+				return err
+			}
+			t.Secret = secret
+		}
+	}
+	if kind != store.NotifyEmail {
+		if err := notify.CheckURL(t.URL); err != nil {
+			return usageError{err.Error()}
 		}
 	}
 	s, p, err := c.openPerson(ctx)
@@ -52,16 +83,37 @@ func (c *cli) notifyAdd(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	t, err := s.AddNotifyTarget(ctx, store.NotifyTarget{PersonID: p.ID, Kind: kind, URL: url, Secret: secret})
+	t.PersonID = p.ID
+	t, err = s.AddNotifyTarget(ctx, t)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stderr, "askcore-hub: %s %d added for %s\n", kind, t.ID, p.Name)
 	if kind == store.NotifyWebhook {
 		fmt.Fprintf(c.stderr, "askcore-hub: the signing secret (verify %s with it; shown once):\n", notify.SignatureHeader)
-		fmt.Fprintln(c.stdout, secret)
+		fmt.Fprintln(c.stdout, t.Secret)
 	}
 	return nil
+}
+
+// readSecret reads a secret from file ("-": stdin), trimmed; what names
+// the file in an error.
+func (c *cli) readSecret(file, what string) (string, error) {
+	var b []byte
+	var err error
+	if file == "-" {
+		b, err = io.ReadAll(io.LimitReader(c.stdin, 4096))
+	} else {
+		b, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return "", err
+	}
+	secret := strings.TrimSpace(string(b))
+	if secret == "" {
+		return "", usageError{what + " is empty"}
+	}
+	return secret, nil
 }
 
 func (c *cli) notifyList(ctx context.Context) error {
@@ -85,7 +137,14 @@ func (c *cli) notifyList(ctx context.Context) error {
 		if t.Secret != "" {
 			secret = "set"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, names[t.PersonID], t.Kind, t.URL, secret, t.CreatedAt.UTC().Format(time.RFC3339))
+		where := t.URL
+		switch {
+		case t.Kind == store.NotifyEmail:
+			where = t.Settings.To + " via " + t.URL
+		case t.Settings.AnswerButtons:
+			where += " (answer buttons)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, names[t.PersonID], t.Kind, where, secret, t.CreatedAt.UTC().Format(time.RFC3339))
 	}
 	return tw.Flush()
 }

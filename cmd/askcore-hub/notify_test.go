@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore/hub/notify"
+	"github.com/askcore/askcore/hub/store"
 )
 
 // A webhook delivery that failed before the hub was killed is delivered,
@@ -100,11 +101,39 @@ func TestNotifyCLI(t *testing.T) {
 	cliRun(t, dsn, "notify", "remove", "1")
 	assert.NotContains(t, cliRun(t, dsn, "notify", "list"), "hooks.example")
 
+	// Email: the password from a file, never shown; ntfy answer buttons.
+	pwFile := filepath.Join(t.TempDir(), "smtp-password")
+	require.NoError(t, os.WriteFile(pwFile, []byte("hunter2\n"), 0o600))
+	cliRun(t, dsn, "notify", "add", "email", "ada@example.com", "--smtp", "smtp://ada@mail.example.com:587", "--smtp-password-file", pwFile, "--from", "hub@example.com")
+	cliRun(t, dsn, "notify", "add", "ntfy", "https://ntfy.sh/ada-buttons", "--answer-buttons")
+	list = cliRun(t, dsn, "notify", "list")
+	assert.Contains(t, list, "ada@example.com via smtp://ada@mail.example.com:587")
+	assert.Contains(t, list, "https://ntfy.sh/ada-buttons (answer buttons)")
+	assert.NotContains(t, list, "hunter2")
+	s, err := store.Open(context.Background(), dsn)
+	require.NoError(t, err)
+	targets, err := s.NotifyTargets(context.Background(), 0)
+	require.NoError(t, s.Close())
+	require.NoError(t, err)
+	mail := targets[len(targets)-2]
+	assert.Equal(t, store.NotifyEmail, mail.Kind)
+	assert.Equal(t, "hunter2", mail.Secret)
+	assert.Equal(t, store.TargetSettings{To: "ada@example.com", From: "hub@example.com"}, mail.Settings)
+	assert.True(t, targets[len(targets)-1].Settings.AnswerButtons)
+
 	ctx := context.Background()
 	for _, args := range [][]string{
 		{"notify", "add", "webhook", "file:///etc/passwd"},
 		{"notify", "add", "webhook", "https://u:p@x/"},
 		{"notify", "add", "email", "https://x/"},
+		{"notify", "add", "email", "ada@example.com"},
+		{"notify", "add", "email", "ada@example.com", "--smtp", "https://mail.example.com/"},
+		{"notify", "add", "email", "ada@example.com", "--smtp", "smtp://mail.example.com"},
+		{"notify", "add", "email", "ada@example.com", "--smtp", "smtp://ada:hunter2@mail.example.com:587"},
+		{"notify", "add", "email", "ada@example.com\r\nBcc: x@y", "--smtp", "smtp://mail.example.com:587"},
+		{"notify", "add", "email", "ada@example.com", "--smtp", "smtp://mail.example.com:587", "--from", "not an address"},
+		{"notify", "add", "webhook", "https://x/", "--smtp", "smtp://mail.example.com:587"},
+		{"notify", "add", "webhook", "https://x/", "--answer-buttons"},
 		{"notify", "add", "webhook", "https://x/", "--token-file", tokenFile},
 		{"notify", "remove", "x"},
 	} {

@@ -1,7 +1,9 @@
 // Package notify tells a person of a new ask without a page open: it
 // delivers the hub's outbox (one row per new ask and notification target,
 // written in the ask's transaction) to webhooks, signed with HMAC-SHA256,
-// and to ntfy topics. Delivery is asynchronous, with timeouts, bounded
+// to ntfy topics and by mail. A notification of a question whose options
+// are each a whole answer carries answer links (links.go): capabilities
+// for that one ask, never an agent's or a person's token. Delivery is asynchronous, with timeouts, bounded
 // response reads and exponential backoff, so a failing receiver never
 // slows asking or answering; rows are claimed under a lease (FOR UPDATE
 // SKIP LOCKED on PostgreSQL), so several hub processes on one database
@@ -54,6 +56,10 @@ type Webhook struct {
 		CreatedAt time.Time       `json:"createdAt"`
 	} `json:"ask"`
 	InboxURL string `json:"inboxUrl"`
+	// AnswerLinks answer the ask with one option each, for a single
+	// question whose options are each a whole answer (else empty): a chat
+	// bot renders them as buttons that open the link's confirm page.
+	AnswerLinks []AnswerLink `json:"answerLinks"`
 }
 
 // Sign returns the SignatureHeader value for body at t.
@@ -228,8 +234,12 @@ func (n *Notifier) RunOnce(ctx context.Context) {
 }
 
 // errDrop: the notification is moot (its target was removed, its ask
-// answered already, or the row is not one this version knows).
+// answered already, or the row is not one this version knows), or can
+// never be delivered (errDropped says why).
 var errDrop = errors.New("hub notify: nothing to deliver")
+
+// errDropped is err, given up at once.
+func errDropped(err error) error { return fmt.Errorf("%w: %w", errDrop, err) }
 
 func (n *Notifier) deliver(ctx context.Context, it store.OutboxItem) error {
 	if it.Kind != store.OutboxAsked {
@@ -256,10 +266,13 @@ func (n *Notifier) deliver(ctx context.Context, it store.OutboxItem) error {
 	if ask.State != store.StatePending {
 		return errDrop
 	}
+	id := ask.ID + "." + strconv.FormatInt(target.ID, 10)
+	if target.Kind == store.NotifyEmail {
+		return n.email(ctx, target, ask, id)
+	}
 	if CheckURL(target.URL) != nil {
 		return errDrop
 	}
-	id := ask.ID + "." + strconv.FormatInt(target.ID, 10)
 	var req *http.Request
 	switch target.Kind {
 	case store.NotifyWebhook:
@@ -291,6 +304,11 @@ func (n *Notifier) webhook(ctx context.Context, t store.NotifyTarget, a store.As
 	var w Webhook
 	w.Type, w.DeliveryID, w.InboxURL = "ask.created", id, n.o.InboxURL
 	w.Ask.ID, w.Ask.Agent, w.Ask.Session, w.Ask.Call, w.Ask.CreatedAt = a.ID, a.AgentName, a.SessionID, a.Call, a.CreatedAt.UTC()
+	links, err := n.answerLinks(ctx, a, store.ViaChat, store.LinkPath)
+	if err != nil {
+		return nil, err
+	}
+	w.AnswerLinks = append([]AnswerLink{}, links...)
 	body, err := json.Marshal(w)
 	if err != nil {
 		return nil, err
@@ -306,6 +324,11 @@ func (n *Notifier) webhook(ctx context.Context, t store.NotifyTarget, a store.As
 }
 
 func (n *Notifier) ntfy(ctx context.Context, t store.NotifyTarget, a store.Ask) (*http.Request, error) {
+	if t.Settings.AnswerButtons {
+		if c := parseCall(a.Call); c.linkable() && len(c.Questions[0].Options) <= MaxNtfyButtons {
+			return n.ntfyButtons(ctx, t, a)
+		}
+	}
 	body := QuestionText(a.Call)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.URL, strings.NewReader(body))
 	if err != nil {
@@ -349,4 +372,67 @@ func QuestionText(call json.RawMessage) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// MaxNtfyButtons is ntfy's limit of actions on one notification.
+const MaxNtfyButtons = 3
+
+// ntfyMessage is ntfy's JSON publishing format (a POST to the server's
+// root naming the topic), the one that carries actions as JSON.
+type ntfyMessage struct {
+	Topic   string       `json:"topic"`
+	Title   string       `json:"title"`
+	Message string       `json:"message"`
+	Click   string       `json:"click"`
+	Tags    []string     `json:"tags"`
+	Actions []ntfyAction `json:"actions"`
+}
+
+// ntfyAction is an "http" action button: pressing it makes the ntfy app
+// send the request itself, without opening anything.
+type ntfyAction struct {
+	Action string `json:"action"` // "http"
+	Label  string `json:"label"`
+	URL    string `json:"url"`
+	Method string `json:"method"`
+	Clear  bool   `json:"clear"`
+}
+
+// ntfyButtons publishes the ask with one button per option, each a POST
+// to that option's button link (store.ButtonPath). The topic is the
+// target URL's last path segment, published to through the server's root.
+func (n *Notifier) ntfyButtons(ctx context.Context, t store.NotifyTarget, a store.Ask) (*http.Request, error) {
+	u, err := url.Parse(t.URL)
+	if err != nil {
+		return nil, errDropped(err)
+	}
+	path := strings.TrimSuffix(u.Path, "/")
+	i := strings.LastIndex(path, "/")
+	topic := path[i+1:]
+	if topic == "" {
+		return nil, errDropped(fmt.Errorf("hub notify: %s names no ntfy topic", t.URL))
+	}
+	u.Path, u.RawPath = path[:i+1], ""
+	links, err := n.answerLinks(ctx, a, store.ViaNtfy, store.ButtonPath)
+	if err != nil {
+		return nil, err
+	}
+	m := ntfyMessage{Topic: topic, Title: oneLine(a.AgentName, 64) + " asks", Message: QuestionText(a.Call), Click: n.o.InboxURL, Tags: []string{"question"}}
+	for _, l := range links {
+		m.Actions = append(m.Actions, ntfyAction{Action: "http", Label: oneLine(l.Label, 40), URL: l.URL, Method: http.MethodPost, Clear: true})
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "askcore-hub")
+	if t.Secret != "" {
+		req.Header.Set("Authorization", "Bearer "+t.Secret)
+	}
+	return req, nil
 }

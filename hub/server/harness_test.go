@@ -64,6 +64,13 @@ func newReplicaConfig(t *testing.T, d db, cfg server.Config) *replica {
 	if cfg.ExpireEvery == 0 {
 		cfg.ExpireEvery = 20 * time.Millisecond
 	}
+	// The hub's own notifier delivers the outbox promptly.
+	if cfg.Notify.Poll == 0 {
+		cfg.Notify.Poll = 10 * time.Millisecond
+	}
+	if cfg.Notify.Timeout == 0 {
+		cfg.Notify.Timeout = 10 * time.Second
+	}
 	srv, url := hubtest.Serve(t, cfg)
 	return &replica{t: t, store: s, srv: srv, url: url}
 }

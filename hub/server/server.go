@@ -150,6 +150,7 @@ func (s *Server) routes() {
 	s.apiRoutes()
 	s.inboxRoutes()
 	s.mcpRoutes()
+	s.linkRoutes()
 }
 
 // apiRoutes registers the agent API (/v1/asks) and /metrics.

@@ -655,13 +655,17 @@ func (s *sqlStore) ClaimOutbox(ctx context.Context, now time.Time, lease time.Du
 
 // Notification targets.
 
-const targetColumns = `id, person_id, kind, url, secret, created_at`
+const targetColumns = `id, person_id, kind, url, secret, settings, created_at`
 
 func scanTarget(r rowScanner) (NotifyTarget, error) {
 	var t NotifyTarget
 	var created int64
-	if err := r.Scan(&t.ID, &t.PersonID, &t.Kind, &t.URL, &t.Secret, &created); err != nil {
+	var settings string
+	if err := r.Scan(&t.ID, &t.PersonID, &t.Kind, &t.URL, &t.Secret, &settings, &created); err != nil {
 		return NotifyTarget{}, notFound(err)
+	}
+	if err := json.Unmarshal([]byte(settings), &t.Settings); err != nil {
+		return NotifyTarget{}, fmt.Errorf("hub store: notification target %d: settings: %w", t.ID, err)
 	}
 	t.CreatedAt = time.UnixMilli(created)
 	return t, nil
@@ -669,9 +673,13 @@ func scanTarget(r rowScanner) (NotifyTarget, error) {
 
 func (s *sqlStore) AddNotifyTarget(ctx context.Context, t NotifyTarget) (NotifyTarget, error) {
 	t.CreatedAt = time.UnixMilli(ms2(time.Now()))
-	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		return s.on(tx).QueryRowContext(ctx, s.d.q(`INSERT INTO notify_targets (person_id, kind, url, secret, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`),
-			t.PersonID, t.Kind, t.URL, t.Secret, ms2(t.CreatedAt)).Scan(&t.ID)
+	settings, err := json.Marshal(t.Settings)
+	if err != nil {
+		return NotifyTarget{}, err
+	}
+	err = s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return s.on(tx).QueryRowContext(ctx, s.d.q(`INSERT INTO notify_targets (person_id, kind, url, secret, settings, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
+			t.PersonID, t.Kind, t.URL, t.Secret, string(settings), ms2(t.CreatedAt)).Scan(&t.ID)
 	})
 	return t, err
 }

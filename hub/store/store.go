@@ -195,21 +195,34 @@ type OutboxItem struct {
 }
 
 // NotifyTarget is where a person is told of a new ask: a webhook (Secret
-// signs each delivery) or an ntfy topic (Secret, when set, is its access
-// token).
+// signs each delivery), an ntfy topic (Secret, when set, is its access
+// token) or a mailbox (URL is the SMTP server's, Secret its password).
 type NotifyTarget struct {
 	ID        int64
 	PersonID  int64
-	Kind      string // NotifyWebhook or NotifyNtfy
+	Kind      string // NotifyWebhook, NotifyNtfy or NotifyEmail
 	URL       string
 	Secret    string
+	Settings  TargetSettings
 	CreatedAt time.Time
+}
+
+// TargetSettings are a target's settings beyond its URL and secret, kept
+// as one JSON object.
+type TargetSettings struct {
+	// To and From are an email target's recipient and sender.
+	To   string `json:"to,omitempty"`
+	From string `json:"from,omitempty"`
+	// AnswerButtons: an ntfy target's notifications carry a button per
+	// option (answer links) where the question allows.
+	AnswerButtons bool `json:"answerButtons,omitempty"`
 }
 
 // The kinds of notification targets.
 const (
 	NotifyWebhook = "webhook"
 	NotifyNtfy    = "ntfy"
+	NotifyEmail   = "email"
 )
 
 // OutboxAsked is the outbox kind of a new ask to notify: its payload is
@@ -299,6 +312,11 @@ type Store interface {
 	// NotifyTargets lists a person's targets, or everyone's for 0.
 	NotifyTargets(ctx context.Context, personID int64) ([]NotifyTarget, error)
 	RemoveNotifyTarget(ctx context.Context, id int64) error // ErrNotFound
+
+	// Answer links: created by the notifier as it sends them, read by
+	// the link's page. AnswerLink is ErrNotFound for an unknown hash.
+	CreateAnswerLinks(ctx context.Context, links []AnswerLink) error
+	AnswerLink(ctx context.Context, tokenHash string) (AnswerLink, error)
 
 	Close() error
 }

@@ -1,0 +1,145 @@
+package server_test
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/hub/notify"
+	"github.com/askcore/askcore/hub/server"
+	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/mailtest"
+	"github.com/askcore/askcore/internal/testing/pgtest"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
+)
+
+// Two replicas on one PostgreSQL database, each with its notifier: each
+// ask is mailed once.
+func TestEmailOncePerAskAcrossReplicas(t *testing.T) {
+	mail := mailtest.Start(t, mailtest.Options{})
+	d := db{"postgres", pgtest.NewDB(t)}
+	r1, r2 := newReplica(t, d, server.Options{}), newReplica(t, d, server.Options{})
+	a := addAgent(t, r1.store, "ada", "laptop", 0)
+	addMailTarget(t, r1.store, a, mail, "ada@example.com")
+	const asks = 6
+	for i := range asks {
+		r := []*replica{r1, r2}[i%2]
+		r.create(a, "c"+string(rune('0'+i)))
+	}
+	mail.Wait(asks)
+	waitOutboxDelivered(t, r1.store)
+	msgs := mail.Messages()
+	assert.Len(t, msgs, asks, "one mail per ask")
+	seen := map[string]bool{}
+	for _, m := range msgs {
+		body := mail.Message(m.ID).Text
+		links := linkRE.FindAllString(body, -1)
+		require.Len(t, links, 2)
+		assert.False(t, seen[links[0]])
+		seen[links[0]] = true
+	}
+}
+
+// waitOutboxDelivered waits until no outbox row is left to deliver, now
+// or later.
+func waitOutboxDelivered(t *testing.T, s store.Store) {
+	t.Helper()
+	deadline := time.Now().Add(waitLong)
+	for {
+		due, err := s.DueOutbox(context.Background(), time.Now().Add(24*time.Hour), 100)
+		require.NoError(t, err)
+		if len(due) == 0 {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "outbox rows left: %v", due)
+		time.Sleep(10 * time.Millisecond) // polling a condition
+	}
+}
+
+// An SMTP server that cannot be reached is retried, with backoff, and the
+// hub keeps serving meanwhile; a recipient the server refuses (550) is
+// given up at once.
+func TestEmailUnreachableAndRefused(t *testing.T) {
+	ctx := context.Background()
+	t.Run("unreachable", func(t *testing.T) {
+		// The hub's notifier backs off for an hour after a failed attempt.
+		r := newReplicaConfig(t, db{"sqlite", t.TempDir() + "/hub.db"}, server.Config{Notify: notify.Options{Timeout: 5 * time.Second, Backoff: func(int) time.Duration { return time.Hour }}})
+		a := addAgent(t, r.store, "ada", "laptop", 0)
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		closed := l.Addr().String()
+		require.NoError(t, l.Close())
+		_, err = r.store.AddNotifyTarget(ctx, store.NotifyTarget{PersonID: a.person, Kind: store.NotifyEmail, URL: "smtp://" + closed, Settings: store.TargetSettings{To: "ada@example.com"}})
+		require.NoError(t, err)
+		r.create(a, "c1")
+		var due []store.OutboxItem
+		deadline := time.Now().Add(waitLong)
+		for {
+			due, err = r.store.DueOutbox(ctx, time.Now().Add(2*time.Hour), 10)
+			require.NoError(t, err)
+			if len(due) == 1 && due[0].Attempts > 0 {
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "no failed attempt: %v", due)
+			time.Sleep(10 * time.Millisecond) // polling a condition
+		}
+		assert.Equal(t, 1, due[0].Attempts, "kept to retry")
+		assert.True(t, due[0].NextAt.After(time.Now().Add(50*time.Minute)), "retried after the backoff")
+		r.create(a, "c2") // the hub serves on
+	})
+	t.Run("refused recipient", func(t *testing.T) {
+		mail := mailtest.Start(t, mailtest.Options{AllowedRecipients: `^ada@example\.com$`})
+		var log syncbuf.Buffer
+		r := newReplicaConfig(t, db{"sqlite", t.TempDir() + "/hub.db"}, server.Config{Notify: notify.Options{Timeout: 10 * time.Second, Backoff: func(int) time.Duration { return time.Hour },
+			Logger: slog.New(slog.NewTextHandler(&log, nil))}})
+		a := addAgent(t, r.store, "ada", "laptop", 0)
+		addMailTarget(t, r.store, a, mail, "nobody@example.com")
+		r.create(a, "c1")
+		waitOutboxDelivered(t, r.store) // a permanent refusal is not retried
+		assert.Contains(t, log.String(), "refused the mail")
+		assert.Contains(t, log.String(), "given up\"=true")
+		assert.Empty(t, mail.Messages())
+	})
+}
+
+// A model's header and question with CR/LF and other control characters
+// cannot add a header to the mail; a batch and a multi-select question
+// are shown whole, without answer links (no one option answers them).
+func TestEmailHostileTextAndWholeBatches(t *testing.T) {
+	mail := mailtest.Start(t, mailtest.Options{})
+	r := newReplica(t, db{"sqlite", t.TempDir() + "/hub.db"}, server.Options{})
+	a := addAgent(t, r.store, "ada", "laptop", 0)
+	addMailTarget(t, r.store, a, mail, "ada@example.com")
+
+	hostile := `{"header":"Deploy\r\nBcc: evil@example.com\r\n\r\nbody","question":"Ship it?\r\nX-Evil: 1","options":[{"label":"Yes"},{"label":"No"}]}`
+	resp := r.do("POST", "/v1/asks", a.token, createBody(hostile, "h1", "s1"))
+	require.Contains(t, []int{200, 201}, resp.status, "%s", resp.body)
+	m := mail.Message(mail.Wait(1)[0].ID)
+	assert.NotContains(t, m.Subject, "\n")
+	assert.NotContains(t, m.Subject, "\r")
+	assert.True(t, strings.HasPrefix(m.Subject, "laptop asks: Deploy"), m.Subject)
+	assert.NotContains(t, m.Headers, "Bcc")
+	assert.NotContains(t, m.Headers, "X-Evil")
+	assert.Len(t, m.To, 1)
+	headers, _, _ := strings.Cut(m.Raw, "\r\n\r\n")
+	assert.NotRegexp(t, regexp.MustCompile(`(?im)^(bcc|x-evil):`), headers)
+
+	batch := `{"questions":[{"header":"Tests","question":"Which suites?","multiSelect":true,"options":[{"label":"unit","description":"Fast."},{"label":"e2e","recommended":true}]},` +
+		`{"question":"Anything else?","options":[]}]}`
+	resp = r.do("POST", "/v1/asks", a.token, createBody(batch, "b1", "s1"))
+	require.Contains(t, []int{200, 201}, resp.status, "%s", resp.body)
+	msgs := mail.Wait(2)
+	m = mail.Message(msgs[0].ID)
+	assert.Equal(t, "laptop asks: 2 questions: Tests", m.Subject)
+	for _, want := range []string{"1. Tests: Which suites?", "Choose one or more.", "unit", "Fast.", "e2e  (recommended)", "2. Anything else?", "Answer in your own words.", "Answer in the inbox: " + r.url + "/"} {
+		assert.Contains(t, m.Text, want)
+	}
+	assert.Empty(t, linkRE.FindAllString(m.Text+m.HTML, -1), "no answer links for a batch")
+}

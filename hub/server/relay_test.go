@@ -1,0 +1,214 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/hub/notify"
+	"github.com/askcore/askcore/hub/server"
+	"github.com/askcore/askcore/hub/store"
+)
+
+// recorder is a real HTTP server on loopback that records each request.
+type recorder struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	reqs []recorded
+	got  chan struct{}
+}
+
+type recorded struct {
+	method, path string
+	header       http.Header
+	body         []byte
+}
+
+func newRecorder(t *testing.T) *recorder {
+	rec := &recorder{got: make(chan struct{}, 100)}
+	rec.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		rec.mu.Lock()
+		rec.reqs = append(rec.reqs, recorded{r.Method, r.URL.Path, r.Header.Clone(), b})
+		rec.mu.Unlock()
+		rec.got <- struct{}{}
+	}))
+	t.Cleanup(rec.srv.Close)
+	return rec
+}
+
+// next waits for the next request.
+func (rec *recorder) next(t *testing.T) recorded {
+	t.Helper()
+	select {
+	case <-rec.got:
+	case <-time.After(waitLong):
+		t.Fatal("no request arrived")
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.reqs[len(rec.reqs)-1]
+}
+
+// ntfyActionFields are the fields ntfy documents for an action button
+// (docs.ntfy.sh, "Action buttons", JSON format); "http" actions need
+// action, label and url.
+var ntfyActionFields = map[string]bool{"action": true, "label": true, "url": true, "method": true, "headers": true, "body": true, "clear": true}
+
+// ntfy with --answer-buttons: the ask is published as ntfy's JSON with one
+// "http" action per option, each a POST to that option's button link;
+// pressing one (the ntfy app's request: no Origin, no page) answers the
+// ask, and the agent's core gets that option's answer. A question of more
+// than 3 options gets the plain notification.
+func TestNtfyAnswerButtons(t *testing.T) {
+	eachDB(t, func(t *testing.T, d db) {
+		ntfy := newRecorder(t)
+		r := newReplica(t, d, server.Options{})
+		a := addAgent(t, r.store, "ada", "laptop", 0)
+		_, err := r.store.AddNotifyTarget(context.Background(), store.NotifyTarget{PersonID: a.person, Kind: store.NotifyNtfy, URL: ntfy.srv.URL + "/askcore-ada",
+			Secret: "tk_topic", Settings: store.TargetSettings{AnswerButtons: true}})
+		require.NoError(t, err)
+
+		q := agentAsks(t, r, a, richQuestion, "call-1")
+		got := ntfy.next(t)
+		assert.Equal(t, "POST", got.method)
+		assert.Equal(t, "/", got.path, "JSON is published to the server's root")
+		assert.Equal(t, "application/json", got.header.Get("Content-Type"))
+		assert.Equal(t, "Bearer tk_topic", got.header.Get("Authorization"))
+		var msg struct {
+			Topic, Title, Message, Click string
+			Actions                      []map[string]any
+		}
+		require.NoError(t, json.Unmarshal(got.body, &msg), "%s", got.body)
+		assert.Equal(t, "askcore-ada", msg.Topic)
+		assert.Equal(t, "laptop asks", msg.Title)
+		assert.Contains(t, msg.Message, "Which database should the hub use?")
+		assert.Equal(t, r.url+"/", msg.Click)
+		require.Len(t, msg.Actions, 2)
+		for i, act := range msg.Actions {
+			for k := range act {
+				assert.True(t, ntfyActionFields[k], "field %q is not ntfy's", k)
+			}
+			assert.Equal(t, "http", act["action"])
+			assert.Equal(t, []string{"SQLite", "PostgreSQL"}[i], act["label"])
+			assert.Equal(t, "POST", act["method"])
+			assert.Equal(t, true, act["clear"])
+			assert.True(t, strings.HasPrefix(act["url"].(string), r.url+store.ButtonPath), act["url"])
+		}
+		assert.NotContains(t, string(got.body), a.token)
+
+		// The ntfy app presses "PostgreSQL".
+		press := func() response {
+			u := msg.Actions[1]["url"].(string)
+			return r.do("POST", strings.TrimPrefix(u, r.url), "", "", "User-Agent", "ntfy/1.0")
+		}
+		resp := press()
+		require.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
+		assert.Equal(t, coreAnswer(t, richQuestion, 1), string(q.wait(t).JSON()))
+		events, err := r.store.Events(context.Background(), store.EventFilter{PersonID: a.person})
+		require.NoError(t, err)
+		assert.Equal(t, store.ViaNtfy, events[len(events)-1].Where)
+		resp = press()
+		assert.Equal(t, http.StatusConflict, resp.status, "a second press: %s", resp.body)
+		assert.Contains(t, string(resp.body), "from an ntfy button")
+
+		// Four options: more than ntfy's 3 actions, so no buttons.
+		r.do("POST", "/v1/asks", a.token, createBody(`{"question":"Which?","options":[{"label":"a"},{"label":"b"},{"label":"c"},{"label":"d"}]}`, "c4", "s1"))
+		got = ntfy.next(t)
+		assert.Equal(t, "/askcore-ada", got.path)
+		assert.NotContains(t, got.header, "Actions")
+	})
+}
+
+// The webhook's payload carries answerLinks and inboxUrl; the relay of
+// docs/notifications.md turns them into a chat message with buttons
+// (here posted to a recording server), and a button's link, followed and
+// confirmed, answers the ask.
+func TestWebhookRelayToChat(t *testing.T) {
+	chat := newRecorder(t)
+	r := newReplica(t, db{"sqlite", t.TempDir() + "/hub.db"}, server.Options{})
+	a := addAgent(t, r.store, "ada", "laptop", 0)
+	secret := notify.NewSecret()
+	relaySrv := httptest.NewServer(relay(secret, chat.srv.URL+"/post"))
+	defer relaySrv.Close()
+	_, err := r.store.AddNotifyTarget(context.Background(), store.NotifyTarget{PersonID: a.person, Kind: store.NotifyWebhook, URL: relaySrv.URL, Secret: secret})
+	require.NoError(t, err)
+
+	q := agentAsks(t, r, a, richQuestion, "call-1")
+	got := chat.next(t)
+	var msg chatMessage
+	require.NoError(t, json.Unmarshal(got.body, &msg), "%s", got.body)
+	assert.Contains(t, msg.Text, "laptop asks: Database: Which database should the hub use?")
+	require.Len(t, msg.Buttons, 3)
+	assert.Equal(t, "SQLite", msg.Buttons[0].Text)
+	assert.Equal(t, "PostgreSQL", msg.Buttons[1].Text)
+	assert.Equal(t, chatButton{Text: "Open the inbox", URL: r.url + "/"}, msg.Buttons[2])
+
+	page, form := r.linkPage(msg.Buttons[0].URL)
+	require.Equal(t, http.StatusOK, page.status)
+	resp := r.formPost(msg.Buttons[0].URL, form)
+	require.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
+	assert.Equal(t, coreAnswer(t, richQuestion, 0), string(q.wait(t).JSON()))
+	events, err := r.store.Events(context.Background(), store.EventFilter{PersonID: a.person})
+	require.NoError(t, err)
+	assert.Equal(t, store.ViaChat, events[len(events)-1].Where)
+}
+
+// relay:begin
+// chatMessage is what the chat's incoming webhook takes: a text and URL
+// buttons (the shape of Slack's, Mattermost's and others', simplified).
+type chatMessage struct {
+	Text    string       `json:"text"`
+	Buttons []chatButton `json:"buttons"`
+}
+
+type chatButton struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+// relay takes the hub's webhook, checks its signature, and posts the ask
+// to the chat with one button per answer link and one to the inbox. A
+// button opens the link's page, whose confirm button answers.
+func relay(secret, chatURL string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		sig := r.Header.Get(notify.SignatureHeader)
+		if err != nil || notify.Verify(secret, sig, body, time.Now(), 5*time.Minute) != nil {
+			http.Error(w, "bad signature", http.StatusUnauthorized)
+			return
+		}
+		var hook notify.Webhook
+		if err := json.Unmarshal(body, &hook); err != nil {
+			http.Error(w, "bad payload", http.StatusBadRequest)
+			return
+		}
+		msg := chatMessage{Text: hook.Ask.Agent + " asks: " + notify.QuestionText(hook.Ask.Call)}
+		for _, l := range hook.AnswerLinks {
+			msg.Buttons = append(msg.Buttons, chatButton{Text: l.Label, URL: l.URL})
+		}
+		msg.Buttons = append(msg.Buttons, chatButton{Text: "Open the inbox", URL: hook.InboxURL})
+		out, _ := json.Marshal(msg)
+		resp, err := http.Post(chatURL, "application/json", bytes.NewReader(out))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway) // the hub retries
+			return
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			http.Error(w, "chat: "+resp.Status, http.StatusBadGateway)
+		}
+	})
+}
+
+// relay:end

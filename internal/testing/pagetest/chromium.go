@@ -1,0 +1,44 @@
+package pagetest
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// ChromiumPath is Debian's Chromium, or $ASKCORE_CHROMIUM.
+func ChromiumPath() string {
+	if p := os.Getenv("ASKCORE_CHROMIUM"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
+
+// Chromium starts a headless Chromium (Debian's, never a downloaded one)
+// for the test, driven through github.com/chromedp/chromedp, and returns
+// the context of a tab; it ends with the test. Without Chromium the test
+// skips, saying how to install it.
+func Chromium(t testing.TB) context.Context {
+	t.Helper()
+	path := ChromiumPath()
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("SKIP: no Chromium at %s; install it with: apt-get install -y chromium", path)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// Start the browser now, on this context: chromedp starts it on the
+	// first run's, and a run's own timeout would then end it.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return ctx
+}
