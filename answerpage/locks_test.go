@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/pagehttp"
 )
 
 // Every lock refuses, and nothing is lost: the question refused an answer
@@ -322,7 +323,7 @@ func TestMalformedAnswers(t *testing.T) {
 		res := p.request(http.MethodPost, p.path("answer"), []byte(body), nil)
 		assert.Equal(t, http.StatusBadRequest, res.StatusCode, body)
 	}
-	res := p.request(http.MethodPost, p.path("answer"), []byte(`{"id":"`+q.ID+`","reply":{"picks":[{"text":"`+strings.Repeat("x", maxAnswerBytes)+`"}]}}`), nil)
+	res := p.request(http.MethodPost, p.path("answer"), []byte(`{"id":"`+q.ID+`","reply":{"picks":[{"text":"`+strings.Repeat("x", pagehttp.MaxPostBytes)+`"}]}}`), nil)
 	assert.Equal(t, http.StatusRequestEntityTooLarge, res.StatusCode)
 	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodDelete} {
 		res := p.request(m, p.path("answer"), nil, func(r *http.Request) { r.Header.Set("Origin", p.origin()) })

@@ -459,12 +459,3 @@ func TestWasmCore(t *testing.T) {
 	require.NoError(t, got.err)
 	assert.Equal(t, coreAnswer(t, dbArgs, askcore.Picks(pick(1))), string(got.answer.JSON()))
 }
-
-func TestAcceptsGzip(t *testing.T) {
-	for h, want := range map[string]bool{
-		"": false, "gzip": true, "GZIP": true, "deflate, gzip;q=0.5": true, "br": false, "*": true,
-		"gzip;q=0": false, "gzip; q=0.000": false, "identity": false, "x-gzip": false,
-	} {
-		assert.Equal(t, want, acceptsGzip(h), "%q", h)
-	}
-}
