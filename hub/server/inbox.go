@@ -203,6 +203,9 @@ func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		in.serveReply(w, req)
 	case (path == "/inbox/inbox.js" || path == "/inbox/inbox.css") && get:
 		inboxFiles().Serve(w, req, path)
+	case path == "/inbox/client.js" && get:
+		// The page client, the answer page's own file: one copy for both.
+		answerpage.ServeFile(w, req, "client.js")
 	case strings.HasPrefix(path, "/host/") && get:
 		answerpage.ServeFile(w, req, strings.TrimPrefix(path, "/"))
 	case path == "/favicon.svg" && get:
