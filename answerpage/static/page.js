@@ -9,16 +9,16 @@ import { startClient } from './client.js';
 
 const base = new URL('./', location.href); // /TOKEN/
 
-/** This page's words. */
-const WORDS = {
-  elsewhere: '(answered in another window)',
-  lost: 'The connection to the asking program was lost; trying again…',
-  bye: 'The asking program stopped serving this page; you can close it.',
-  unreachable: 'The answer could not be sent: the asking program cannot be reached.',
-};
-
 /** When the first question was painted (ms since the navigation began), for make bench and the tests. */
 let firstQuestionMs = 0;
+
+/** This page's words: of the asking program, which serves it. */
+const WORDS = {
+  lost: 'The connection to the asking program was lost; trying again…',
+  unreachable: 'The answer could not be sent: the asking program cannot be reached.',
+  bye: 'The asking program stopped serving this page; you can close it.',
+  elsewhere: '(answered in another window)',
+};
 
 const client = startClient({
   load,
