@@ -202,19 +202,6 @@ func assertBytes(t *testing.T, res *mcp.CallToolResult, want []byte, isError boo
 	assert.Equal(t, isError, res.IsError)
 }
 
-// wantAnswer is what the core writes for args answered with reply.
-func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError bool) {
-	t.Helper()
-	ctx := context.Background()
-	call, err := nativeCore.Normalize(ctx, args)
-	require.NoError(t, err)
-	res, err := call.Resolve(ctx, askcore.FormReply(json.RawMessage(reply)))
-	if err != nil {
-		return askcore.ErrorJSON(err), true
-	}
-	return res.JSON(), false
-}
-
 // wantStep is the core's verdict on reply to the form of round for args,
 // from a person who took personMillis to give it.
 func wantStep(t *testing.T, args, reply string, round int) askcore.FormStep {

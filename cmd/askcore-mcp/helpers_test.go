@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"regexp"
 	"testing"
 	"time"
@@ -33,19 +32,6 @@ const (
 	choiceArgs = `{"header":"Database","question":"Which database should I use?","options":[{"label":"PostgreSQL","value":"postgres","description":"a server"},{"label":"SQLite","value":"sqlite","recommended":true}],"allowCustom":true}`
 	openArgs   = `{"question":"What should the project be called?"}`
 )
-
-// wantAnswer is what the core writes for args answered with reply.
-func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError bool) {
-	t.Helper()
-	ctx := context.Background()
-	call, err := nativeCore.Normalize(ctx, args)
-	require.NoError(t, err)
-	res, err := call.Resolve(ctx, askcore.FormReply(json.RawMessage(reply)))
-	if err != nil {
-		return askcore.ErrorJSON(err), true
-	}
-	return res.JSON(), false
-}
 
 // waitMatch waits until the text written to s matches re, and returns
 // the first match's submatches; it fails after waitLong.

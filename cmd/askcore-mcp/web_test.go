@@ -19,6 +19,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
@@ -317,7 +318,7 @@ func TestURLModeElicitation(t *testing.T) {
 // wantAnswerText is the core's verdict on a form reply to args.
 func wantAnswerText(t *testing.T, args, reply string) string {
 	t.Helper()
-	b, _ := wantAnswer(t, args, reply)
+	b, _ := coretest.FormAnswer(t, args, reply)
 	return string(b)
 }
 

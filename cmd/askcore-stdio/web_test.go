@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
@@ -59,16 +60,6 @@ func (w *webPage) post(id string, reply any) (int, string) {
 
 const webDB = `{"header":"Database","question":"Which database?","options":[{"label":"PostgreSQL","value":"postgres","recommended":true},{"label":"SQLite","preview":"db := sqlite.Open(\"app.db\")"}],"allowCustom":true}`
 
-// coreAnswerOf is the core's answer to arguments for reply.
-func coreAnswerOf(t *testing.T, arguments string, reply askcore.Reply) string {
-	t.Helper()
-	call, err := askcore.NewCore(nil).Normalize(context.Background(), arguments)
-	require.NoError(t, err)
-	a, err := call.Resolve(context.Background(), reply)
-	require.NoError(t, err)
-	return string(a.JSON()) + "\n"
-}
-
 func TestAskWebAnswered(t *testing.T) {
 	for _, engine := range []string{"native", "wasm"} {
 		t.Run(engine, func(t *testing.T) {
@@ -82,7 +73,7 @@ func TestAskWebAnswered(t *testing.T) {
 			require.Equal(t, http.StatusOK, status, body)
 			assert.JSONEq(t, `{"state":"answered","message":"→ SQLite (notes: just for tests)"}`, body)
 			require.Equal(t, askExitOK, w.p.wait(), w.p.stderr.String())
-			assert.Equal(t, coreAnswerOf(t, webDB, askcore.Picks(pk)), w.p.stdout.String())
+			assert.Equal(t, coretest.Answer(t, webDB, askcore.Picks(pk))+"\n", w.p.stdout.String())
 			// The one line on stderr is the URL.
 			assert.Equal(t, 1, strings.Count(w.p.stderr.String(), "askcore: answer at "))
 		})
