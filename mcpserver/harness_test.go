@@ -319,17 +319,3 @@ func replyWith(action string, content map[string]any) func(context.Context, *mcp
 		return &mcp.ElicitResult{Action: action, Content: content}, nil
 	}
 }
-
-// wantReply is the core's answer (or error) for args and reply, as the
-// seam resolves what the page gave.
-func wantReply(t *testing.T, args string, reply askcore.Reply) string {
-	t.Helper()
-	ctx := context.Background()
-	call, err := nativeCore.Normalize(ctx, args)
-	require.NoError(t, err)
-	a, err := call.Resolve(ctx, reply)
-	if err != nil {
-		return string(askcore.ErrorJSON(err))
-	}
-	return string(a.JSON())
-}

@@ -60,17 +60,3 @@ func normalized(t *testing.T, args string) string {
 	require.NoError(t, err)
 	return string(call.JSON())
 }
-
-// wantReply is the core's answer (or error) for args and reply, as the
-// seam resolves what the page gave.
-func wantReply(t *testing.T, args string, reply askcore.Reply) string {
-	t.Helper()
-	ctx := context.Background()
-	call, err := nativeCore.Normalize(ctx, args)
-	require.NoError(t, err)
-	a, err := call.Resolve(ctx, reply)
-	if err != nil {
-		return string(askcore.ErrorJSON(err))
-	}
-	return string(a.JSON())
-}

@@ -32,10 +32,24 @@ func Answer(t testing.TB, arguments string, reply askcore.Reply) string {
 // refuses the reply.
 func FormAnswer(t testing.TB, arguments, reply string) (answer []byte, isError bool) {
 	t.Helper()
+	return resolve(t, arguments, askcore.FormReply(json.RawMessage(reply)))
+}
+
+// Resolved is what the core writes for arguments answered with reply, as
+// the seam resolves what a surface gave: the answer, or the error object
+// when the core refuses the reply.
+func Resolved(t testing.TB, arguments string, reply askcore.Reply) string {
+	t.Helper()
+	b, _ := resolve(t, arguments, reply)
+	return string(b)
+}
+
+func resolve(t testing.TB, arguments string, reply askcore.Reply) ([]byte, bool) {
+	t.Helper()
 	ctx := context.Background()
 	call, err := core.Normalize(ctx, arguments)
 	require.NoError(t, err)
-	res, err := call.Resolve(ctx, askcore.FormReply(json.RawMessage(reply)))
+	res, err := call.Resolve(ctx, reply)
 	if err != nil {
 		return askcore.ErrorJSON(err), true
 	}
