@@ -351,26 +351,15 @@ func TestWebSignalWithdraws(t *testing.T) {
 // exit waits for).
 func TestWebOpensBrowser(t *testing.T) {
 	browser := pagetest.NewBrowser(t)
-	path := browser.PathEnv()
-	for _, c := range []struct {
-		name   string
-		env    []string
-		args   []string
-		opened bool
-	}{
-		{"desktop", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER="}, nil, true},
-		{"no desktop", []string{path, "DISPLAY=", "WAYLAND_DISPLAY=", "ASKCORE_BROWSER="}, nil, false},
-		{"--no-browser", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER="}, []string{"--no-browser"}, false},
-		{"ASKCORE_BROWSER=none", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER=none"}, nil, false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
+	for _, c := range browser.OpenCases() {
+		t.Run(c.Name, func(t *testing.T) {
 			browser.Reset()
-			a := startWebAgent(t, c.env, append([]string{"--engine", "native"}, c.args...)...)
+			a := startWebAgent(t, c.Env, append([]string{"--engine", "native"}, c.Args...)...)
 			a.initialize(false)
 			sid := a.newSession()
 			done := a.prompt(sid, "go")
 			base := a.pageURL()
-			if c.opened {
+			if c.Opened {
 				browser.WaitOpened()
 				p := openPage(t, base)
 				status, _ := p.post(p.question().ID, map[string]any{"picks": []askcore.Pick{{Options: []int{0}}}})
@@ -385,7 +374,7 @@ func TestWebOpensBrowser(t *testing.T) {
 			}
 			require.NoError(t, a.stdin.Close())
 			assert.Equal(t, 0, a.exitCode())
-			if c.opened {
+			if c.Opened {
 				assert.Equal(t, []string{base.String()}, browser.Opened())
 			} else {
 				assert.Empty(t, browser.Opened())
