@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/askcore/askcore/core"
 )
 
 // Error is the structured error of every askcore surface:
@@ -32,8 +34,8 @@ type Error struct {
 
 // Names an Error carries on the wire.
 const (
-	ErrorName     = "UserInteractionError" // the user-interaction rules
-	ToolErrorName = "ToolError"            // the tool machinery of an agent loop
+	ErrorName     = core.ErrorName     // the user-interaction rules
+	ToolErrorName = core.ToolErrorName // the tool machinery of an agent loop
 )
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
@@ -72,23 +74,23 @@ type Code string
 
 // The codes of ErrorName errors.
 const (
-	CodeInvalidRequest    Code = "INVALID_REQUEST"    // the request (or the envelope) is malformed or ambiguous
-	CodeInvalidAnswer     Code = "INVALID_ANSWER"     // an answer does not satisfy the request
-	CodeNoProvider        Code = "NO_PROVIDER"        // nobody is registered to ask a human
-	CodeDuplicateProvider Code = "DUPLICATE_PROVIDER" // a second provider registered while one is active
-	CodeAskAborted        Code = "ASK_ABORTED"        // the asking side gave up
-	CodeAskDeclined       Code = "ASK_DECLINED"       // the person declined to answer
-	CodeAskCancelled      Code = "ASK_CANCELLED"      // the client cancelled the form
-	CodeAskTimeout        Code = "ASK_TIMEOUT"        // an opt-in per-ask timeout expired; nothing was chosen
-	CodeAskFailed         Code = "ASK_FAILED"         // the surface cannot ask
-	CodeSessionNotFound   Code = "SESSION_NOT_FOUND"  // no session can be routed to for the asking agent
+	CodeInvalidRequest    = Code(core.CodeInvalidRequest)    // the request (or the envelope) is malformed or ambiguous
+	CodeInvalidAnswer     = Code(core.CodeInvalidAnswer)     // an answer does not satisfy the request
+	CodeNoProvider        = Code(core.CodeNoProvider)        // nobody is registered to ask a human
+	CodeDuplicateProvider = Code(core.CodeDuplicateProvider) // a second provider registered while one is active
+	CodeAskAborted        = Code(core.CodeAskAborted)        // the asking side gave up
+	CodeAskDeclined       = Code(core.CodeAskDeclined)       // the person declined to answer
+	CodeAskCancelled      = Code(core.CodeAskCancelled)      // the client cancelled the form
+	CodeAskTimeout        = Code(core.CodeAskTimeout)        // an opt-in per-ask timeout expired; nothing was chosen
+	CodeAskFailed         = Code(core.CodeAskFailed)         // the surface cannot ask
+	CodeSessionNotFound   = Code(core.CodeSessionNotFound)   // no session can be routed to for the asking agent
 )
 
 // The codes of ToolErrorName errors.
 const (
-	CodeUnknownTool   Code = "UNKNOWN_TOOL"   // the model called a tool that is not registered
-	CodeToolFailed    Code = "TOOL_FAILED"    // a tool failed without a structured error
-	CodeToolCancelled Code = "TOOL_CANCELLED" // the run was cancelled before the call ran
+	CodeUnknownTool   = Code(core.CodeUnknownTool)   // the model called a tool that is not registered
+	CodeToolFailed    = Code(core.CodeToolFailed)    // a tool failed without a structured error
+	CodeToolCancelled = Code(core.CodeToolCancelled) // the run was cancelled before the call ran
 )
 
 // Situation names something that ends an ask outside the rules of a
@@ -100,38 +102,38 @@ type Situation string
 
 // The situations, with the code each gives.
 const (
-	SituationNoProvider         Situation = "no_provider"          // NO_PROVIDER
-	SituationDuplicateProvider  Situation = "duplicate_provider"   // DUPLICATE_PROVIDER
-	SituationAborted            Situation = "aborted"              // ASK_ABORTED; Detail: why, when known
-	SituationWithdrawn          Situation = "withdrawn"            // ASK_ABORTED: the provider was disposed
-	SituationTimeout            Situation = "timeout"              // ASK_TIMEOUT; Millis: the timeout
-	SituationNoAnswer           Situation = "no_answer"            // ASK_FAILED: the provider returned neither a reply nor an error
-	SituationNotAReply          Situation = "not_a_reply"          // ASK_FAILED: the provider returned an answer the core did not write for this call
-	SituationStaleAnswer        Situation = "stale_answer"         // ASK_FAILED: the provider returned the answer to another call
-	SituationInvalidReply       Situation = "invalid_reply"        // INVALID_ANSWER; Detail: what the core told the person
-	SituationProviderFailed     Situation = "provider_failed"      // ASK_FAILED; Detail: the provider's error or panic
-	SituationEngineFault        Situation = "engine_fault"         // ASK_FAILED: the engine trapped or closed
-	SituationInterrupted        Situation = "interrupted"          // ASK_ABORTED: Ctrl-C at a terminal
-	SituationEOF                Situation = "eof"                  // ASK_ABORTED: the input ended before an answer
-	SituationInputClosed        Situation = "input_closed"         // ASK_ABORTED: the input was closed
-	SituationReadFailed         Situation = "read_failed"          // ASK_ABORTED; Detail: the read error
-	SituationDeclined           Situation = "declined"             // ASK_DECLINED: the person declined
-	SituationNoTerminal         Situation = "no_terminal"          // ASK_FAILED: no terminal to read the answer from
-	SituationSessionNotFound    Situation = "session_not_found"    // SESSION_NOT_FOUND; Detail: the asking agent
-	SituationNoFormSupport      Situation = "no_form_support"      // ASK_FAILED: the client cannot show forms
-	SituationClientError        Situation = "client_error"         // ASK_FAILED; Detail: the client's error
-	SituationClientNoResult     Situation = "client_no_result"     // ASK_FAILED: the client answered without a result
-	SituationClientGone         Situation = "client_disconnected"  // ASK_ABORTED: the client went away while it was asked
-	SituationClientReplyInvalid Situation = "client_reply_invalid" // ASK_FAILED: the client's reply to the form request cannot be read; Detail: what is wrong with it
-	SituationStopped            Situation = "stopped"              // ASK_ABORTED: the program asking was stopped; Detail: the signal
-	SituationUsage              Situation = "usage"                // INVALID_REQUEST; Detail: what is wrong with the command line
-	SituationRequestReadFailed  Situation = "request_read_failed"  // ASK_FAILED; Detail: the read error
-	SituationUnknownTool        Situation = "unknown_tool"         // ToolError UNKNOWN_TOOL; Tool, Tools
-	SituationToolFailed         Situation = "tool_failed"          // ToolError TOOL_FAILED; Tool, Detail
-	SituationToolCancelled      Situation = "tool_cancelled"       // ToolError TOOL_CANCELLED
-	SituationNotShown           Situation = "not_shown"            // ASK_FAILED: nobody saw the question on this surface; Detail: why
-	SituationNoSurface          Situation = "no_surface"           // ASK_FAILED: no surface could show the question; Reasons: why each could not
-	SituationAnsweredElsewhere  Situation = "answered_elsewhere"   // ASK_ABORTED: another surface got the answer first; Detail: which
+	SituationNoProvider         = Situation(core.SituationNoProvider)         // NO_PROVIDER
+	SituationDuplicateProvider  = Situation(core.SituationDuplicateProvider)  // DUPLICATE_PROVIDER
+	SituationAborted            = Situation(core.SituationAborted)            // ASK_ABORTED; Detail: why, when known
+	SituationWithdrawn          = Situation(core.SituationWithdrawn)          // ASK_ABORTED: the provider was disposed
+	SituationTimeout            = Situation(core.SituationTimeout)            // ASK_TIMEOUT; Millis: the timeout
+	SituationNoAnswer           = Situation(core.SituationNoAnswer)           // ASK_FAILED: the provider returned neither a reply nor an error
+	SituationNotAReply          = Situation(core.SituationNotAReply)          // ASK_FAILED: the provider returned an answer the core did not write for this call
+	SituationStaleAnswer        = Situation(core.SituationStaleAnswer)        // ASK_FAILED: the provider returned the answer to another call
+	SituationInvalidReply       = Situation(core.SituationInvalidReply)       // INVALID_ANSWER; Detail: what the core told the person
+	SituationProviderFailed     = Situation(core.SituationProviderFailed)     // ASK_FAILED; Detail: the provider's error or panic
+	SituationEngineFault        = Situation(core.SituationEngineFault)        // ASK_FAILED: the engine trapped or closed
+	SituationInterrupted        = Situation(core.SituationInterrupted)        // ASK_ABORTED: Ctrl-C at a terminal
+	SituationEOF                = Situation(core.SituationEOF)                // ASK_ABORTED: the input ended before an answer
+	SituationInputClosed        = Situation(core.SituationInputClosed)        // ASK_ABORTED: the input was closed
+	SituationReadFailed         = Situation(core.SituationReadFailed)         // ASK_ABORTED; Detail: the read error
+	SituationDeclined           = Situation(core.SituationDeclined)           // ASK_DECLINED: the person declined
+	SituationNoTerminal         = Situation(core.SituationNoTerminal)         // ASK_FAILED: no terminal to read the answer from
+	SituationSessionNotFound    = Situation(core.SituationSessionNotFound)    // SESSION_NOT_FOUND; Detail: the asking agent
+	SituationNoFormSupport      = Situation(core.SituationNoFormSupport)      // ASK_FAILED: the client cannot show forms
+	SituationClientError        = Situation(core.SituationClientError)        // ASK_FAILED; Detail: the client's error
+	SituationClientNoResult     = Situation(core.SituationClientNoResult)     // ASK_FAILED: the client answered without a result
+	SituationClientGone         = Situation(core.SituationClientGone)         // ASK_ABORTED: the client went away while it was asked
+	SituationClientReplyInvalid = Situation(core.SituationClientReplyInvalid) // ASK_FAILED: the client's reply to the form request cannot be read; Detail: what is wrong with it
+	SituationStopped            = Situation(core.SituationStopped)            // ASK_ABORTED: the program asking was stopped; Detail: the signal
+	SituationUsage              = Situation(core.SituationUsage)              // INVALID_REQUEST; Detail: what is wrong with the command line
+	SituationRequestReadFailed  = Situation(core.SituationRequestReadFailed)  // ASK_FAILED; Detail: the read error
+	SituationUnknownTool        = Situation(core.SituationUnknownTool)        // ToolError UNKNOWN_TOOL; Tool, Tools
+	SituationToolFailed         = Situation(core.SituationToolFailed)         // ToolError TOOL_FAILED; Tool, Detail
+	SituationToolCancelled      = Situation(core.SituationToolCancelled)      // ToolError TOOL_CANCELLED
+	SituationNotShown           = Situation(core.SituationNotShown)           // ASK_FAILED: nobody saw the question on this surface; Detail: why
+	SituationNoSurface          = Situation(core.SituationNoSurface)          // ASK_FAILED: no surface could show the question; Reasons: why each could not
+	SituationAnsweredElsewhere  = Situation(core.SituationAnsweredElsewhere)  // ASK_ABORTED: another surface got the answer first; Detail: which
 )
 
 // Failure is a situation with its particulars. A provider returns one as

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
@@ -182,21 +183,6 @@ func (p *page) post(id string, reply any) (int, string) {
 	return status, string(body)
 }
 
-// coreAnswer is the core's answer to args for reply, as it writes it.
-func coreAnswer(t *testing.T, args string, reply askcore.Reply) string {
-	t.Helper()
-	call, err := askcore.NewCore(nil).Normalize(context.Background(), args)
-	require.NoError(t, err)
-	a, err := call.Resolve(context.Background(), reply)
-	require.NoError(t, err)
-	return string(a.JSON())
-}
-
-// coreFailure is the core's error object for f, as it writes it.
-func coreFailure(f askcore.Failure) string {
-	return string(askcore.NewCore(nil).Fail(context.Background(), f).JSON())
-}
-
 func normalized(t *testing.T, args string) string {
 	t.Helper()
 	call, err := askcore.NewCore(nil).Normalize(context.Background(), args)
@@ -239,7 +225,7 @@ func TestWebNoFormAnsweredOnThePage(t *testing.T) {
 			require.Equal(t, acp.StopReasonEndTurn, a.ended(done))
 
 			// rawOutput is the core's bytes, on the wire.
-			assert.Equal(t, []string{coreAnswer(t, pageDBArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))}, a.tap.rawOutputs(sid, "call_db"))
+			assert.Equal(t, []string{coretest.Answer(t, pageDBArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))}, a.tap.rawOutputs(sid, "call_db"))
 			texts, tools := summarize(t, a.client.takeUpdates(sid))
 			assert.Equal(t, []string{"Let me ask.", "\n\naskcore: answer at " + base.String() + "\n\n", "You chose sqlite."}, texts)
 			require.Len(t, tools, 2)
@@ -298,7 +284,7 @@ func TestWebSessionCancelWithdraws(t *testing.T) {
 	status, body = p.post(second.ID, map[string]any{"picks": []askcore.Pick{{Options: []int{0}}}})
 	require.Equal(t, http.StatusOK, status, body)
 	require.Equal(t, acp.StopReasonEndTurn, a.ended(otherDone))
-	assert.Equal(t, []string{coreAnswer(t, pageDBArgs, askcore.Picks(askcore.Pick{Options: []int{0}}))}, a.tap.rawOutputs(other, "call_db"))
+	assert.Equal(t, []string{coretest.Answer(t, pageDBArgs, askcore.Picks(askcore.Pick{Options: []int{0}}))}, a.tap.rawOutputs(other, "call_db"))
 }
 
 // A decline on the page is the core's ASK_DECLINED; --web=always asks on
@@ -313,7 +299,7 @@ func TestWebAlwaysAndDecline(t *testing.T) {
 	status, body := p.post(q.ID, map[string]any{"decline": true})
 	require.Equal(t, http.StatusOK, status, body)
 	require.Equal(t, acp.StopReasonEndTurn, a.ended(done))
-	assert.Equal(t, []string{coreFailure(askcore.Failure{Situation: askcore.SituationDeclined})}, a.tap.rawOutputs(sid, "call_db"))
+	assert.Equal(t, []string{coretest.Failure(askcore.Failure{Situation: askcore.SituationDeclined})}, a.tap.rawOutputs(sid, "call_db"))
 	assert.Empty(t, a.tap.elicitations())
 	assert.Zero(t, a.client.askedCount())
 }
@@ -325,7 +311,7 @@ func TestWebNever(t *testing.T) {
 	a.initialize(false)
 	sid := a.newSession()
 	require.Equal(t, acp.StopReasonEndTurn, a.ended(a.prompt(sid, "go")))
-	assert.Equal(t, []string{coreFailure(askcore.Failure{Situation: askcore.SituationNoFormSupport})}, a.tap.rawOutputs(sid, "call_db"))
+	assert.Equal(t, []string{coretest.Failure(askcore.Failure{Situation: askcore.SituationNoFormSupport})}, a.tap.rawOutputs(sid, "call_db"))
 	assert.NotContains(t, a.stderr.String(), "answer at")
 	texts, _ := summarize(t, a.client.takeUpdates(sid))
 	assert.Equal(t, []string{"Let me ask.", "You chose ASK_FAILED."}, texts)
@@ -365,26 +351,15 @@ func TestWebSignalWithdraws(t *testing.T) {
 // exit waits for).
 func TestWebOpensBrowser(t *testing.T) {
 	browser := pagetest.NewBrowser(t)
-	path := browser.PathEnv()
-	for _, c := range []struct {
-		name   string
-		env    []string
-		args   []string
-		opened bool
-	}{
-		{"desktop", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER="}, nil, true},
-		{"no desktop", []string{path, "DISPLAY=", "WAYLAND_DISPLAY=", "ASKCORE_BROWSER="}, nil, false},
-		{"--no-browser", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER="}, []string{"--no-browser"}, false},
-		{"ASKCORE_BROWSER=none", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER=none"}, nil, false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
+	for _, c := range browser.OpenCases() {
+		t.Run(c.Name, func(t *testing.T) {
 			browser.Reset()
-			a := startWebAgent(t, c.env, append([]string{"--engine", "native"}, c.args...)...)
+			a := startWebAgent(t, c.Env, append([]string{"--engine", "native"}, c.Args...)...)
 			a.initialize(false)
 			sid := a.newSession()
 			done := a.prompt(sid, "go")
 			base := a.pageURL()
-			if c.opened {
+			if c.Opened {
 				browser.WaitOpened()
 				p := openPage(t, base)
 				status, _ := p.post(p.question().ID, map[string]any{"picks": []askcore.Pick{{Options: []int{0}}}})
@@ -399,7 +374,7 @@ func TestWebOpensBrowser(t *testing.T) {
 			}
 			require.NoError(t, a.stdin.Close())
 			assert.Equal(t, 0, a.exitCode())
-			if c.opened {
+			if c.Opened {
 				assert.Equal(t, []string{base.String()}, browser.Opened())
 			} else {
 				assert.Empty(t, browser.Opened())

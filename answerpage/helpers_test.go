@@ -157,22 +157,6 @@ func (p *page) startAsk(ctx context.Context, arguments string, opts askcore.AskO
 	return s.added(), s, ch
 }
 
-// coreAnswer is what the core answers for arguments and a reply.
-func coreAnswer(t *testing.T, arguments string, reply askcore.Reply) string {
-	t.Helper()
-	ctx := context.Background()
-	call, err := askcore.NewCore(nil).Normalize(ctx, arguments)
-	require.NoError(t, err)
-	a, err := call.Resolve(ctx, reply)
-	require.NoError(t, err)
-	return string(a.JSON())
-}
-
-// coreError is the core's error object for a failure.
-func coreError(f askcore.Failure) string {
-	return string(askcore.NewCore(nil).Fail(context.Background(), f).JSON())
-}
-
 func pick(options ...int) askcore.Pick { return askcore.Pick{Options: options} }
 
 const dbArgs = `{"header":"Database","question":"Which database?","options":[{"label":"PostgreSQL","value":"postgres","recommended":true},{"label":"SQLite"},{"label":"MySQL"}],"allowCustom":true}`

@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/pagehttp"
+	"github.com/askcore/askcore/internal/testing/coretest"
 )
 
 // Every lock refuses, and nothing is lost: the question refused an answer
@@ -29,7 +31,7 @@ func (p *page) answeredAfter(q pageCall, ch <-chan result) {
 	require.Equal(p.t, http.StatusOK, status, r.Message)
 	got := p.wait(ch)
 	require.NoError(p.t, got.err)
-	assert.Equal(p.t, coreAnswer(p.t, dbArgs, askcore.Picks(pick(1))), string(got.answer.JSON()))
+	assert.Equal(p.t, coretest.Answer(p.t, dbArgs, askcore.Picks(pick(1))), string(got.answer.JSON()))
 }
 
 func TestLogLineAndToken(t *testing.T) {
@@ -249,7 +251,7 @@ func TestReplayAfterAnswer(t *testing.T) {
 	assert.Equal(t, endInfo{ID: q.ID, State: "answered", Message: "→ MySQL"}, e)
 	got := p.wait(ch)
 	require.NoError(t, got.err)
-	assert.Equal(t, coreAnswer(t, dbArgs, askcore.Picks(pick(2))), string(got.answer.JSON()))
+	assert.Equal(t, coretest.Answer(t, dbArgs, askcore.Picks(pick(2))), string(got.answer.JSON()))
 	// The same request again: refused, saying it was answered.
 	for range 3 {
 		status, r = p.answer(q.ID, reply, nil)
@@ -294,10 +296,10 @@ func TestSecondAnswer(t *testing.T) {
 	require.NotEqual(t, -1, winner, "no answer accepted: %v", statuses)
 	got := p.wait(ch)
 	if winner%4 == 3 {
-		assert.Equal(t, coreError(askcore.Failure{Situation: askcore.SituationDeclined}), string(askcore.ErrorJSON(got.err)))
+		assert.Equal(t, coretest.Failure(askcore.Failure{Situation: askcore.SituationDeclined}), string(askcore.ErrorJSON(got.err)))
 	} else {
 		require.NoError(t, got.err)
-		assert.Equal(t, coreAnswer(t, dbArgs, askcore.Picks(askcore.Pick{Text: "answer " + strconv.Itoa(winner)})), string(got.answer.JSON()))
+		assert.Equal(t, coretest.Answer(t, dbArgs, askcore.Picks(askcore.Pick{Text: "answer " + strconv.Itoa(winner)})), string(got.answer.JSON()))
 	}
 	status, _ := p.answer(q.ID, map[string]any{"picks": []askcore.Pick{pick(0)}}, nil)
 	assert.Equal(t, http.StatusConflict, status)
@@ -322,7 +324,7 @@ func TestMalformedAnswers(t *testing.T) {
 		res := p.request(http.MethodPost, p.path("answer"), []byte(body), nil)
 		assert.Equal(t, http.StatusBadRequest, res.StatusCode, body)
 	}
-	res := p.request(http.MethodPost, p.path("answer"), []byte(`{"id":"`+q.ID+`","reply":{"picks":[{"text":"`+strings.Repeat("x", maxAnswerBytes)+`"}]}}`), nil)
+	res := p.request(http.MethodPost, p.path("answer"), []byte(`{"id":"`+q.ID+`","reply":{"picks":[{"text":"`+strings.Repeat("x", pagehttp.MaxPostBytes)+`"}]}}`), nil)
 	assert.Equal(t, http.StatusRequestEntityTooLarge, res.StatusCode)
 	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodDelete} {
 		res := p.request(m, p.path("answer"), nil, func(r *http.Request) { r.Header.Set("Origin", p.origin()) })
@@ -369,6 +371,6 @@ func TestInvalidPickJudgedByServer(t *testing.T) {
 	assert.Equal(t, "→ green\n→ S, L (notes: for the kids)", r.Message)
 	got := p.wait(ch)
 	require.NoError(t, got.err)
-	assert.Equal(t, coreAnswer(t, strict, askcore.Picks(pick(1), askcore.Pick{Options: []int{0, 2}, Notes: "for the kids"})), string(got.answer.JSON()))
+	assert.Equal(t, coretest.Answer(t, strict, askcore.Picks(pick(1), askcore.Pick{Options: []int{0, 2}, Notes: "for the kids"})), string(got.answer.JSON()))
 	assert.Contains(t, string(got.answer.JSON()), `"notes":"for the kids"`)
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/pagehttp"
 )
 
 // EnvBrowser names the browser to open the page in: "none" never opens one
@@ -119,7 +120,7 @@ type Server struct {
 	endedIDs []string           // ended's keys, oldest first
 	idle     *time.Timer
 	closedCh chan struct{}
-	statics  *statics
+	statics  *pagehttp.Files
 	warming  sync.WaitGroup // the compression a start began (Warmup)
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 	"github.com/askcore/askcore/wasm"
 )
@@ -207,7 +208,7 @@ func TestDeclined(t *testing.T) {
 	assert.Equal(t, endInfo{ID: q.ID, State: "declined", Message: "✗ declined"}, s.ended())
 	assert.Equal(t, "declined", r.State)
 	got := p.wait(ch)
-	assert.Equal(t, coreError(askcore.Failure{Situation: askcore.SituationDeclined}), string(askcore.ErrorJSON(got.err)))
+	assert.Equal(t, coretest.Failure(askcore.Failure{Situation: askcore.SituationDeclined}), string(askcore.ErrorJSON(got.err)))
 }
 
 func TestWithdrawnWhileOpen(t *testing.T) {
@@ -267,7 +268,7 @@ func TestTwoPendingQuestions(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	got2 := p.wait(second)
 	require.NoError(t, got2.err)
-	assert.Equal(t, coreAnswer(t, colorArgs, askcore.Picks(pick(1))), string(got2.answer.JSON()))
+	assert.Equal(t, coretest.Answer(t, colorArgs, askcore.Picks(pick(1))), string(got2.answer.JSON()))
 	assert.Equal(t, q2.ID, late.ended().ID)
 	assert.Equal(t, 1, p.srv.Pending())
 
@@ -275,7 +276,7 @@ func TestTwoPendingQuestions(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	got1 := p.wait(first)
 	require.NoError(t, got1.err)
-	assert.Equal(t, coreAnswer(t, dbArgs, askcore.Picks(pick(0))), string(got1.answer.JSON()))
+	assert.Equal(t, coretest.Answer(t, dbArgs, askcore.Picks(pick(0))), string(got1.answer.JSON()))
 	assert.Equal(t, q1.ID, late.ended().ID)
 }
 
@@ -287,11 +288,11 @@ func TestCloseWithdraws(t *testing.T) {
 	assert.Equal(t, endInfo{ID: q.ID, State: "withdrawn", Message: "the question was withdrawn: the provider was disposed"}, e)
 	s.next("bye")
 	got := p.wait(ch)
-	assert.Equal(t, coreError(askcore.Failure{Situation: askcore.SituationWithdrawn}), string(askcore.ErrorJSON(got.err)))
+	assert.Equal(t, coretest.Failure(askcore.Failure{Situation: askcore.SituationWithdrawn}), string(askcore.ErrorJSON(got.err)))
 	assert.Empty(t, p.srv.URL())
 	// Later asks fail at once; Close again is harmless.
 	got = p.wait(p.ask(context.Background(), dbArgs, askcore.AskOptions{}))
-	assert.Equal(t, coreError(askcore.Failure{Situation: askcore.SituationWithdrawn}), string(askcore.ErrorJSON(got.err)))
+	assert.Equal(t, coretest.Failure(askcore.Failure{Situation: askcore.SituationWithdrawn}), string(askcore.ErrorJSON(got.err)))
 	require.NoError(t, p.srv.Close())
 	_, err := p.srv.Start()
 	assert.Error(t, err)
@@ -457,14 +458,5 @@ func TestWasmCore(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, r.Message)
 	got := p.wait(ch)
 	require.NoError(t, got.err)
-	assert.Equal(t, coreAnswer(t, dbArgs, askcore.Picks(pick(1))), string(got.answer.JSON()))
-}
-
-func TestAcceptsGzip(t *testing.T) {
-	for h, want := range map[string]bool{
-		"": false, "gzip": true, "GZIP": true, "deflate, gzip;q=0.5": true, "br": false, "*": true,
-		"gzip;q=0": false, "gzip; q=0.000": false, "identity": false, "x-gzip": false,
-	} {
-		assert.Equal(t, want, acceptsGzip(h), "%q", h)
-	}
+	assert.Equal(t, coretest.Answer(t, dbArgs, askcore.Picks(pick(1))), string(got.answer.JSON()))
 }

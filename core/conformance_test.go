@@ -374,7 +374,7 @@ func TestConformanceCorpus(t *testing.T) {
 			ops[op.Op] = true
 		}
 	}
-	for _, c := range []errCode{codeInvalidRequest, codeInvalidAnswer, codeAskDeclined, codeAskCancelled, codeAskFailed} {
+	for _, c := range []errCode{CodeInvalidRequest, CodeInvalidAnswer, CodeAskDeclined, CodeAskCancelled, CodeAskFailed} {
 		require.True(t, codes[c], "no corpus case produces %s", c)
 	}
 	for _, op := range []string{"normalize", "schema", "present", "resolve", "elicitation", "elicitation_result", "form_reply", "progress"} {

@@ -95,7 +95,7 @@ func TestNormalizeTyped(t *testing.T) {
 	_, err = typedNormalize(request{Question: "Q", Options: []option{{Label: "x"}, {Label: "X "}}})
 	var he *harnessError
 	require.True(t, errors.As(err, &he), "errors.As finds *HarnessError")
-	require.Equal(t, codeInvalidRequest, he.Code)
+	require.Equal(t, CodeInvalidRequest, he.Code)
 	require.Equal(t, ErrorName, he.Name)
 
 	_, err = typedNormalize(request{Question: "Q", Options: make([]option, MaxOptions+1)})
@@ -127,8 +127,8 @@ func TestResolveTyped(t *testing.T) {
 		{"1", "Beta", 1, ""},
 		{"2", "Alpha", 0, ""},
 		{"ALPHA", "Alpha", 0, ""},
-		{"gamma", "", 0, codeInvalidAnswer},
-		{"3", "", 0, codeInvalidAnswer},
+		{"gamma", "", 0, CodeInvalidAnswer},
+		{"3", "", 0, CodeInvalidAnswer},
 	} {
 		a, err := typedResolve(r, c.line)
 		if c.code != "" {
@@ -163,12 +163,12 @@ func TestElicitationTyped(t *testing.T) {
 	}{
 		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": "a"}}, "a", ""},
 		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": "b", "custom_answer": "zed"}}, "zed", ""},
-		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": "c"}}, "", codeInvalidAnswer},
-		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": 1.0}}, "", codeInvalidAnswer},
-		{elicitationResponse{Action: "accept"}, "", codeInvalidAnswer},
-		{elicitationResponse{Action: "decline"}, "", codeAskDeclined},
-		{elicitationResponse{Action: "cancel"}, "", codeAskCancelled},
-		{elicitationResponse{Action: "other"}, "", codeAskFailed},
+		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": "c"}}, "", CodeInvalidAnswer},
+		{elicitationResponse{Action: "accept", Content: map[string]any{"choice": 1.0}}, "", CodeInvalidAnswer},
+		{elicitationResponse{Action: "accept"}, "", CodeInvalidAnswer},
+		{elicitationResponse{Action: "decline"}, "", CodeAskDeclined},
+		{elicitationResponse{Action: "cancel"}, "", CodeAskCancelled},
+		{elicitationResponse{Action: "other"}, "", CodeAskFailed},
 	} {
 		a, err := typedElicitationResult(r, c.resp)
 		if c.code != "" {
@@ -228,12 +228,12 @@ func TestMaxInputBytes(t *testing.T) {
 	big := make([]byte, MaxInputBytes+1)
 	var e struct{ Error harnessError }
 	require.NoError(t, json.Unmarshal(Handle(big), &e))
-	require.Equal(t, codeInvalidRequest, e.Error.Code)
+	require.Equal(t, CodeInvalidRequest, e.Error.Code)
 	require.True(t, strings.Contains(e.Error.Message, "at most 262144"), e.Error.Message)
 }
 
 func TestErrorJSON(t *testing.T) {
-	e := newError(codeAskDeclined, "no \"thanks\"")
+	e := newError(CodeAskDeclined, "no \"thanks\"")
 	require.Equal(t, `{"name":"UserInteractionError","code":"ASK_DECLINED","message":"no \"thanks\""}`, string(e.JSON()))
 	require.Equal(t, "ASK_DECLINED: no \"thanks\"", e.Error())
 }

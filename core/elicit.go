@@ -587,11 +587,11 @@ func elicitationResult(a *call, action string, c content) ([]answer, *harnessErr
 	switch action {
 	case "accept":
 	case "decline":
-		return nil, newError(codeAskDeclined, msgDeclined)
+		return nil, newError(CodeAskDeclined, msgDeclined)
 	case "cancel":
-		return nil, newError(codeAskCancelled, msgCancelled)
+		return nil, newError(CodeAskCancelled, msgCancelled)
 	default:
-		return nil, newError(codeAskFailed, "The client answered the form with an unknown action "+snippet(action)+` (expected "accept", "decline" or "cancel").`)
+		return nil, newError(CodeAskFailed, "The client answered the form with an unknown action "+snippet(action)+` (expected "accept", "decline" or "cancel").`)
 	}
 	answers := make([]answer, len(a.Questions))
 	for i := range a.Questions {
@@ -729,7 +729,7 @@ func envelopeElicitation(b []byte, a *call, env *jsonx.Value) ([]byte, *harnessE
 		return nil, err
 	}
 	if reason, ok := notShown(action, d); ok {
-		return nil, failFor(failure{Situation: situationNotShown, Detail: reason})
+		return nil, failFor(failure{Situation: SituationNotShown, Detail: reason})
 	}
 	answers, err := elicitationResult(a, action, c)
 	if err != nil {
@@ -751,16 +751,16 @@ func envelopeResponse(env *jsonx.Value) (string, content, *harnessError) {
 	case n > 1:
 		return "", nil, invalidRequest(`the input has the key "response" ` + strconv.Itoa(n) + " times: send it once")
 	case resp.Kind != jsonx.Object:
-		return "", nil, newError(codeAskFailed, "The client answered the form with "+resp.Kind.Noun()+` instead of an object {"action":...,"content":{...}}.`)
+		return "", nil, newError(CodeAskFailed, "The client answered the form with "+resp.Kind.Noun()+` instead of an object {"action":...,"content":{...}}.`)
 	}
 	act, n := lookup(resp, "action")
 	switch {
 	case n == 0 || act.Kind == jsonx.Null:
-		return "", nil, newError(codeAskFailed, `The client answered the form without an action (expected "accept", "decline" or "cancel").`)
+		return "", nil, newError(CodeAskFailed, `The client answered the form without an action (expected "accept", "decline" or "cancel").`)
 	case n > 1:
-		return "", nil, newError(codeAskFailed, `The client answered the form with "action" given `+strconv.Itoa(n)+" times.")
+		return "", nil, newError(CodeAskFailed, `The client answered the form with "action" given `+strconv.Itoa(n)+" times.")
 	case act.Kind != jsonx.String:
-		return "", nil, newError(codeAskFailed, "The client answered the form with an action that is "+act.Kind.Noun()+`, not a string (expected "accept", "decline" or "cancel").`)
+		return "", nil, newError(CodeAskFailed, "The client answered the form with an action that is "+act.Kind.Noun()+`, not a string (expected "accept", "decline" or "cancel").`)
 	}
 	cv, n := lookup(resp, "content")
 	c := jsonContent{v: cv}

@@ -3,22 +3,22 @@ package core
 // ErrorName is the name every askcore error carries on the wire.
 const ErrorName = "UserInteractionError"
 
-// errCode classifies a UserInteractionError. The set is part of the public
-// API: codes survive tool execution so the model can tell "the user
-// cancelled" from a crash.
+// errCode classifies a UserInteractionError; the codes are written here only
+// (the root package's Code constants convert these, hence exported). Codes
+// survive tool execution so the model can tell "the user cancelled" from a crash.
 type errCode string
 
 const (
-	codeInvalidRequest    errCode = "INVALID_REQUEST"    // the request (or the envelope) is malformed or ambiguous
-	codeInvalidAnswer     errCode = "INVALID_ANSWER"     // an answer does not satisfy the request
-	codeNoProvider        errCode = "NO_PROVIDER"        // nobody is registered to ask a human
-	codeDuplicateProvider errCode = "DUPLICATE_PROVIDER" // a second provider registered while one is active
-	codeAskAborted        errCode = "ASK_ABORTED"        // the asking side gave up
-	codeAskDeclined       errCode = "ASK_DECLINED"       // the person declined to answer
-	codeAskCancelled      errCode = "ASK_CANCELLED"      // the client cancelled the form
-	codeAskTimeout        errCode = "ASK_TIMEOUT"        // an opt-in per-ask timeout expired; nothing was chosen
-	codeAskFailed         errCode = "ASK_FAILED"         // the surface cannot ask
-	codeSessionNotFound   errCode = "SESSION_NOT_FOUND"  // no session can be routed to for the asking agent
+	CodeInvalidRequest    errCode = "INVALID_REQUEST"    // the request (or the envelope) is malformed or ambiguous
+	CodeInvalidAnswer     errCode = "INVALID_ANSWER"     // an answer does not satisfy the request
+	CodeNoProvider        errCode = "NO_PROVIDER"        // nobody is registered to ask a human
+	CodeDuplicateProvider errCode = "DUPLICATE_PROVIDER" // a second provider registered while one is active
+	CodeAskAborted        errCode = "ASK_ABORTED"        // the asking side gave up
+	CodeAskDeclined       errCode = "ASK_DECLINED"       // the person declined to answer
+	CodeAskCancelled      errCode = "ASK_CANCELLED"      // the client cancelled the form
+	CodeAskTimeout        errCode = "ASK_TIMEOUT"        // an opt-in per-ask timeout expired; nothing was chosen
+	CodeAskFailed         errCode = "ASK_FAILED"         // the surface cannot ask
+	CodeSessionNotFound   errCode = "SESSION_NOT_FOUND"  // no session can be routed to for the asking agent
 )
 
 // harnessError is the structured error every askcore surface returns. It is

@@ -8,46 +8,46 @@ import (
 )
 
 // situation names something that ends an ask outside the rules of a
-// request: nobody to ask, an abort, a timeout, a broken provider or client
-// (op "fail"). Every surface that meets one reports the error the core
-// writes for it, so the Go and JS seams, the terminal, ACP and MCP give the
-// same code and message for the same situation.
+// request (op "fail"). Every surface that meets one reports the error the
+// core writes for it, so the Go and JS seams, the terminal, ACP and MCP give
+// the same code and message for the same situation. Written here only: the
+// root package's Situation constants convert these (hence exported).
 type situation string
 
 // The situations, with the code each gives.
 const (
-	situationNoProvider         situation = "no_provider"          // NO_PROVIDER: nobody is registered to ask a human
-	situationDuplicateProvider  situation = "duplicate_provider"   // DUPLICATE_PROVIDER
-	situationAborted            situation = "aborted"              // ASK_ABORTED; Detail: why, when known
-	situationWithdrawn          situation = "withdrawn"            // ASK_ABORTED: the provider was disposed
-	situationTimeout            situation = "timeout"              // ASK_TIMEOUT; Millis: the timeout
-	situationNoAnswer           situation = "no_answer"            // ASK_FAILED: the provider returned neither a reply nor an error
-	situationNotAReply          situation = "not_a_reply"          // ASK_FAILED: the provider returned something that is neither the person's reply nor the core's answer to this call
-	situationStaleAnswer        situation = "stale_answer"         // ASK_FAILED: the provider returned the core's answer to another call
-	situationInvalidReply       situation = "invalid_reply"        // INVALID_ANSWER: the person's reply did not answer the call; Detail: what the core told the person
-	situationProviderFailed     situation = "provider_failed"      // ASK_FAILED; Detail: the provider's error or panic
-	situationEngineFault        situation = "engine_fault"         // ASK_FAILED: the engine trapped or closed (details are logged, not shown)
-	situationInterrupted        situation = "interrupted"          // ASK_ABORTED: Ctrl-C at a terminal
-	situationEOF                situation = "eof"                  // ASK_ABORTED: the input ended before an answer
-	situationInputClosed        situation = "input_closed"         // ASK_ABORTED: the input was closed
-	situationReadFailed         situation = "read_failed"          // ASK_ABORTED; Detail: the read error
-	situationDeclined           situation = "declined"             // ASK_DECLINED: the person declined (Esc in a picker)
-	situationNoTerminal         situation = "no_terminal"          // ASK_FAILED: no terminal to read the answer from
-	situationSessionNotFound    situation = "session_not_found"    // SESSION_NOT_FOUND; Detail: the asking agent
-	situationNoFormSupport      situation = "no_form_support"      // ASK_FAILED: the client cannot show forms
-	situationClientError        situation = "client_error"         // ASK_FAILED; Detail: the client's error
-	situationClientNoResult     situation = "client_no_result"     // ASK_FAILED: the client answered without a result
-	situationClientGone         situation = "client_disconnected"  // ASK_ABORTED: the client went away while it was asked
-	situationClientReplyInvalid situation = "client_reply_invalid" // ASK_FAILED: the client's reply to the form request is not a JSON-RPC response one can read; Detail: what is wrong with it
-	situationStopped            situation = "stopped"              // ASK_ABORTED: the program asking was stopped (a signal); Detail: the signal
-	situationUsage              situation = "usage"                // INVALID_REQUEST; Detail: what is wrong with the command line
-	situationRequestReadFailed  situation = "request_read_failed"  // ASK_FAILED; Detail: the read error
-	situationUnknownTool        situation = "unknown_tool"         // ToolError UNKNOWN_TOOL; Tool, Tools
-	situationToolFailed         situation = "tool_failed"          // ToolError TOOL_FAILED; Tool, Detail
-	situationToolCancelled      situation = "tool_cancelled"       // ToolError TOOL_CANCELLED
-	situationNotShown           situation = "not_shown"            // ASK_FAILED: the surface did not show the question to anyone; Detail: why
-	situationNoSurface          situation = "no_surface"           // ASK_FAILED: no surface could show the question; Reasons: why each could not
-	situationAnsweredElsewhere  situation = "answered_elsewhere"   // ASK_ABORTED: another surface got the answer; Detail: which
+	SituationNoProvider         situation = "no_provider"          // NO_PROVIDER: nobody is registered to ask a human
+	SituationDuplicateProvider  situation = "duplicate_provider"   // DUPLICATE_PROVIDER
+	SituationAborted            situation = "aborted"              // ASK_ABORTED; Detail: why, when known
+	SituationWithdrawn          situation = "withdrawn"            // ASK_ABORTED: the provider was disposed
+	SituationTimeout            situation = "timeout"              // ASK_TIMEOUT; Millis: the timeout
+	SituationNoAnswer           situation = "no_answer"            // ASK_FAILED: the provider returned neither a reply nor an error
+	SituationNotAReply          situation = "not_a_reply"          // ASK_FAILED: the provider returned something that is neither the person's reply nor the core's answer to this call
+	SituationStaleAnswer        situation = "stale_answer"         // ASK_FAILED: the provider returned the core's answer to another call
+	SituationInvalidReply       situation = "invalid_reply"        // INVALID_ANSWER: the person's reply did not answer the call; Detail: what the core told the person
+	SituationProviderFailed     situation = "provider_failed"      // ASK_FAILED; Detail: the provider's error or panic
+	SituationEngineFault        situation = "engine_fault"         // ASK_FAILED: the engine trapped or closed (details are logged, not shown)
+	SituationInterrupted        situation = "interrupted"          // ASK_ABORTED: Ctrl-C at a terminal
+	SituationEOF                situation = "eof"                  // ASK_ABORTED: the input ended before an answer
+	SituationInputClosed        situation = "input_closed"         // ASK_ABORTED: the input was closed
+	SituationReadFailed         situation = "read_failed"          // ASK_ABORTED; Detail: the read error
+	SituationDeclined           situation = "declined"             // ASK_DECLINED: the person declined (Esc in a picker)
+	SituationNoTerminal         situation = "no_terminal"          // ASK_FAILED: no terminal to read the answer from
+	SituationSessionNotFound    situation = "session_not_found"    // SESSION_NOT_FOUND; Detail: the asking agent
+	SituationNoFormSupport      situation = "no_form_support"      // ASK_FAILED: the client cannot show forms
+	SituationClientError        situation = "client_error"         // ASK_FAILED; Detail: the client's error
+	SituationClientNoResult     situation = "client_no_result"     // ASK_FAILED: the client answered without a result
+	SituationClientGone         situation = "client_disconnected"  // ASK_ABORTED: the client went away while it was asked
+	SituationClientReplyInvalid situation = "client_reply_invalid" // ASK_FAILED: the client's reply to the form request is not a JSON-RPC response one can read; Detail: what is wrong with it
+	SituationStopped            situation = "stopped"              // ASK_ABORTED: the program asking was stopped (a signal); Detail: the signal
+	SituationUsage              situation = "usage"                // INVALID_REQUEST; Detail: what is wrong with the command line
+	SituationRequestReadFailed  situation = "request_read_failed"  // ASK_FAILED; Detail: the read error
+	SituationUnknownTool        situation = "unknown_tool"         // ToolError UNKNOWN_TOOL; Tool, Tools
+	SituationToolFailed         situation = "tool_failed"          // ToolError TOOL_FAILED; Tool, Detail
+	SituationToolCancelled      situation = "tool_cancelled"       // ToolError TOOL_CANCELLED
+	SituationNotShown           situation = "not_shown"            // ASK_FAILED: the surface did not show the question to anyone; Detail: why
+	SituationNoSurface          situation = "no_surface"           // ASK_FAILED: no surface could show the question; Reasons: why each could not
+	SituationAnsweredElsewhere  situation = "answered_elsewhere"   // ASK_ABORTED: another surface got the answer; Detail: which
 )
 
 // ToolErrorName names failures of the tool machinery (an agent loop)
@@ -56,9 +56,9 @@ const ToolErrorName = "ToolError"
 
 // Codes of ToolError failures.
 const (
-	codeUnknownTool   errCode = "UNKNOWN_TOOL"   // the model called a tool that is not registered
-	codeToolFailed    errCode = "TOOL_FAILED"    // a tool failed without a structured error
-	codeToolCancelled errCode = "TOOL_CANCELLED" // the run was cancelled before the call ran
+	CodeUnknownTool   errCode = "UNKNOWN_TOOL"   // the model called a tool that is not registered
+	CodeToolFailed    errCode = "TOOL_FAILED"    // a tool failed without a structured error
+	CodeToolCancelled errCode = "TOOL_CANCELLED" // the run was cancelled before the call ran
 )
 
 // maxDetailChars bounds the host text (an error, a panic, a reason) a
@@ -89,7 +89,7 @@ type failure struct {
 	Tool  string
 	Tools []string
 	// Reasons say why each surface tried could not show the question,
-	// for situationNoSurface.
+	// for SituationNoSurface.
 	Reasons []string
 }
 
@@ -112,90 +112,90 @@ func failFor(f failure) *harnessError {
 		return msg + sep + detail
 	}
 	switch f.Situation {
-	case situationNoProvider:
-		return newError(codeNoProvider, "no one can be asked here: no user-interaction provider is registered; continue without asking or stop and report")
-	case situationDuplicateProvider:
-		return newError(codeDuplicateProvider, "a provider is already registered; dispose it before registering another")
-	case situationAborted:
-		return newError(codeAskAborted, withDetail("the question was aborted", ": "))
-	case situationWithdrawn:
-		return newError(codeAskAborted, "the question was withdrawn: the provider was disposed")
-	case situationTimeout:
-		return newError(codeAskTimeout, "no answer within "+formatMillis(f.Millis)+"; nothing was chosen")
-	case situationNoAnswer:
-		return newError(codeAskFailed, "the provider returned no answer")
-	case situationNotAReply:
-		return newError(codeAskFailed, "the provider returned something that is neither the person's reply nor the core's answer to this question, so nothing was chosen (a fault of the front end, not of the request)")
-	case situationStaleAnswer:
-		return newError(codeAskFailed, "the provider returned the answer to another question, so nothing was chosen (a fault of the front end, not of the request)")
-	case situationInvalidReply:
-		return newError(codeInvalidAnswer, withDetail("the reply given did not answer the question, so nothing was chosen; the person was told", ": "))
-	case situationProviderFailed:
-		return newError(codeAskFailed, withDetail("the provider failed", ": "))
-	case situationEngineFault:
-		return newError(codeAskFailed, "the askcore engine failed, so the question was not asked (a fault of the host, not of the request)")
-	case situationInterrupted:
-		return newError(codeAskAborted, "the person dismissed the question (Ctrl-C) without answering; nothing was chosen")
-	case situationEOF:
-		return newError(codeAskAborted, "the input ended (EOF) before an answer was given; nothing was chosen")
-	case situationInputClosed:
-		return newError(codeAskAborted, "the question was withdrawn: the input was closed")
-	case situationReadFailed:
-		return newError(codeAskAborted, withDetail("reading the answer failed", ": "))
-	case situationDeclined:
-		return newError(codeAskDeclined, msgDeclined)
-	case situationNoTerminal:
-		return newError(codeAskFailed, "there is no terminal to read the answer from: pass the request with --request and the answer on stdin")
-	case situationSessionNotFound:
-		return newError(codeSessionNotFound, "no session is bound to agent "+quoteDetail(detail)+", so the question cannot reach anyone; continue without asking")
-	case situationNoFormSupport:
-		return newError(codeAskFailed, "this client cannot show questions (it did not advertise form elicitation); continue without asking, or ask in your reply and stop")
-	case situationClientError:
-		return newError(codeAskFailed, withDetail("the client could not ask the question", ": "))
-	case situationClientNoResult:
-		return newError(codeAskFailed, "the client answered the form request without a result")
-	case situationClientGone:
-		return newError(codeAskAborted, "the client disconnected before an answer was given; nothing was chosen")
-	case situationClientReplyInvalid:
-		return newError(codeAskFailed, withDetail("the client's reply to the form request could not be read, so nothing was chosen (a fault of the client, not of the request)", ": "))
-	case situationStopped:
+	case SituationNoProvider:
+		return newError(CodeNoProvider, "no one can be asked here: no user-interaction provider is registered; continue without asking or stop and report")
+	case SituationDuplicateProvider:
+		return newError(CodeDuplicateProvider, "a provider is already registered; dispose it before registering another")
+	case SituationAborted:
+		return newError(CodeAskAborted, withDetail("the question was aborted", ": "))
+	case SituationWithdrawn:
+		return newError(CodeAskAborted, "the question was withdrawn: the provider was disposed")
+	case SituationTimeout:
+		return newError(CodeAskTimeout, "no answer within "+formatMillis(f.Millis)+"; nothing was chosen")
+	case SituationNoAnswer:
+		return newError(CodeAskFailed, "the provider returned no answer")
+	case SituationNotAReply:
+		return newError(CodeAskFailed, "the provider returned something that is neither the person's reply nor the core's answer to this question, so nothing was chosen (a fault of the front end, not of the request)")
+	case SituationStaleAnswer:
+		return newError(CodeAskFailed, "the provider returned the answer to another question, so nothing was chosen (a fault of the front end, not of the request)")
+	case SituationInvalidReply:
+		return newError(CodeInvalidAnswer, withDetail("the reply given did not answer the question, so nothing was chosen; the person was told", ": "))
+	case SituationProviderFailed:
+		return newError(CodeAskFailed, withDetail("the provider failed", ": "))
+	case SituationEngineFault:
+		return newError(CodeAskFailed, "the askcore engine failed, so the question was not asked (a fault of the host, not of the request)")
+	case SituationInterrupted:
+		return newError(CodeAskAborted, "the person dismissed the question (Ctrl-C) without answering; nothing was chosen")
+	case SituationEOF:
+		return newError(CodeAskAborted, "the input ended (EOF) before an answer was given; nothing was chosen")
+	case SituationInputClosed:
+		return newError(CodeAskAborted, "the question was withdrawn: the input was closed")
+	case SituationReadFailed:
+		return newError(CodeAskAborted, withDetail("reading the answer failed", ": "))
+	case SituationDeclined:
+		return newError(CodeAskDeclined, msgDeclined)
+	case SituationNoTerminal:
+		return newError(CodeAskFailed, "there is no terminal to read the answer from: pass the request with --request and the answer on stdin")
+	case SituationSessionNotFound:
+		return newError(CodeSessionNotFound, "no session is bound to agent "+quoteDetail(detail)+", so the question cannot reach anyone; continue without asking")
+	case SituationNoFormSupport:
+		return newError(CodeAskFailed, "this client cannot show questions (it did not advertise form elicitation); continue without asking, or ask in your reply and stop")
+	case SituationClientError:
+		return newError(CodeAskFailed, withDetail("the client could not ask the question", ": "))
+	case SituationClientNoResult:
+		return newError(CodeAskFailed, "the client answered the form request without a result")
+	case SituationClientGone:
+		return newError(CodeAskAborted, "the client disconnected before an answer was given; nothing was chosen")
+	case SituationClientReplyInvalid:
+		return newError(CodeAskFailed, withDetail("the client's reply to the form request could not be read, so nothing was chosen (a fault of the client, not of the request)", ": "))
+	case SituationStopped:
 		msg := "the question was withdrawn because the program asking it was stopped"
 		if detail != "" {
 			msg += " (" + detail + ")"
 		}
-		return newError(codeAskAborted, msg+"; nothing was chosen")
-	case situationUsage:
-		return newError(codeInvalidRequest, withDetail("the command line is not valid", ": "))
-	case situationRequestReadFailed:
-		return newError(codeAskFailed, withDetail("reading the request failed", ": "))
-	case situationUnknownTool:
+		return newError(CodeAskAborted, msg+"; nothing was chosen")
+	case SituationUsage:
+		return newError(CodeInvalidRequest, withDetail("the command line is not valid", ": "))
+	case SituationRequestReadFailed:
+		return newError(CodeAskFailed, withDetail("reading the request failed", ": "))
+	case SituationUnknownTool:
 		available := "none"
 		if len(f.Tools) > 0 {
 			available = strings.Join(f.Tools, ", ")
 		}
-		return &harnessError{Name: ToolErrorName, Code: codeUnknownTool,
+		return &harnessError{Name: ToolErrorName, Code: CodeUnknownTool,
 			Message: "there is no tool called " + snippet(f.Tool) + "; available tools: " + cut(sanitize(available, false), maxDetailChars)}
-	case situationToolFailed:
+	case SituationToolFailed:
 		tool := "a tool"
 		if f.Tool != "" {
 			tool = "the tool " + snippet(f.Tool)
 		}
-		return &harnessError{Name: ToolErrorName, Code: codeToolFailed, Message: withDetail(tool+" failed", ": ")}
-	case situationToolCancelled:
-		return &harnessError{Name: ToolErrorName, Code: codeToolCancelled, Message: "the run was cancelled before this tool call ran"}
-	case situationNotShown:
+		return &harnessError{Name: ToolErrorName, Code: CodeToolFailed, Message: withDetail(tool+" failed", ": ")}
+	case SituationToolCancelled:
+		return &harnessError{Name: ToolErrorName, Code: CodeToolCancelled, Message: "the run was cancelled before this tool call ran"}
+	case SituationNotShown:
 		if detail == "" {
 			detail = "the surface asked could not show it"
 		}
-		return newError(codeAskFailed, "Nobody saw the question: "+detail+msgNobodySaw)
-	case situationNoSurface:
-		return newError(codeAskFailed, "Nobody saw the question: no surface could show it"+reasonList(f.Reasons)+msgNobodySaw)
-	case situationAnsweredElsewhere:
+		return newError(CodeAskFailed, "Nobody saw the question: "+detail+msgNobodySaw)
+	case SituationNoSurface:
+		return newError(CodeAskFailed, "Nobody saw the question: no surface could show it"+reasonList(f.Reasons)+msgNobodySaw)
+	case SituationAnsweredElsewhere:
 		msg := "the question was answered elsewhere"
 		if detail != "" {
 			msg += " (" + detail + ")"
 		}
-		return newError(codeAskAborted, msg+", so it is no longer asked here")
+		return newError(CodeAskAborted, msg+", so it is no longer asked here")
 	}
 	return invalidRequest("unknown situation " + snippet(string(f.Situation)) + ": use one of " + situationList)
 }

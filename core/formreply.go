@@ -49,16 +49,16 @@ func envelopeFormReply(b []byte, a *call, env *jsonx.Value) ([]byte, *harnessErr
 	}
 	action, c, err := envelopeResponse(env)
 	if err != nil {
-		if err.Code == codeInvalidRequest {
+		if err.Code == CodeInvalidRequest {
 			return nil, err
 		}
 		return appendNext(b, nextEnd, err), nil
 	}
 	if reason, ok := notShown(action, d); ok {
-		b = append(b, `{"next":"`+nextNextSurface+`","situation":"`+string(situationNotShown)+`","reason":`...)
+		b = append(b, `{"next":"`+nextNextSurface+`","situation":"`+string(SituationNotShown)+`","reason":`...)
 		b = jsonx.AppendString(b, reason)
 		b = append(b, `,"error":`...)
-		b = appendError(b, failFor(failure{Situation: situationNotShown, Detail: reason}))
+		b = appendError(b, failFor(failure{Situation: SituationNotShown, Detail: reason}))
 		return append(b, '}'), nil
 	}
 	answers, err := elicitationResult(a, action, c)
@@ -67,12 +67,12 @@ func envelopeFormReply(b []byte, a *call, env *jsonx.Value) ([]byte, *harnessErr
 		b = append(b, `{"next":"`+nextAnswer+`","answer":`...)
 		b = appendCallAnswer(b, a, answers)
 		return append(b, '}'), nil
-	case err.Code != codeInvalidAnswer:
+	case err.Code != CodeInvalidAnswer:
 		return appendNext(b, nextEnd, err), nil
 	case round >= MaxFormRounds:
 		// The person gave up: the model hears what the core told them.
-		b = append(b, `{"next":"`+nextEnd+`","situation":"`+string(situationInvalidReply)+`","error":`...)
-		b = appendError(b, failFor(failure{Situation: situationInvalidReply, Detail: err.Message}))
+		b = append(b, `{"next":"`+nextEnd+`","situation":"`+string(SituationInvalidReply)+`","error":`...)
+		b = appendError(b, failFor(failure{Situation: SituationInvalidReply, Detail: err.Message}))
 		return append(b, '}'), nil
 	}
 	b = append(b, `{"next":"`+nextAskAgain+`","round":`...)

@@ -32,7 +32,7 @@ func Handle(input []byte) (out []byte) {
 // (a recovered panic, a host that broke the ABI), with message sanitized.
 // The WebAssembly guest writes it as its last line of defence.
 func FaultEnvelope(message string) []byte {
-	return errorEnvelope(newError(codeAskFailed, sanitize(message, false)))
+	return errorEnvelope(newError(CodeAskFailed, sanitize(message, false)))
 }
 
 // OversizedEnvelope is what Handle returns for an input of n bytes when n

@@ -75,8 +75,8 @@ func TestHostileNumbersInBooleanFields(t *testing.T) {
 	var cases []hostileCase
 	for _, v := range []string{"1e999", "-0", "1", "0", `"true"`, "[]", "{}", "-1e-999", strings.Repeat("9", 100000)} {
 		cases = append(cases,
-			hostileCase{in: hNorm(`{"question":"q","allowCustom":` + v + `}`), code: codeInvalidRequest},
-			hostileCase{in: hNorm(`{"question":"q","options":[{"label":"a","recommended":` + v + `}]}`), code: codeInvalidRequest})
+			hostileCase{in: hNorm(`{"question":"q","allowCustom":` + v + `}`), code: CodeInvalidRequest},
+			hostileCase{in: hNorm(`{"question":"q","options":[{"label":"a","recommended":` + v + `}]}`), code: CodeInvalidRequest})
 	}
 	hostileRun(t, "numbers in boolean fields", cases)
 }
@@ -85,7 +85,7 @@ func TestHostileNumberLookalikeAnswers(t *testing.T) {
 	noCustom := `{"question":"q","options":[{"label":"a"},{"label":"b"}],"allowCustom":false}`
 	var cases []hostileCase
 	for _, in := range []string{"1e0", "-1", "+1", "0x1", "1.0", "½", "١", "१", "Ⅰ", "1 2", "1\u00002", "99999999999999999999999", "-0", "NaN", "Infinity"} {
-		cases = append(cases, hostileCase{in: hResolve(noCustom, in), code: codeInvalidAnswer})
+		cases = append(cases, hostileCase{in: hResolve(noCustom, in), code: CodeInvalidAnswer})
 	}
 	hostileRun(t, "number look-alike answers", cases)
 }
@@ -117,10 +117,10 @@ func TestHostileTerminalSequences(t *testing.T) {
 		// Device status report request (makes a terminal type a reply).
 		{in: hNorm(`{"question":"q` + esc + `[6n"}`), check: hQuestionIs("q")},
 		// Many unterminated sequences in a row.
-		{in: hNorm(`{"question":"` + strings.Repeat(esc+"[", 5000) + `q"}`), code: codeInvalidRequest}, // 'q' ends the CSI: nothing left
-		{in: hNorm(`{"question":"` + strings.Repeat(esc+"]", 5000) + `"}`), code: codeInvalidRequest},
+		{in: hNorm(`{"question":"` + strings.Repeat(esc+"[", 5000) + `q"}`), code: CodeInvalidRequest}, // 'q' ends the CSI: nothing left
+		{in: hNorm(`{"question":"` + strings.Repeat(esc+"]", 5000) + `"}`), code: CodeInvalidRequest},
 		// 8-bit C1 CSI only: nothing left to ask.
-		{in: hNorm(`{"question":"\u009b2J\u009d0;t\u009c"}`), code: codeInvalidRequest},
+		{in: hNorm(`{"question":"\u009b2J\u009d0;t\u009c"}`), code: CodeInvalidRequest},
 	}
 	hostileRun(t, "terminal sequences", cases)
 	// None survives in any output string.
@@ -150,11 +150,11 @@ func TestHostileWideAndRepetitive(t *testing.T) {
 	manyEmpty := `{"question":"q","options":[` + strings.Repeat(`{"label":""},`, 3000) + `{"label":"x"}]}`
 	cases := []hostileCase{
 		{in: hNorm(wide.String()), check: hQuestionIs("q")}, // unknown fields are ignored, within the size limit
-		{in: hNorm(dupKeys.String()), code: codeInvalidRequest},
-		{in: hNorm(manyEmpty), code: codeInvalidRequest},
+		{in: hNorm(dupKeys.String()), code: CodeInvalidRequest},
+		{in: hNorm(manyEmpty), code: CodeInvalidRequest},
 		{in: hNorm(`{"question":"` + strings.Repeat(`\ud800`, 2000) + `"}`)},
-		{in: hNorm(`{"question":"` + strings.Repeat(`\\`, 60000) + `"}`), code: codeInvalidRequest},                 // too long
-		{in: hNorm(`{"question":"q","options":[` + strings.Repeat(`"s",`, 63) + `"t"]}`), code: codeInvalidRequest}, // 64 duplicates
+		{in: hNorm(`{"question":"` + strings.Repeat(`\\`, 60000) + `"}`), code: CodeInvalidRequest},                 // too long
+		{in: hNorm(`{"question":"q","options":[` + strings.Repeat(`"s",`, 63) + `"t"]}`), code: CodeInvalidRequest}, // 64 duplicates
 		{in: strings.Repeat(" ", MaxInputBytes-20) + `{"op":"schema"}`},
 	}
 	hostileRun(t, "wide and repetitive", cases)
@@ -169,7 +169,7 @@ func TestHostileInvisibleDuplicateLabels(t *testing.T) {
 	more := []rune{0x34f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180e, 0x2061, 0x2064, 0x206a, 0x206f, 0x3164, 0xffa0, 0x1bca0, 0x1d173}
 	dup := func(r rune) hostileCase {
 		opts, _ := json.Marshal([]map[string]string{{"label": "Yes"}, {"label": "Y" + string(r) + "es"}})
-		return hostileCase{in: hNorm(`{"question":"q","options":` + string(opts) + `}`), code: codeInvalidRequest}
+		return hostileCase{in: hNorm(`{"question":"q","options":` + string(opts) + `}`), code: CodeInvalidRequest}
 	}
 	var cases []hostileCase
 	for _, r := range covered {

@@ -43,7 +43,7 @@ const (
 const MaxQuestions = 10
 
 // invalidRequest returns an INVALID_REQUEST error.
-func invalidRequest(msg string) *harnessError { return newError(codeInvalidRequest, msg) }
+func invalidRequest(msg string) *harnessError { return newError(CodeInvalidRequest, msg) }
 
 // at locates an object in the request for messages: the request itself,
 // questions[q] of a batch, options[o], or questions[q].options[o] (q or o

@@ -16,7 +16,7 @@ type pick struct {
 	Notes   string
 }
 
-func invalidAnswer(msg string) *harnessError { return newError(codeInvalidAnswer, msg) }
+func invalidAnswer(msg string) *harnessError { return newError(CodeInvalidAnswer, msg) }
 
 // selectOption answers with option i of r.
 func selectOption(r *request, i int) answer {
@@ -373,7 +373,7 @@ func resolveInputs(a *call, ins *jsonx.Value) ([]answer, *harnessError) {
 
 // inQuestion says which question of a batch an answer problem is about.
 func inQuestion(a *call, i int, err *harnessError) *harnessError {
-	if !a.Batch || err.Code == codeInvalidRequest {
+	if !a.Batch || err.Code == CodeInvalidRequest {
 		return err
 	}
 	return newError(err.Code, "Question "+strconv.Itoa(i+1)+" ("+snippet(a.Questions[i].Question)+"): "+err.Message)

@@ -49,24 +49,24 @@ func TestJSONMethodsMatchHandle(t *testing.T) {
 	require.Equal(t, string(Handle([]byte(inputsEnv(reqBatch, "1", "", "Aurora")))),
 		okEnvelope(batchAnswer{Questions: texts, Answers: answers}.JSON()))
 	require.Equal(t, string(Handle([]byte(`{"op":"fail","situation":"eof"}`))),
-		okEnvelope(failFor(failure{Situation: situationEOF}).JSON()))
+		okEnvelope(failFor(failure{Situation: SituationEOF}).JSON()))
 }
 
 func TestNormalizeAskTyped(t *testing.T) {
 	q := func(s string) request { return request{Question: s} }
 	_, err := typedNormalizeAsk(call{Questions: []request{q("A?"), q(" a? ")}, Batch: true})
-	he := requireCode(t, err, codeInvalidRequest)
+	he := requireCode(t, err, CodeInvalidRequest)
 	require.True(t, strings.HasPrefix(he.Message, "questions[0] and questions[1] ask the same question"), he.Message)
 
 	_, err = typedNormalizeAsk(call{Questions: []request{q("A?"), q("B?")}})
-	requireCode(t, err, codeInvalidRequest) // a single-question call has one question
+	requireCode(t, err, CodeInvalidRequest) // a single-question call has one question
 
 	many := make([]request, MaxQuestions+1)
 	for i := range many {
 		many[i] = q("Q" + strconv.Itoa(i) + "?")
 	}
 	_, err = typedNormalizeAsk(call{Questions: many, Batch: true})
-	he = requireCode(t, err, codeInvalidRequest)
+	he = requireCode(t, err, CodeInvalidRequest)
 	require.True(t, strings.Contains(he.Message, "at most 10"), he.Message)
 
 	in := call{Questions: []request{{Question: " Which? ", Options: []option{{Label: " A "}}, MultiSelect: true}}, Batch: true}
@@ -95,16 +95,16 @@ func TestResolveMultiAndPicksTyped(t *testing.T) {
 	require.Equal(t, []string{"Red", "Blue", "teal"}, a.Answers)
 
 	_, err = typedResolvePick(r, pick{Options: []int{3}})
-	requireCode(t, err, codeInvalidAnswer)
+	requireCode(t, err, CodeInvalidAnswer)
 
 	single := request{Question: "One?", Options: []option{{Label: "Yes"}, {Label: "No"}}}
 	a, err = typedResolvePick(single, pick{Options: []int{1}})
 	require.NoError(t, err)
 	require.Equal(t, "No", a.Answer)
 	_, err = typedResolvePick(single, pick{Text: "maybe"})
-	requireCode(t, err, codeInvalidAnswer)
+	requireCode(t, err, CodeInvalidAnswer)
 	_, err = typedResolve(request{Question: "Which?", MultiSelect: true}, "x")
-	requireCode(t, err, codeInvalidRequest)
+	requireCode(t, err, CodeInvalidRequest)
 }
 
 func TestElicitationResultMultiTyped(t *testing.T) {
@@ -123,7 +123,7 @@ func TestElicitationResultMultiTyped(t *testing.T) {
 	} {
 		v := map[string]any{"string": "r", "number": []any{1.0}}[content]
 		_, err := typedElicitationResult(r, elicitationResponse{Action: "accept", Content: map[string]any{"choices": v}})
-		require.Equal(t, want, requireCode(t, err, codeInvalidAnswer).Message)
+		require.Equal(t, want, requireCode(t, err, CodeInvalidAnswer).Message)
 	}
 }
 
@@ -135,14 +135,14 @@ func TestFailEverySituation(t *testing.T) {
 		require.False(t, seen[s], "%s listed twice", s)
 		seen[s] = true
 		e := failFor(failure{Situation: situation(s), Detail: "d", Tool: "t", Millis: 1000})
-		require.True(t, (e.Code != codeInvalidRequest || s == "usage") && e.Message != "", "%s: %v", s, e)
+		require.True(t, (e.Code != CodeInvalidRequest || s == "usage") && e.Message != "", "%s: %v", s, e)
 		out := Handle([]byte(`{"op":"fail","situation":"` + s + `","detail":"d","tool":"t","ms":1000}`))
 		require.Equal(t, okEnvelope(e.JSON()), string(out), s)
 	}
 	require.Equal(t, 32, len(seen))
-	requireCode(t, failFor(failure{Situation: "nope"}), codeInvalidRequest)
+	requireCode(t, failFor(failure{Situation: "nope"}), CodeInvalidRequest)
 	// Host text is sanitized, folded to one line and cut.
-	e := failFor(failure{Situation: situationClientError, Detail: "\x1b[2Jline\nnext" + strings.Repeat("x", 2*maxDetailChars)})
+	e := failFor(failure{Situation: SituationClientError, Detail: "\x1b[2Jline\nnext" + strings.Repeat("x", 2*maxDetailChars)})
 	require.True(t, !strings.ContainsAny(e.Message, "\x1b\n") && strings.HasSuffix(e.Message, "…"), e.Message)
 	require.Equal(t, len("the client could not ask the question: ")+maxDetailChars+len("…"), len(e.Message))
 }

@@ -22,7 +22,7 @@
 // readline one.
 
 import { Codes, UserInteractionError } from './lib/errors.js';
-import { abortedError } from './lib/interaction.js';
+import { abortedError, callOf, queueJob, queuePump } from './lib/interaction.js';
 import { Picker, PickerDeclined, PickerInterrupted, PickerInputEnded, Screen } from './lib/picker-run.js';
 import { validateLayout } from './lib/picker-state.js';
 import { ReadlineProvider } from './readline.js';
@@ -73,7 +73,8 @@ export class PickerProvider {
   /** @type {boolean} */ #color;
   /** @type {Job[]} */ #queue = [];
   /** @type {Job | null} */ #current = null;
-  #running = false;
+  /** Runs the queued calls in turn. */
+  #pump = queuePump(this.#queue, (job) => this.#run(job), (job) => (this.#current = job));
   #closed = false;
 
   /**
@@ -106,17 +107,7 @@ export class PickerProvider {
       if (this.#closed) return reject(this.#failure({ situation: 'withdrawn' }));
       /** @type {Job} */
       const job = { question, signal, done: false, controller: new AbortController(), resolve, reject };
-      const onAbort = () => job.controller.abort(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      job.resolve = (v) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(v);
-      };
-      job.reject = (e) => {
-        signal?.removeEventListener('abort', onAbort);
-        reject(e);
-      };
-      this.#queue.push(job);
+      queueJob(this.#queue, job, signal, () => job.controller.abort(signal?.reason));
       this.#pump();
     });
   }
@@ -181,45 +172,10 @@ export class PickerProvider {
     job.reject(err);
   }
 
-  async #pump() {
-    if (this.#running) return;
-    this.#running = true;
-    try {
-      while (this.#queue.length > 0) {
-        const job = /** @type {Job} */ (this.#queue.shift());
-        if (job.done) continue;
-        this.#current = job;
-        try {
-          const reply = await this.#run(job);
-          if (!job.done) {
-            job.done = true;
-            job.resolve(reply);
-          }
-        } catch (err) {
-          this.#settle(job, err);
-        }
-        this.#current = null;
-      }
-    } finally {
-      this.#running = false;
-    }
-  }
-
-  /**
-   * The call as the core reads it (a Question or normalizeRaw result as it
-   * is; anything else normalized here).
-   * @param {any} q
-   */
-  #call(q) {
-    if (q && typeof q.raw === 'string' && Array.isArray(q.questions) && typeof q.batch === 'boolean') return q;
-    if (q && typeof q.raw === 'string') return this.#core.normalizeRaw(q.raw);
-    return this.#core.normalizeRaw(q?.request ?? q);
-  }
-
   /** @param {Job} job */
   async #run(job) {
     const core = this.#core;
-    const call = this.#call(job.question);
+    const call = callOf(this.#core, job.question);
     const layout = core.picker(call);
     const picker = new Picker({ input: this.#input, output: this.#screen.output, color: this.#color }, layout, this.#screen);
     const signal = job.controller.signal;

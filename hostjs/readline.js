@@ -10,7 +10,7 @@
 
 import { createInterface } from 'node:readline';
 import { Codes, UserInteractionError } from './lib/errors.js';
-import { abortedError } from './lib/interaction.js';
+import { abortedError, callOf, queueJob, queuePump } from './lib/interaction.js';
 
 /**
  * @typedef {{ request?: unknown, raw?: string, questions?: unknown[], batch?: boolean }} ReadlineQuestion
@@ -29,7 +29,8 @@ export class ReadlineProvider {
   /** @type {{resolve: (l: string) => void, reject: (e: unknown) => void} | null} */ #waiter = null;
   /** @type {Job[]} */ #queue = [];
   /** @type {Job | null} */ #current = null;
-  #running = false;
+  /** Runs the queued calls in turn. */
+  #pump = queuePump(this.#queue, (job) => this.#run(job), (job) => (this.#current = job));
   /** Why the input is over (the core's error), once it is. @type {unknown} */ #ended = null;
 
   /**
@@ -72,17 +73,7 @@ export class ReadlineProvider {
       if (signal?.aborted) return reject(this.#aborted(signal));
       /** @type {Job} */
       const job = { question, signal, done: false, resolve, reject };
-      const onAbort = () => this.#settle(job, this.#aborted(signal), true);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      job.resolve = (v) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(v);
-      };
-      job.reject = (e) => {
-        signal?.removeEventListener('abort', onAbort);
-        reject(e);
-      };
-      this.#queue.push(job);
+      queueJob(this.#queue, job, signal, () => this.#settle(job, this.#aborted(signal), true));
       this.#pump();
     });
   }
@@ -167,48 +158,10 @@ export class ReadlineProvider {
     }
   }
 
-  async #pump() {
-    if (this.#running) return;
-    this.#running = true;
-    try {
-      while (this.#queue.length > 0) {
-        const job = /** @type {Job} */ (this.#queue.shift());
-        if (job.done) continue;
-        this.#current = job;
-        try {
-          const answer = await this.#run(job);
-          if (!job.done) {
-            job.done = true;
-            job.resolve(answer);
-          }
-        } catch (err) {
-          if (!job.done) {
-            job.done = true;
-            job.reject(err);
-          }
-        }
-        this.#current = null;
-      }
-    } finally {
-      this.#running = false;
-    }
-  }
-
-  /**
-   * The call as the core reads it: a Question (or a normalizeRaw result)
-   * goes back as the core's bytes; otherwise it is normalized here.
-   * @param {ReadlineQuestion} q
-   */
-  #call(q) {
-    if (q && typeof q.raw === 'string' && Array.isArray(q.questions) && typeof q.batch === 'boolean') return q;
-    if (q && typeof q.raw === 'string') return this.#core.normalizeRaw(q.raw);
-    return this.#core.normalizeRaw(q?.request ?? q);
-  }
-
   /** @param {Job} job */
   async #run(job) {
     if (this.#ended && this.#lines.length === 0) throw this.#ended;
-    const call = this.#call(job.question);
+    const call = callOf(this.#core, job.question);
     const n = Array.isArray(call.questions) ? call.questions.length : 1;
     /** @type {string[]} */
     const lines = [];

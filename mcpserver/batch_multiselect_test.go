@@ -11,6 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/testing/coretest"
 )
 
 func TestMultiSelect(t *testing.T) {
@@ -46,7 +48,7 @@ func TestMultiSelect(t *testing.T) {
 
 			want := `{"answers":["search","sync","audit log"],"selected":[{"index":0,"label":"Search","value":"search"},{"index":2,"label":"Sync","value":"sync"}]}`
 			assertBytes(t, res, []byte(want), false)
-			got, isErr := wantAnswer(t, args, `{"action":"accept","content":{"choices":["sync","search"],"custom_answer":"audit log"}}`)
+			got, isErr := coretest.FormAnswer(t, args, `{"action":"accept","content":{"choices":["sync","search"],"custom_answer":"audit log"}}`)
 			assert.False(t, isErr)
 			assert.JSONEq(t, want, string(got))
 		})

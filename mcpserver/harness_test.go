@@ -202,19 +202,6 @@ func assertBytes(t *testing.T, res *mcp.CallToolResult, want []byte, isError boo
 	assert.Equal(t, isError, res.IsError)
 }
 
-// wantAnswer is what the core writes for args answered with reply.
-func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError bool) {
-	t.Helper()
-	ctx := context.Background()
-	call, err := nativeCore.Normalize(ctx, args)
-	require.NoError(t, err)
-	res, err := call.Resolve(ctx, askcore.FormReply(json.RawMessage(reply)))
-	if err != nil {
-		return askcore.ErrorJSON(err), true
-	}
-	return res.JSON(), false
-}
-
 // wantStep is the core's verdict on reply to the form of round for args,
 // from a person who took personMillis to give it.
 func wantStep(t *testing.T, args, reply string, round int) askcore.FormStep {
@@ -331,18 +318,4 @@ func replyWith(action string, content map[string]any) func(context.Context, *mcp
 		}
 		return &mcp.ElicitResult{Action: action, Content: content}, nil
 	}
-}
-
-// wantReply is the core's answer (or error) for args and reply, as the
-// seam resolves what the page gave.
-func wantReply(t *testing.T, args string, reply askcore.Reply) string {
-	t.Helper()
-	ctx := context.Background()
-	call, err := nativeCore.Normalize(ctx, args)
-	require.NoError(t, err)
-	a, err := call.Resolve(ctx, reply)
-	if err != nil {
-		return string(askcore.ErrorJSON(err))
-	}
-	return string(a.JSON())
 }

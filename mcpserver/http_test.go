@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/testing/coretest"
 )
 
 // TestHandlerServesSessionsOverHTTP: two clients over streamable HTTP,
@@ -30,7 +31,7 @@ func TestHandlerServesSessionsOverHTTP(t *testing.T) {
 	hs := httptest.NewServer(srv.Handler(nil))
 	defer hs.Close()
 
-	want, isErr := wantAnswer(t, strictArgs, `{"action":"accept","content":{"choice":"prod"}}`)
+	want, isErr := coretest.FormAnswer(t, strictArgs, `{"action":"accept","content":{"choice":"prod"}}`)
 	require.False(t, isErr)
 	tool, err := nativeCore.Tool(ctx)
 	require.NoError(t, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/internal/testing/coretest"
 )
 
 const (
@@ -95,7 +96,7 @@ func TestAskOutcomes(t *testing.T) {
 					assert.Contains(t, string(last.Err.JSON()), `"code":"INVALID_ANSWER"`)
 					return
 				}
-				want, isErr := wantAnswer(t, tc.args, string(replyJSON))
+				want, isErr := coretest.FormAnswer(t, tc.args, string(replyJSON))
 				assertBytes(t, res, want, isErr)
 				if tc.code != "" {
 					assert.Contains(t, string(want), `"code":"`+tc.code+`"`)
@@ -176,7 +177,7 @@ func TestEmptyElicitationCapabilityMeansForm(t *testing.T) {
 				ElicitationHandler: e.handle,
 			})
 			res := h.mustCall(json.RawMessage(openArgs))
-			want, _ := wantAnswer(t, openArgs, `{"action":"accept","content":{"answer":"yes"}}`)
+			want, _ := coretest.FormAnswer(t, openArgs, `{"action":"accept","content":{"answer":"yes"}}`)
 			assertBytes(t, res, want, false)
 		})
 	}
@@ -234,7 +235,7 @@ func TestConcurrentCallsGetTheirOwnAnswers(t *testing.T) {
 				o := <-results
 				require.NoError(t, o.err)
 				q := fmt.Sprintf("Question %d?", o.i)
-				want, _ := wantAnswer(t, fmt.Sprintf(`{"question":%q}`, q),
+				want, _ := coretest.FormAnswer(t, fmt.Sprintf(`{"question":%q}`, q),
 					fmt.Sprintf(`{"action":"accept","content":{"answer":%q}}`, "answer to "+q))
 				assertBytes(t, o.res, want, false)
 			}
@@ -284,7 +285,7 @@ func TestProgressWhileThePersonAnswers(t *testing.T) {
 	params.SetProgressToken("tok-1")
 	res, err := h.cs.CallTool(ctx, params)
 	require.NoError(t, err)
-	want, _ := wantAnswer(t, openArgs, `{"action":"accept","content":{"answer":"done thinking"}}`)
+	want, _ := coretest.FormAnswer(t, openArgs, `{"action":"accept","content":{"answer":"done thinking"}}`)
 	assertBytes(t, res, want, false)
 
 	mu.Lock()
@@ -388,7 +389,7 @@ func TestCancelledCallWithdrawsTheQuestion(t *testing.T) {
 	// The connection goes on: the next call is answered.
 	e.respond = replyWith("accept", map[string]any{"answer": "still here"})
 	res := h.mustCall(json.RawMessage(openArgs))
-	want, _ := wantAnswer(t, openArgs, `{"action":"accept","content":{"answer":"still here"}}`)
+	want, _ := coretest.FormAnswer(t, openArgs, `{"action":"accept","content":{"answer":"still here"}}`)
 	assertBytes(t, res, want, false)
 }
 
@@ -575,7 +576,7 @@ func TestInputRequestRounds(t *testing.T) {
 	assert.Regexp(t, `^1\.[0-9]+$`, res.RequestState)
 
 	res = retry(mcp.InputResponseMap{"ask_user_question": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "sqlite"}}})
-	want, _ := wantAnswer(t, choiceArgs, `{"action":"accept","content":{"choice":"sqlite"}}`)
+	want, _ := coretest.FormAnswer(t, choiceArgs, `{"action":"accept","content":{"choice":"sqlite"}}`)
 	assertBytes(t, res, want, false)
 
 	// A response of another kind under the form's key is the client's
@@ -641,7 +642,7 @@ func TestTheCoreJudgesTheRawReply(t *testing.T) {
 			}
 			require.NoError(t, json.Unmarshal(line, &resp))
 			require.Equal(t, 2, resp.ID)
-			want, isErr := wantAnswer(t, tc.args, tc.reply)
+			want, isErr := coretest.FormAnswer(t, tc.args, tc.reply)
 			assertBytes(t, resp.Result, want, isErr)
 		})
 	}
@@ -673,7 +674,7 @@ func TestMultipleSessionsShareOneServer(t *testing.T) {
 	for i, cs := range sessions {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(openArgs)})
 		require.NoError(t, err)
-		want, _ := wantAnswer(t, openArgs, fmt.Sprintf(`{"action":"accept","content":{"answer":"client %d"}}`, i))
+		want, _ := coretest.FormAnswer(t, openArgs, fmt.Sprintf(`{"action":"accept","content":{"answer":"client %d"}}`, i))
 		assertBytes(t, res, want, false)
 	}
 	for i, cs := range sessions {

@@ -18,6 +18,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/pagetest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
@@ -57,7 +58,7 @@ func TestHeldPageAnswered(t *testing.T) {
 		return &mcp.ElicitResult{Action: "accept"}, nil
 	})
 	res := h.mustCall(json.RawMessage(choiceArgs))
-	assertBytes(t, res, []byte(wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
+	assertBytes(t, res, []byte(coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
 	seen := e.seen()
 	require.Len(t, seen, 1)
 	assert.Equal(t, "url", seen[0].Mode)
@@ -82,7 +83,7 @@ func TestHeldPageAcceptedFirst(t *testing.T) {
 		results := make(chan *mcp.CallToolResult, 1)
 		go func() { results <- h.mustCall(json.RawMessage(choiceArgs)) }()
 		answerOnPage(t, <-urls)
-		assertBytes(t, <-results, []byte(wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
+		assertBytes(t, <-results, []byte(coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
 		assert.Len(t, e.seen(), 1)
 	})
 	t.Run("no answer within the hold: the URL again", func(t *testing.T) {
@@ -93,7 +94,7 @@ func TestHeldPageAcceptedFirst(t *testing.T) {
 			return &mcp.ElicitResult{Action: "accept"}, nil
 		})
 		res := h.mustCall(json.RawMessage(choiceArgs))
-		assertBytes(t, res, []byte(wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
+		assertBytes(t, res, []byte(coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
 		seen := e.seen()
 		require.Len(t, seen, 2)
 		assert.Equal(t, "No answer on the page yet. Answer in your browser: Which database should I use?", seen[1].Message)
@@ -143,7 +144,7 @@ func TestHeldPageRefused(t *testing.T) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		})
 		res := h.mustCall(json.RawMessage(choiceArgs))
-		assertBytes(t, res, []byte(wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
+		assertBytes(t, res, []byte(coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
 	})
 }
 

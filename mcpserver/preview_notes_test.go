@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/interopcalls"
 )
 
@@ -98,7 +99,7 @@ func TestPreviewsAndNotes(t *testing.T) {
 				// The answer: the core's bytes for this reply.
 				reply, err := json.Marshal(map[string]any{"action": "accept", "content": tc.reply.Content})
 				require.NoError(t, err)
-				core, isErr := wantAnswer(t, tc.args, string(reply))
+				core, isErr := coretest.FormAnswer(t, tc.args, string(reply))
 				require.False(t, isErr, "%s", core)
 				assert.Equal(t, tc.reply.Answer, string(core))
 				assertBytes(t, res, core, false)
@@ -118,7 +119,7 @@ func TestNotesOnlyWhenGiven(t *testing.T) {
 			res := h.mustCall(json.RawMessage(previewSingleArgs))
 			reply, err := json.Marshal(map[string]any{"action": "accept", "content": content})
 			require.NoError(t, err)
-			core, isErr := wantAnswer(t, previewSingleArgs, string(reply))
+			core, isErr := coretest.FormAnswer(t, previewSingleArgs, string(reply))
 			require.False(t, isErr, "%s", core)
 			assert.Equal(t, `{"answer":"by-feature","selected":{"index":0,"label":"By feature","value":"by-feature"}}`, string(core))
 			assertBytes(t, res, core, false)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/pagetest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
@@ -60,7 +61,7 @@ func TestGoClientURLMode(t *testing.T) {
 	status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{1}}))
 	require.Equal(t, http.StatusOK, status)
 	res := <-results
-	assertBytes(t, res, []byte(wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
+	assertBytes(t, res, []byte(coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
 	assert.Equal(t, params.ElicitationID, <-completed)
 	assert.Equal(t, "answered", h.logs.wait(t, 0))
 }
@@ -104,7 +105,7 @@ func TestGoClientWithoutFormsOnThePage(t *testing.T) {
 			assert.Equal(t, "askcore-test 0", q.From.AgentID, "the page names the asker by the client's clientInfo")
 			status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "Hardy"}))
 			require.Equal(t, http.StatusOK, status)
-			assertBytes(t, <-results, []byte(wantReply(t, openArgs, askcore.Picks(askcore.Pick{Text: "Hardy"}))), false)
+			assertBytes(t, <-results, []byte(coretest.Resolved(t, openArgs, askcore.Picks(askcore.Pick{Text: "Hardy"}))), false)
 		})
 	}
 }

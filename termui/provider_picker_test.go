@@ -46,12 +46,7 @@ func newPickHarness(t *testing.T, c *askcore.Core) *pickHarness {
 }
 
 func (h *pickHarness) ask(ctx context.Context, arguments string) <-chan askResult {
-	ch := make(chan askResult, 1)
-	go func() {
-		res, err := h.svc.Ask(ctx, arguments, askcore.AskOptions{})
-		ch <- askResult{res, err}
-	}()
-	return ch
+	return askInBackground(ctx, h.svc, arguments)
 }
 
 // engines are the two places the rules run.

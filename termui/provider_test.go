@@ -82,9 +82,15 @@ type askResult struct {
 
 // ask starts an Ask of the model's arguments text in the background.
 func (h *harness) ask(ctx context.Context, arguments string) <-chan askResult {
+	return askInBackground(ctx, h.svc, arguments)
+}
+
+// askInBackground has svc ask the model's arguments text; the channel gets
+// its result.
+func askInBackground(ctx context.Context, svc *askcore.Service, arguments string) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
-		res, err := h.svc.Ask(ctx, arguments, askcore.AskOptions{})
+		res, err := svc.Ask(ctx, arguments, askcore.AskOptions{})
 		ch <- askResult{res, err}
 	}()
 	return ch

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"regexp"
 	"testing"
 	"time"
@@ -34,19 +33,6 @@ const (
 	openArgs   = `{"question":"What should the project be called?"}`
 )
 
-// wantAnswer is what the core writes for args answered with reply.
-func wantAnswer(t *testing.T, args string, reply string) (answer []byte, isError bool) {
-	t.Helper()
-	ctx := context.Background()
-	call, err := nativeCore.Normalize(ctx, args)
-	require.NoError(t, err)
-	res, err := call.Resolve(ctx, askcore.FormReply(json.RawMessage(reply)))
-	if err != nil {
-		return askcore.ErrorJSON(err), true
-	}
-	return res.JSON(), false
-}
-
 // waitMatch waits until the text written to s matches re, and returns
 // the first match's submatches; it fails after waitLong.
 func waitMatch(t *testing.T, s *syncbuf.Buffer, re *regexp.Regexp) []string {
@@ -73,18 +59,4 @@ func normalized(t *testing.T, args string) string {
 	call, err := nativeCore.Normalize(context.Background(), args)
 	require.NoError(t, err)
 	return string(call.JSON())
-}
-
-// wantReply is the core's answer (or error) for args and reply, as the
-// seam resolves what the page gave.
-func wantReply(t *testing.T, args string, reply askcore.Reply) string {
-	t.Helper()
-	ctx := context.Background()
-	call, err := nativeCore.Normalize(ctx, args)
-	require.NoError(t, err)
-	a, err := call.Resolve(ctx, reply)
-	if err != nil {
-		return string(askcore.ErrorJSON(err))
-	}
-	return string(a.JSON())
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/testing/coretest"
 )
 
 // hugeCall is a tools/call of more than maxLineBytes, keys in the order
@@ -119,7 +120,7 @@ func TestHostileLinesNeverEndTheServer(t *testing.T) {
 	// The question asked before all this is still pending, and answered.
 	reply := `{"action":"accept","content":{"answer":"Hardy"}}`
 	p.sendSlowly(`{"jsonrpc":"2.0","id":` + string(el.ID) + `,"result":` + reply + `}`)
-	want, isErr := wantAnswer(t, openArgs, reply)
+	want, isErr := coretest.FormAnswer(t, openArgs, reply)
 	require.False(t, isErr)
 	assert.Equal(t, string(want), p.toolText(p.recv(), 10))
 
@@ -140,7 +141,7 @@ func TestClientRepliesThatCannotBeRead(t *testing.T) {
 		return string(nativeCore.Fail(ctx, askcore.Failure{Situation: s, Detail: detail}).JSON())
 	}
 	judged := func(reply string) string {
-		b, _ := wantAnswer(t, openArgs, reply)
+		b, _ := coretest.FormAnswer(t, openArgs, reply)
 		return string(b)
 	}
 	cases := []struct {
@@ -279,7 +280,7 @@ func TestInputRequiredResultOnTheWire(t *testing.T) {
 	// The retry with the reply is answered with the core's bytes.
 	reply := `{"action":"accept","content":{"answer":"Hardy"}}`
 	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ask_user_question","arguments":` + openArgs + `,"inputResponses":{"ask_user_question":` + reply + `}}}`)
-	want, _ := wantAnswer(t, openArgs, reply)
+	want, _ := coretest.FormAnswer(t, openArgs, reply)
 	assert.Equal(t, string(want), p.toolText(p.recv(), 3))
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/core"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
@@ -102,7 +103,7 @@ func TestPageAnswersClientWithoutForms(t *testing.T) {
 
 			res, others := p.recvResult(2)
 			assert.Empty(t, others)
-			assert.Equal(t, wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{0}})), p.toolText(res, 2))
+			assert.Equal(t, coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{0}})), p.toolText(res, 2))
 			assert.Equal(t, pagetest.End{ID: q.ID, State: "answered", Message: verdict.Message}, events.Ended())
 
 			// A second answer to the same question is refused.
@@ -129,7 +130,7 @@ func TestPageBatchCustomTextAndDecline(t *testing.T) {
 	status, verdict := page.Answer(q.ID, pagetest.Picks(picks...))
 	require.Equal(t, http.StatusOK, status, "%+v", verdict)
 	res, _ := p.recvResult(2)
-	assert.Equal(t, wantReply(t, batch, askcore.Picks(picks...)), p.toolText(res, 2))
+	assert.Equal(t, coretest.Resolved(t, batch, askcore.Picks(picks...)), p.toolText(res, 2))
 
 	p.call(3, openArgs)
 	q = events.Question()
@@ -138,7 +139,7 @@ func TestPageBatchCustomTextAndDecline(t *testing.T) {
 	assert.Equal(t, "declined", verdict.State)
 	res, _ = p.recvResult(3)
 	text := p.toolText(res, 3)
-	assert.Equal(t, wantReply(t, openArgs, askcore.Decline()), text)
+	assert.Equal(t, coretest.Resolved(t, openArgs, askcore.Decline()), text)
 	assert.Contains(t, text, `"code":"ASK_DECLINED"`)
 	assert.Equal(t, 1, strings.Count(p.stderr.String(), pagetest.LogPrefix), "one page for both calls")
 }
@@ -159,7 +160,7 @@ func TestPageRefusesAnAnswerThatIsNoOption(t *testing.T) {
 	status, _ = page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{1}}))
 	require.Equal(t, http.StatusOK, status)
 	res, _ := p.recvResult(2)
-	assert.Equal(t, wantReply(t, noCustom, askcore.Picks(askcore.Pick{Options: []int{1}})), p.toolText(res, 2))
+	assert.Equal(t, coretest.Resolved(t, noCustom, askcore.Picks(askcore.Pick{Options: []int{1}})), p.toolText(res, 2))
 }
 
 // urlParams are the params of a URL-mode elicitation/create.
@@ -244,7 +245,7 @@ func TestURLModeElicitation(t *testing.T) {
 		status, _ := page.Answer(q.ID, pagetest.Picks(askcore.Pick{Options: []int{1}}))
 		require.Equal(t, http.StatusOK, status)
 		text, others := complete(t, p, 2, up.ElicitationID)
-		assert.Equal(t, wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}})), text)
+		assert.Equal(t, coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}})), text)
 		assert.Empty(t, others)
 		assert.Equal(t, "answered", events.Ended().State)
 	})
@@ -277,7 +278,7 @@ func TestURLModeElicitation(t *testing.T) {
 			case m.Method == "notifications/progress":
 			default:
 				require.True(t, completed, "the result came before notifications/elicitation/complete: %s", m.raw)
-				assert.Equal(t, wantReply(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{0}})), p.toolText(m, 2))
+				assert.Equal(t, coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{0}})), p.toolText(m, 2))
 				answered = true
 			}
 		}
@@ -317,7 +318,7 @@ func TestURLModeElicitation(t *testing.T) {
 // wantAnswerText is the core's verdict on a form reply to args.
 func wantAnswerText(t *testing.T, args, reply string) string {
 	t.Helper()
-	b, _ := wantAnswer(t, args, reply)
+	b, _ := coretest.FormAnswer(t, args, reply)
 	return string(b)
 }
 
@@ -346,7 +347,7 @@ func TestCancelledCallLeavesThePage(t *testing.T) {
 	status, _ = page.Answer(q.ID, pagetest.Picks(askcore.Pick{Text: "still here"}))
 	require.Equal(t, http.StatusOK, status)
 	res, _ := p.recvResult(3)
-	assert.Equal(t, wantReply(t, openArgs, askcore.Picks(askcore.Pick{Text: "still here"})), p.toolText(res, 3))
+	assert.Equal(t, coretest.Resolved(t, openArgs, askcore.Picks(askcore.Pick{Text: "still here"})), p.toolText(res, 3))
 }
 
 // TestPageTimeout: --timeout applies on the page: ASK_TIMEOUT, and the
@@ -420,7 +421,7 @@ func TestWebAlways(t *testing.T) {
 		require.Equal(t, http.StatusOK, status)
 		res, others := p.recvResult(2)
 		assert.Empty(t, others, "no elicitation/create")
-		assert.Equal(t, wantReply(t, openArgs, askcore.Picks(askcore.Pick{Text: "Hardy"})), p.toolText(res, 2))
+		assert.Equal(t, coretest.Resolved(t, openArgs, askcore.Picks(askcore.Pick{Text: "Hardy"})), p.toolText(res, 2))
 	})
 	t.Run("form and url client", func(t *testing.T) {
 		p := startProc(t, "--engine", "native", "--web=always")

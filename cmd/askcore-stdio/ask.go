@@ -104,16 +104,9 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	web.add(fs)
 	var hubFlags frontdoor.Hub
 	hubFlags.AddFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), askUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(s.stdout)
-			fs.Usage()
-			return askExitOK
-		}
+	if help, err := s.parseFlags(fs, askUsage, args); help {
+		return askExitOK
+	} else if err != nil {
 		return askUsageFail(s, err.Error()+` (see "askcore-stdio ask --help")`)
 	}
 	if fs.NArg() > 0 {

@@ -89,16 +89,9 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	version := fs.Bool("version", false, "print the version and exit")
 	var web webFlags
 	web.add(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), chatUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(s.stdout)
-			fs.Usage()
-			return exitOK
-		}
+	if help, err := s.parseFlags(fs, chatUsage, args); help {
+		return exitOK
+	} else if err != nil {
 		return exitUsage
 	}
 	if *version {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -43,6 +45,23 @@ type sys struct {
 
 	// signals delivers os.Interrupt and syscall.SIGTERM.
 	signals <-chan os.Signal
+}
+
+// parseFlags parses args with fs, whose usage is usage and then the
+// flags. Asked for help (-h, --help), it prints that on stdout and says
+// so; a flag it cannot parse is err (fs has said what on its output).
+func (s sys) parseFlags(fs *flag.FlagSet, usage string, args []string) (help bool, err error) {
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	err = fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(s.stdout)
+		fs.Usage()
+		return true, nil
+	}
+	return false, err
 }
 
 func main() {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
@@ -59,16 +60,6 @@ func (w *webPage) post(id string, reply any) (int, string) {
 
 const webDB = `{"header":"Database","question":"Which database?","options":[{"label":"PostgreSQL","value":"postgres","recommended":true},{"label":"SQLite","preview":"db := sqlite.Open(\"app.db\")"}],"allowCustom":true}`
 
-// coreAnswerOf is the core's answer to arguments for reply.
-func coreAnswerOf(t *testing.T, arguments string, reply askcore.Reply) string {
-	t.Helper()
-	call, err := askcore.NewCore(nil).Normalize(context.Background(), arguments)
-	require.NoError(t, err)
-	a, err := call.Resolve(context.Background(), reply)
-	require.NoError(t, err)
-	return string(a.JSON()) + "\n"
-}
-
 func TestAskWebAnswered(t *testing.T) {
 	for _, engine := range []string{"native", "wasm"} {
 		t.Run(engine, func(t *testing.T) {
@@ -82,7 +73,7 @@ func TestAskWebAnswered(t *testing.T) {
 			require.Equal(t, http.StatusOK, status, body)
 			assert.JSONEq(t, `{"state":"answered","message":"→ SQLite (notes: just for tests)"}`, body)
 			require.Equal(t, askExitOK, w.p.wait(), w.p.stderr.String())
-			assert.Equal(t, coreAnswerOf(t, webDB, askcore.Picks(pk)), w.p.stdout.String())
+			assert.Equal(t, coretest.Answer(t, webDB, askcore.Picks(pk))+"\n", w.p.stdout.String())
 			// The one line on stderr is the URL.
 			assert.Equal(t, 1, strings.Count(w.p.stderr.String(), "askcore: answer at "))
 		})
@@ -154,25 +145,14 @@ func TestAskWebBadRequest(t *testing.T) {
 // and not with --no-browser or ASKCORE_BROWSER=none.
 func TestAskWebOpensBrowser(t *testing.T) {
 	browser := pagetest.NewBrowser(t)
-	path := browser.PathEnv()
-	for _, c := range []struct {
-		name   string
-		env    []string
-		args   []string
-		opened bool
-	}{
-		{"desktop", []string{path, "DISPLAY=:99"}, nil, true},
-		{"no desktop", []string{path, "DISPLAY=", "WAYLAND_DISPLAY="}, nil, false},
-		{"--no-browser", []string{path, "DISPLAY=:99"}, []string{"--no-browser"}, false},
-		{"ASKCORE_BROWSER=none", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER=none"}, nil, false},
-		{"ASKCORE_BROWSER=command", []string{"DISPLAY=", browser.Env()}, nil, true},
-	} {
-		t.Run(c.name, func(t *testing.T) {
+	for _, c := range append(browser.OpenCases(),
+		pagetest.OpenCase{Name: "ASKCORE_BROWSER=command", Env: []string{"DISPLAY=", browser.Env()}, Opened: true}) {
+		t.Run(c.Name, func(t *testing.T) {
 			browser.Reset()
-			env := baseEnv(c.env...)
-			w := startWeb(t, env, append(c.args, "--request", webDB)...)
+			env := baseEnv(c.Env...)
+			w := startWeb(t, env, append(c.Args, "--request", webDB)...)
 			id, _ := w.question()
-			if c.opened {
+			if c.Opened {
 				// The opener runs in the background: it has been started
 				// once the page is asked for; wait for its record.
 				browser.WaitOpened()
@@ -180,7 +160,7 @@ func TestAskWebOpensBrowser(t *testing.T) {
 			status, _ := w.post(id, map[string]any{"picks": []askcore.Pick{{Options: []int{0}}}})
 			require.Equal(t, http.StatusOK, status)
 			require.Equal(t, askExitOK, w.p.wait())
-			if c.opened {
+			if c.Opened {
 				assert.Equal(t, []string{w.page.URL().String()}, browser.Opened())
 			} else {
 				assert.Empty(t, browser.Opened())

@@ -223,6 +223,87 @@ export function abortedError(core, signal) {
   return core.fail({ situation: 'aborted', detail: abortDetail(r) });
 }
 
+/**
+ * Queues a terminal provider's call (picker.js, readline.js: one prompt
+ * owns the input at a time): once the job settles, it stops listening for
+ * its signal's abort (onAbort).
+ * @template {{resolve: (v: any) => void, reject: (e: unknown) => void}} J
+ * @param {J[]} queue
+ * @param {J} job
+ * @param {AbortSignal | undefined} signal
+ * @param {() => void} onAbort
+ */
+export function queueJob(queue, job, signal, onAbort) {
+  const { resolve, reject } = job;
+  signal?.addEventListener('abort', onAbort, { once: true });
+  job.resolve = (v) => {
+    signal?.removeEventListener('abort', onAbort);
+    resolve(v);
+  };
+  job.reject = (e) => {
+    signal?.removeEventListener('abort', onAbort);
+    reject(e);
+  };
+  queue.push(job);
+}
+
+/**
+ * A terminal provider's pump: a function that runs the queued calls in
+ * turn until none is left (one run at a time: a call while it runs
+ * returns at once), each settled once with what run gave or threw (a job
+ * settled already, by an abort, is skipped). current is told of the call
+ * running.
+ * @template {{done: boolean, resolve: (v: any) => void, reject: (e: unknown) => void}} J
+ * @param {J[]} queue
+ * @param {(job: J) => Promise<unknown>} run
+ * @param {(job: J | null) => void} current
+ * @returns {() => Promise<void>}
+ */
+export function queuePump(queue, run, current) {
+  let running = false;
+  // No await but run's: between a job's settling and the loop's end
+  // nothing yields, so a call its caller queues on resuming finds the loop
+  // ended and starts it again.
+  return async () => {
+    if (running) return;
+    running = true;
+    try {
+      while (queue.length > 0) {
+        const job = /** @type {J} */ (queue.shift());
+        if (job.done) continue;
+        current(job);
+        try {
+          const reply = await run(job);
+          if (!job.done) {
+            job.done = true;
+            job.resolve(reply);
+          }
+        } catch (err) {
+          if (!job.done) {
+            job.done = true;
+            job.reject(err);
+          }
+        }
+        current(null);
+      }
+    } finally {
+      running = false;
+    }
+  };
+}
+
+/**
+ * The call as the core reads it: a Question (or a normalizeRaw result)
+ * goes back as it is; anything else is normalized here.
+ * @param {{normalizeRaw: (raw: any) => any}} core
+ * @param {any} q
+ */
+export function callOf(core, q) {
+  if (q && typeof q.raw === 'string' && Array.isArray(q.questions) && typeof q.batch === 'boolean') return q;
+  if (q && typeof q.raw === 'string') return core.normalizeRaw(q.raw);
+  return core.normalizeRaw(q?.request ?? q);
+}
+
 /** @param {unknown} reason */
 function abortDetail(reason) {
   if (reason === undefined || reason === null) return undefined;

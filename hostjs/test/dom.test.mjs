@@ -13,11 +13,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { load, answerText, errorText } from '@askcore/askcore';
-import { PATIENCE, DB_REQUEST, hostjsDir } from './helpers.mjs';
+import { PATIENCE, DB_REQUEST, hostjsDir, launchChromium, skipWithout } from './helpers.mjs';
 
-const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
-if (skip) console.log(`# ${skip}`);
+const skip = skipWithout('chromium');
 
 /** The answer page's policy (answerpage/http.go). */
 export const CSP =
@@ -79,15 +77,9 @@ let origin;
 before(async () => {
   core = await load();
   if (skip) return;
-  const { chromium } = await import('playwright-core');
   server = await serve();
   origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: PATIENCE,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -1,7 +1,10 @@
-// Shared by the test files: paths, the corpus, small stream helpers.
+// Shared by the test files: paths, the corpus, small stream helpers, and
+// what the browser and binary tests start (Chromium, go builds, ports).
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 
 export const hostjsDir = dirname(dirname(fileURLToPath(import.meta.url)));
 export const repoDir = dirname(hostjsDir);
@@ -78,4 +81,59 @@ export async function rejectsWith(assert, promise, code) {
   assert.equal(err.name, 'UserInteractionError', String(err?.stack ?? err));
   assert.equal(err.code, code, err.message);
   return err;
+}
+
+/** The Chromium the browser tests drive (Debian's, by playwright-core). */
+export const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
+/** The go that builds the binaries a test runs. */
+export const GO = process.env.GO ?? 'go';
+
+/**
+ * Why a test file that needs what `needs` names ('chromium', or a binary
+ * built with go: './cmd/askcore-hub') must skip, or false; printed as a
+ * SKIP line once.
+ * @param {...string} needs
+ */
+export function skipWithout(...needs) {
+  let skip = false;
+  for (const need of needs) {
+    if (skip) break;
+    if (need === 'chromium') skip = !existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
+    else skip = spawnSync(GO, ['version'], { encoding: 'utf8' }).status !== 0 && `SKIP: no go to build ${need.split('/').pop()} (set GO)`;
+  }
+  if (skip) console.log(`# ${skip}`);
+  return skip;
+}
+
+/**
+ * Builds the Go package pkg (as './cmd/askcore-hub') into dir; returns the
+ * binary's path.
+ * @param {string} pkg
+ * @param {string} dir
+ */
+export function goBuild(pkg, dir) {
+  const bin = join(dir, pkg.split('/').pop() ?? pkg);
+  const build = spawnSync(GO, ['build', '-o', bin, pkg], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
+  if (build.status !== 0) throw new Error(`go build ${pkg}: ${build.stderr}`);
+  return bin;
+}
+
+/** Headless Chromium, as every browser test runs it. */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: PATIENCE,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A free port on 127.0.0.1. */
+export async function freePort() {
+  const srv = createServer();
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
 }

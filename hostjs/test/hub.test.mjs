@@ -10,17 +10,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, UserInteraction, answerText, errorText } from '@askcore/askcore';
 import { createHubProvider } from '@askcore/askcore/hub';
-import { PATIENCE, DB_REQUEST, repoDir } from './helpers.mjs';
+import { PATIENCE, DB_REQUEST, freePort, goBuild, skipWithout } from './helpers.mjs';
 
-const GO = process.env.GO ?? 'go';
-const haveGo = spawnSync(GO, ['version'], { encoding: 'utf8' }).status === 0;
-const skip = !haveGo && 'SKIP: no go to build askcore-hub (set GO)';
-if (skip) console.log(`# ${skip}`);
+const skip = skipWithout('./cmd/askcore-hub');
 const opts = { skip, timeout: 4 * PATIENCE };
 
 let core;
@@ -33,9 +29,7 @@ before(async () => {
   core = await load();
   if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'askcore-hubjs-'));
-  bin = join(dir, 'askcore-hub');
-  const build = spawnSync(GO, ['build', '-o', bin, './cmd/askcore-hub'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
-  assert.equal(build.status, 0, `go build ./cmd/askcore-hub: ${build.stderr}`);
+  bin = goBuild('./cmd/askcore-hub', dir);
   hub = await startHub(await freePort());
 });
 
@@ -43,14 +37,6 @@ after(async () => {
   await hub?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function freePort() {
-  const srv = createServer();
-  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 /** `askcore-hub serve` on a fresh SQLite file; resolves once it answers. */
 async function startHub(port, { wait = true, env: given = undefined } = {}) {

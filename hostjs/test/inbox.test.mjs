@@ -16,21 +16,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PATIENCE, DB_REQUEST, repoDir } from './helpers.mjs';
+import { PATIENCE, DB_REQUEST, freePort, goBuild, launchChromium, skipWithout } from './helpers.mjs';
 import { load, answerText } from '../node.js';
 
-const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
-const GO = process.env.GO ?? 'go';
-const haveGo = spawnSync(GO, ['version'], { encoding: 'utf8' }).status === 0;
-const skip =
-  (!existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`) ||
-  (!haveGo && `SKIP: no go to build askcore-hub (set GO)`);
-if (skip) console.log(`# ${skip}`);
+const skip = skipWithout('chromium', './cmd/askcore-hub');
 
 let browser;
 let dir;
@@ -43,19 +36,9 @@ let hub;
 before(async () => {
   if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'askcore-inbox-'));
-  bin = join(dir, 'askcore-hub');
-  const build = spawnSync(GO, ['build', '-o', bin, './cmd/askcore-hub'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
-  assert.equal(build.status, 0, `go build ./cmd/askcore-hub: ${build.stderr}`);
-  stdioBin = join(dir, 'askcore-stdio');
-  const buildStdio = spawnSync(GO, ['build', '-o', stdioBin, './cmd/askcore-stdio'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
-  assert.equal(buildStdio.status, 0, `go build ./cmd/askcore-stdio: ${buildStdio.stderr}`);
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: PATIENCE,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  bin = goBuild('./cmd/askcore-hub', dir);
+  stdioBin = goBuild('./cmd/askcore-stdio', dir);
+  browser = await launchChromium();
   hub = await startHub();
 });
 
@@ -67,15 +50,6 @@ after(async () => {
   await browser?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-/** A free port on 127.0.0.1. */
-async function freePort() {
-  const srv = createServer();
-  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 /** Runs the CLI with args on the hub's database; resolves to its stdout. */
 function cli(hub, ...args) {

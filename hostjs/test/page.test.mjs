@@ -11,21 +11,15 @@
 // directory; the test skips when Chromium or go is missing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, answerText, errorText } from '@askcore/askcore';
-import { PATIENCE, DB_REQUEST, repoDir } from './helpers.mjs';
+import { PATIENCE, DB_REQUEST, goBuild, launchChromium, skipWithout } from './helpers.mjs';
 
-const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
-const GO = process.env.GO ?? 'go';
-const haveGo = spawnSync(GO, ['version'], { encoding: 'utf8' }).status === 0;
-const skip =
-  (!existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`) ||
-  (!haveGo && `SKIP: no go to build askcore-stdio (set GO)`);
-if (skip) console.log(`# ${skip}`);
+const skip = skipWithout('chromium', './cmd/askcore-stdio');
 
 let core;
 let browser;
@@ -36,16 +30,8 @@ before(async () => {
   core = await load();
   if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'askcore-page-'));
-  bin = join(dir, 'askcore-stdio');
-  const build = spawnSync(GO, ['build', '-o', bin, './cmd/askcore-stdio'], { cwd: repoDir, encoding: 'utf8', timeout: 10 * PATIENCE });
-  assert.equal(build.status, 0, `go build ./cmd/askcore-stdio: ${build.stderr}`);
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: PATIENCE,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  bin = goBuild('./cmd/askcore-stdio', dir);
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,12 +17,14 @@ import (
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/hub/internal/wire"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/pagehttp"
 )
 
 // The inbox: one page for all of a person's agents (docs/SPEC.md, "The
 // hub's inbox"). It runs the answer page's own client (package hostjs's
-// files, served as answerpage serves them) under the answer page's locks
-// (answerpage.SecurityHeaders), plus a web session and a CSRF token.
+// files and the page client's glue, served as answerpage serves them) under
+// the answer page's locks (package pagehttp), plus a web session and a CSRF
+// token.
 
 //go:embed static
 var inboxFS embed.FS
@@ -36,19 +36,30 @@ var (
 
 // signinPolicy is the answer page's policy with one change, for the
 // sign-in page only: its form may post to the hub itself.
-var signinPolicy = strings.Replace(answerpage.ContentSecurityPolicy, "form-action 'none'", "form-action 'self'", 1)
+var signinPolicy = strings.Replace(pagehttp.ContentSecurityPolicy, "form-action 'none'", "form-action 'self'", 1)
 
-const (
-	// inboxMaxReply bounds a reply's body; the core's own limits on what a
-	// person types are far smaller.
-	inboxMaxReply = 1 << 20
-	// inboxKeepAlive is how often an idle event stream gets a comment.
-	inboxKeepAlive = 15 * time.Second
-	// DefaultInboxPoll is how often an open inbox looks at the store
-	// without being woken: what other replicas did (a reply, an ask) shows
-	// within it even where no notification reaches this process.
-	DefaultInboxPoll = 2 * time.Second
-)
+// DefaultInboxPoll is how often an open inbox looks at the store without
+// being woken: what other replicas did (a reply, an ask) shows within it
+// even where no notification reaches this process.
+const DefaultInboxPoll = 2 * time.Second
+
+// inboxRetry is how long the inbox's event stream waits before it
+// reconnects.
+const inboxRetry = 2 * time.Second
+
+// inboxFiles are the inbox's own script and style, served as the answer
+// page serves its files (gzipped, compressed once).
+var inboxFiles = sync.OnceValue(func() *pagehttp.Files {
+	files := map[string][]byte{}
+	for _, name := range []string{"inbox.js", "inbox.css"} {
+		b, err := inboxFS.ReadFile("static/" + name)
+		if err != nil {
+			panic(err) // embedded above
+		}
+		files["/inbox/"+name] = b
+	}
+	return pagehttp.NewFiles(files)
+})
 
 // inboxRoutes registers the inbox: the page, sign-in and sign-out, its
 // event stream and its replies (docs/hub.md, "The inbox: routes, locks and the page"). Under
@@ -121,25 +132,25 @@ func (in *inbox) sameOrigin(req *http.Request) bool {
 	if in.secure(req) {
 		scheme = "https"
 	}
-	origin := req.Header.Get("Origin")
-	return origin != "" && strings.EqualFold(origin, scheme+"://"+req.Host) && answerpage.SameOriginFetch(req)
+	return pagehttp.SameOrigin(req, scheme)
 }
 
-func inboxRefuse(w http.ResponseWriter, status int, why string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(status)
-	io.WriteString(w, why+"\n")
-}
-
-func inboxJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		inboxRefuse(w, http.StatusInternalServerError, "internal error")
-		return
+// changeSession is the web session of a state-changing request (a reply,
+// a sign-out): signed in, from the hub's own origin, with the session's
+// CSRF token; else it refuses.
+func (in *inbox) changeSession(w http.ResponseWriter, req *http.Request) (store.WebSession, store.Person, bool) {
+	s, p, ok := in.sessionOf(req)
+	switch {
+	case !ok:
+		pagehttp.Refuse(w, http.StatusUnauthorized, "not signed in")
+	case !in.sameOrigin(req):
+		pagehttp.Refuse(w, http.StatusForbidden, "foreign Origin")
+	case !inboxCSRFOK(req, s):
+		pagehttp.Refuse(w, http.StatusForbidden, "missing or wrong CSRF token")
+	default:
+		return s, p, true
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	return s, p, false
 }
 
 type signinData struct {
@@ -158,7 +169,7 @@ type inboxData struct {
 func (in *inbox) render(w http.ResponseWriter, status int, t *template.Template, data any) {
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, data); err != nil {
-		inboxRefuse(w, http.StatusInternalServerError, "internal error")
+		pagehttp.Refuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -168,13 +179,13 @@ func (in *inbox) render(w http.ResponseWriter, status int, t *template.Template,
 
 // ServeHTTP serves the inbox's paths (inboxRoutes).
 func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	answerpage.SecurityHeaders(w.Header())
+	pagehttp.SecurityHeaders(w.Header())
 	path := req.URL.Path
 	get := req.Method == http.MethodGet || req.Method == http.MethodHead
 	// The inbox and the sign-in link are opened from anywhere (a chat, a
 	// mail, a bookmark); everything else is fetched by the hub's own pages.
-	if path != "/" && path != "/signin" && !answerpage.SameOriginFetch(req) {
-		inboxRefuse(w, http.StatusForbidden, "cross-origin request")
+	if path != "/" && path != "/signin" && !pagehttp.SameOriginFetch(req) {
+		pagehttp.Refuse(w, http.StatusForbidden, "cross-origin request")
 		return
 	}
 	switch {
@@ -191,32 +202,18 @@ func (in *inbox) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	case path == "/inbox/reply" && req.Method == http.MethodPost:
 		in.serveReply(w, req)
 	case (path == "/inbox/inbox.js" || path == "/inbox/inbox.css") && get:
-		in.serveStatic(w, req, "static/"+strings.TrimPrefix(path, "/inbox/"))
+		inboxFiles().Serve(w, req, path)
+	case path == "/inbox/client.js" && get:
+		// The page client, the answer page's own file: one copy for both.
+		answerpage.ServeFile(w, req, "client.js")
 	case strings.HasPrefix(path, "/host/") && get:
 		answerpage.ServeFile(w, req, strings.TrimPrefix(path, "/"))
 	case path == "/favicon.svg" && get:
 		answerpage.ServeFile(w, req, "favicon.svg")
 	case path == "/" || path == "/signin" || path == "/signout" || path == "/inbox/events" || path == "/inbox/reply":
-		inboxRefuse(w, http.StatusMethodNotAllowed, "method not allowed")
+		pagehttp.Refuse(w, http.StatusMethodNotAllowed, "method not allowed")
 	default:
-		inboxRefuse(w, http.StatusNotFound, "not found")
-	}
-}
-
-func (in *inbox) serveStatic(w http.ResponseWriter, req *http.Request, name string) {
-	b, err := inboxFS.ReadFile(name)
-	if err != nil {
-		inboxRefuse(w, http.StatusNotFound, "not found")
-		return
-	}
-	ctype := "text/css; charset=utf-8"
-	if strings.HasSuffix(name, ".js") {
-		ctype = "text/javascript; charset=utf-8"
-	}
-	w.Header().Set("Content-Type", ctype)
-	w.WriteHeader(http.StatusOK)
-	if req.Method != http.MethodHead {
-		w.Write(b)
+		pagehttp.Refuse(w, http.StatusNotFound, "not found")
 	}
 }
 
@@ -340,12 +337,6 @@ func (in *inbox) summary(ctx context.Context, a store.Ask) string {
 	return s
 }
 
-func inboxFrame(event string, v any) []byte {
-	data, _ := json.Marshal(v)
-	// data never holds a line break: compact JSON escapes them.
-	return []byte("event: " + event + "\ndata: " + string(data) + "\n\n")
-}
-
 // serveEvents streams the person's inbox: the pending asks, then each ask
 // added and ended, whichever replica took the change. It looks at the
 // store when the store says the person's asks changed (in process, or
@@ -353,12 +344,11 @@ func inboxFrame(event string, v any) []byte {
 func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 	s, p, ok := in.sessionOf(req)
 	if !ok {
-		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
+		pagehttp.Refuse(w, http.StatusUnauthorized, "not signed in")
 		return
 	}
-	fl, ok := w.(http.Flusher)
+	st, ok := pagehttp.NewStream(w)
 	if !ok {
-		inboxRefuse(w, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
 	ctx := req.Context()
@@ -368,7 +358,7 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 	defer stop()
 	asks, err := in.pending(ctx, p.ID)
 	if err != nil {
-		inboxRefuse(w, http.StatusServiceUnavailable, "the store cannot be read")
+		pagehttp.Refuse(w, http.StatusServiceUnavailable, "the store cannot be read")
 		return
 	}
 	known := map[string]bool{}
@@ -377,17 +367,13 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		known[a.ID] = true
 		items = append(items, toInboxItem(a))
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream; charset=utf-8")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	w.Write([]byte("retry: 2000\n\n"))
-	w.Write(inboxFrame("pending", map[string]any{"items": items, "now": in.now().UnixMilli()}))
-	fl.Flush()
+	st.Open(inboxRetry)
+	st.SendJSON("pending", map[string]any{"items": items, "now": in.now().UnixMilli()})
+	st.Flush()
 
 	poll := time.NewTicker(in.poll)
 	defer poll.Stop()
-	keep := time.NewTicker(inboxKeepAlive)
+	keep := time.NewTicker(pagehttp.KeepAlive)
 	defer keep.Stop()
 	for {
 		select {
@@ -396,8 +382,7 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		case <-in.closed:
 			return
 		case <-keep.C:
-			w.Write([]byte(": keep-alive\n\n"))
-			fl.Flush()
+			st.KeepAlive()
 			continue
 		case <-changed:
 		case <-wake:
@@ -405,8 +390,8 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		}
 		if _, err := in.store.WebSession(ctx, s.TokenHash, in.now()); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				w.Write(inboxFrame("signedout", struct{}{}))
-				fl.Flush()
+				st.SendJSON("signedout", struct{}{})
+				st.Flush()
 				return
 			}
 			continue
@@ -420,7 +405,7 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 			now[a.ID] = true
 		}
 		for _, a := range newAsks(known, asks) {
-			w.Write(inboxFrame("add", toInboxItem(a)))
+			st.SendJSON("add", toInboxItem(a))
 		}
 		for id := range known {
 			if now[id] {
@@ -431,9 +416,9 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 				continue // listed meanwhile, or unreadable: the next look tells
 			}
 			delete(known, id)
-			w.Write(inboxFrame("end", in.endOf(ctx, a)))
+			st.SendJSON("end", in.endOf(ctx, a))
 		}
-		fl.Flush()
+		st.Flush()
 	}
 }
 
@@ -475,33 +460,16 @@ type inboxReplyRequest struct {
 // once (a second reply, from any device or replica, is 409 with the first
 // one's outcome).
 func (in *inbox) serveReply(w http.ResponseWriter, req *http.Request) {
-	s, p, ok := in.sessionOf(req)
+	_, p, ok := in.changeSession(w, req)
 	if !ok {
-		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
-		return
-	}
-	if !in.sameOrigin(req) {
-		inboxRefuse(w, http.StatusForbidden, "foreign Origin")
-		return
-	}
-	if !inboxCSRFOK(req, s) {
-		inboxRefuse(w, http.StatusForbidden, "missing or wrong CSRF token")
-		return
-	}
-	if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		inboxRefuse(w, http.StatusUnsupportedMediaType, "the reply is application/json")
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, inboxMaxReply))
-	if err != nil {
-		inboxRefuse(w, http.StatusRequestEntityTooLarge, "the reply is too large")
 		return
 	}
 	var r inboxReplyRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil || dec.More() || r.ID == "" || !inboxReplyShape(r.Reply) {
-		inboxRefuse(w, http.StatusBadRequest, "the reply is {\"id\":...,\"reply\":{\"picks\":[...]} or {\"decline\":true}}")
+	if !pagehttp.ReadPost(w, req, "reply", &r) {
+		return
+	}
+	if r.ID == "" || !inboxReplyShape(r.Reply) {
+		pagehttp.Refuse(w, http.StatusBadRequest, pagehttp.PostShape("reply"))
 		return
 	}
 	ctx := req.Context()
@@ -511,19 +479,19 @@ func (in *inbox) serveReply(w http.ResponseWriter, req *http.Request) {
 	var hubErr *wire.Error
 	switch {
 	case err == nil:
-		inboxJSON(w, http.StatusOK, inboxVerdict{inboxEnd: in.endOf(ctx, a)})
+		pagehttp.WriteJSON(w, http.StatusOK, inboxVerdict{inboxEnd: in.endOf(ctx, a)})
 	case errors.Is(err, ErrAskNotFound):
-		inboxJSON(w, http.StatusNotFound, inboxVerdict{inboxEnd: inboxEnd{State: "unknown", Message: "no such question"}})
+		pagehttp.WriteJSON(w, http.StatusNotFound, inboxVerdict{inboxEnd: inboxEnd{State: "unknown", Message: "no such question"}})
 	case errors.As(err, &ended):
-		inboxJSON(w, http.StatusConflict, inboxVerdict{inboxEnd: in.endOf(ctx, ended.Ask)})
+		pagehttp.WriteJSON(w, http.StatusConflict, inboxVerdict{inboxEnd: in.endOf(ctx, ended.Ask)})
 	case errors.As(err, &hubErr):
-		inboxJSON(w, http.StatusBadRequest, inboxVerdict{inboxEnd: inboxEnd{Message: hubErr.Message}})
+		pagehttp.WriteJSON(w, http.StatusBadRequest, inboxVerdict{inboxEnd: inboxEnd{Message: hubErr.Message}})
 	case errors.As(err, &coreErr) && coreErr.Code == askcore.CodeInvalidAnswer:
-		inboxJSON(w, http.StatusUnprocessableEntity, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
+		pagehttp.WriteJSON(w, http.StatusUnprocessableEntity, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
 	case errors.As(err, &coreErr):
-		inboxJSON(w, http.StatusBadRequest, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
+		pagehttp.WriteJSON(w, http.StatusBadRequest, inboxVerdict{inboxEnd: inboxEnd{Message: coreErr.Message}, Error: coreErr.JSON()})
 	default:
-		inboxRefuse(w, http.StatusInternalServerError, "the reply could not be stored")
+		pagehttp.Refuse(w, http.StatusInternalServerError, "the reply could not be stored")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/pagehttp"
 )
 
 // The person's side of the hub signs in with a one-time link that
@@ -109,16 +110,16 @@ func (in *inbox) serveSigninPage(w http.ResponseWriter, req *http.Request) {
 func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 	signinHeaders(w.Header())
 	if !in.sameOrigin(req) {
-		inboxRefuse(w, http.StatusForbidden, "foreign Origin")
+		pagehttp.Refuse(w, http.StatusForbidden, "foreign Origin")
 		return
 	}
 	if ct := req.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
-		inboxRefuse(w, http.StatusUnsupportedMediaType, "the sign-in form is application/x-www-form-urlencoded")
+		pagehttp.Refuse(w, http.StatusUnsupportedMediaType, "the sign-in form is application/x-www-form-urlencoded")
 		return
 	}
 	req.Body = http.MaxBytesReader(w, req.Body, inboxMaxForm)
 	if err := req.ParseForm(); err != nil {
-		inboxRefuse(w, http.StatusBadRequest, "the sign-in form could not be read")
+		pagehttp.Refuse(w, http.StatusBadRequest, "the sign-in form could not be read")
 		return
 	}
 	token := req.PostForm.Get("token")
@@ -136,7 +137,7 @@ func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	if err != nil {
-		inboxRefuse(w, http.StatusInternalServerError, "internal error")
+		pagehttp.Refuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	session, sessionHash := NewToken("")
@@ -147,7 +148,7 @@ func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 		TokenHash: sessionHash, PersonID: personID, CSRFToken: csrf, CreatedAt: now, ExpiresAt: expires,
 	})
 	if err != nil {
-		inboxRefuse(w, http.StatusInternalServerError, "internal error")
+		pagehttp.Refuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
@@ -165,21 +166,12 @@ func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 
 // serveSignout ends the request's web session and clears its cookie.
 func (in *inbox) serveSignout(w http.ResponseWriter, req *http.Request) {
-	s, _, ok := in.sessionOf(req)
+	s, _, ok := in.changeSession(w, req)
 	if !ok {
-		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
-		return
-	}
-	if !in.sameOrigin(req) {
-		inboxRefuse(w, http.StatusForbidden, "foreign Origin")
-		return
-	}
-	if !inboxCSRFOK(req, s) {
-		inboxRefuse(w, http.StatusForbidden, "missing or wrong CSRF token")
 		return
 	}
 	if err := in.store.DeleteWebSession(req.Context(), s.TokenHash); err != nil {
-		inboxRefuse(w, http.StatusInternalServerError, "internal error")
+		pagehttp.Refuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{

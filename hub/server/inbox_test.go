@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/pagehttp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -472,7 +473,7 @@ func TestInboxMalformedReplies(t *testing.T) {
 			res := b.do(http.MethodPost, "/inbox/reply", []byte(`{"id":"`+id+`","reply":{"decline":true}}`), func(r *http.Request) { r.Header.Set("Content-Type", ct) })
 			assert.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode, "content type %q", ct)
 		}
-		res := b.do(http.MethodPost, "/inbox/reply", bytes.Repeat([]byte(" "), inboxMaxReply+1), nil)
+		res := b.do(http.MethodPost, "/inbox/reply", bytes.Repeat([]byte(" "), pagehttp.MaxPostBytes+1), nil)
 		assert.Equal(t, http.StatusRequestEntityTooLarge, res.StatusCode)
 		for _, m := range []string{http.MethodPut, http.MethodDelete, http.MethodPatch} {
 			res := b.do(m, "/inbox/reply", nil, nil)

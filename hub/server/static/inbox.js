@@ -1,11 +1,13 @@
 // The hub's inbox: the pending asks of all the person's agents, grouped by
 // agent and session, newest first, each rendered by the answer page's own
-// client (the DOM provider over askcore.wasm, the same bytes as every other
-// surface) and kept live by the hub's event stream. What the person gives is
-// posted to the hub, whose core judges it again: the check here is only a
-// preview. Every text an agent or a model wrote is set as text.
+// client (the page client, client.js: the DOM provider over askcore.wasm,
+// the same bytes as every other surface) and kept live by the hub's event
+// stream. What the person gives is posted to the hub, whose core judges it
+// again: the check here is only a preview. Every text an agent or a model
+// wrote is set as text.
 import { load } from '/host/browser.js';
 import { createDomProvider } from '/host/dom.js';
+import { startClient, WORDS as PAGE_WORDS } from '/inbox/client.js';
 
 const csrf = /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="askcore-csrf"]')).content;
 const statusEl = /** @type {HTMLElement} */ (document.getElementById('status'));
@@ -14,10 +16,8 @@ const asksEl = /** @type {HTMLElement} */ (document.getElementById('asks'));
 const signoutEl = /** @type {HTMLButtonElement} */ (document.getElementById('signout'));
 const notifyEl = /** @type {HTMLButtonElement} */ (document.getElementById('notify'));
 
-/** The page's words (the core has none for the page around its questions). */
+/** The inbox's words (the page client has the ones both pages say). */
 const WORDS = {
-  none: 'No question is waiting for an answer. New questions appear here by themselves.',
-  waiting: (/** @type {number} */ n) => (n === 1 ? '1 question is waiting for your answer.' : `${n} questions are waiting for your answer.`),
   announce: (/** @type {string} */ agent) => `New question from ${agent}.`,
   notifyTitle: (/** @type {string} */ agent) => `${agent} asks`,
   session: (/** @type {string} */ id) => (id ? `Session ${id}` : 'No session'),
@@ -25,90 +25,55 @@ const WORDS = {
   lost: 'The connection to the hub was lost; trying again…',
   signedOut: 'You were signed out. Sign in again with a new link (askcore-hub login).',
   unreachable: 'The answer could not be sent: the hub cannot be reached. Try again.',
-  failed: 'This page could not start: ',
-  gone: 'This question is no longer waiting for an answer.',
 };
 
-/**
- * The asks on the page by id.
- * @type {Map<string, {controller: AbortController, sending: boolean, created: number, ageEl: HTMLElement, article: HTMLElement}>}
- */
-const items = new Map();
-/** @type {WeakMap<object, string>} */
-const idOf = new WeakMap();
 /** Server time minus this device's, so that ages do not depend on this device's clock. */
 let skew = 0;
-let signedOut = false;
 
-const events = new EventSource('/inbox/events');
-const ready = load().then((core) => ({
-  core,
-  provider: createDomProvider(core, asksEl, { submit, focus: false }),
-}));
-let queue = ready.then(() => {});
-ready.catch((err) => {
-  statusEl.textContent = WORDS.failed + (err instanceof Error ? err.message : String(err));
-  statusEl.setAttribute('role', 'alert');
-  /** @type {any} */ (window).__askcoreInbox = { error: String(err) };
-});
-
-/** Runs fn on the loaded core, in event order. @param {(r: Awaited<typeof ready>) => void} fn */
-function later(fn) {
-  queue = queue.then(() => ready.then(fn)).catch((err) => console.error(err));
-}
-
-events.addEventListener('pending', (ev) => {
-  const { items: pending, now } = JSON.parse(/** @type {MessageEvent} */ (ev).data);
-  skew = now - Date.now();
-  later((r) => {
-    const ids = new Set(pending.map((/** @type {any} */ p) => p.id));
-    for (const [id, entry] of items) if (!ids.has(id) && !entry.sending) end(id, entry, WORDS.gone);
-    // Oldest first: each one added goes on top.
-    for (const p of pending) add(r, p, false);
-    focusTop();
-    update();
-  });
-});
-events.addEventListener('add', (ev) => {
-  const p = JSON.parse(/** @type {MessageEvent} */ (ev).data);
-  later((r) => {
-    if (add(r, p, true)) {
-      announceEl.textContent = WORDS.announce(p.agent);
-      notify(p);
+const client = startClient({
+  load,
+  createDomProvider,
+  list: asksEl,
+  status: statusEl,
+  title: 'askcore inbox',
+  global: '__askcoreInbox',
+  events: '/inbox/events',
+  post: '/inbox/reply',
+  headers: { 'x-askcore-csrf': csrf },
+  providerOptions: { focus: false },
+  words: WORDS,
+  ownStates: ['replied'],
+  snapshot: (data) => {
+    skew = data.now - Date.now();
+  },
+  prepare: (p) => layOut(p),
+  shown: (p, entry, live) => place(p, entry, live),
+  settled: (entry) => {
+    entry.article.dataset.ended = 'true';
+  },
+  arrived: (p) => {
+    announceEl.textContent = WORDS.announce(p.agent);
+    notify(p);
+  },
+  changed: () => focusTop(),
+  refused: (status, id, entry, message) => {
+    if (status === 401) signOut();
+    if (status === 409 || status === 404) {
+      // Answered elsewhere first, withdrawn or expired: the page says so.
+      client.end(id, entry, message || PAGE_WORDS.gone);
+      client.update();
     }
-    focusTop();
-    update();
-  });
+  },
 });
-events.addEventListener('end', (ev) => {
-  const e = JSON.parse(/** @type {MessageEvent} */ (ev).data);
-  later(() => {
-    const entry = items.get(e.id);
-    if (!entry) return;
-    // This page's own reply: the answer to its post settles it.
-    if (entry.sending && e.state === 'replied') return;
-    end(e.id, entry, e.message);
-    update();
-  });
-});
-events.addEventListener('signedout', () => signOut());
-events.addEventListener('open', () => later(() => update()));
-events.addEventListener('error', () => {
-  if (!signedOut) later(() => update(WORDS.lost));
-});
+client.events.addEventListener('signedout', () => signOut());
 
 /**
- * Shows one pending ask (once), at the top of its session, its session at
- * the top of its agent, its agent at the top of the page.
- * @param {Awaited<typeof ready>} r
- * @param {{id: string, call: unknown, agent: string, sessionId: string, created: number}} p
- * @param {boolean} live
+ * Lays out one pending ask, before the provider shows it: its article at
+ * the top of its session, its session at the top of its agent, its agent
+ * at the top of the page. Returns the fields its entry keeps.
+ * @param {{id: string, agent: string, sessionId: string, created: number}} p
  */
-function add({ core, provider }, p, live) {
-  if (items.has(p.id)) return false;
-  const call = /** @type {any} */ (core.normalizeRaw(JSON.stringify(p.call)));
-  idOf.set(call, p.id);
-  const controller = new AbortController();
+function layOut(p) {
   const session = sessionSection(p.agent, p.sessionId);
   const article = document.createElement('article');
   article.className = 'ask';
@@ -119,15 +84,18 @@ function add({ core, provider }, p, live) {
   ageEl.dateTime = new Date(p.created).toISOString();
   meta.appendChild(ageEl);
   article.appendChild(meta);
-  const entry = { controller, sending: false, created: p.created, ageEl, article };
-  items.set(p.id, entry);
+  return { created: p.created, ageEl, article, session };
+}
+
+/**
+ * Puts an ask the provider showed into its article, on top of its session.
+ * @param {{agent: string}} p
+ * @param {any} entry
+ * @param {boolean} live
+ */
+function place(p, entry, live) {
+  const { article, session } = entry;
   age(entry);
-  const settled = () => {
-    if (items.get(p.id) === entry) items.delete(p.id);
-    article.dataset.ended = 'true';
-    update();
-  };
-  provider.ask(call, { signal: controller.signal }).then(settled, settled);
   // The provider appended the form to the page's list: it moves into the
   // ask's own article (still inside the list, where the provider finds it).
   const form = asksEl.lastElementChild;
@@ -138,7 +106,6 @@ function add({ core, provider }, p, live) {
   const list = /** @type {HTMLElement} */ (session.querySelector('.asks'));
   list.prepend(article);
   if (live) article.classList.add('ask-new');
-  return true;
 }
 
 /**
@@ -188,68 +155,8 @@ function sessionSection(agent, sessionId) {
   return sessionEl;
 }
 
-/**
- * Withdraws an ask from the page's open forms, saying why.
- * @param {string} id
- * @param {{controller: AbortController}} entry
- * @param {string} why
- */
-function end(id, entry, why) {
-  items.delete(id);
-  entry.controller.abort(new Error(why));
-}
-
-/**
- * Posts what the person gave; the hub's core judges it. Resolves to what
- * the form shows, or throws the reason it was not taken (shown on the
- * form, which stays open). A reply that came second (another device)
- * ends the ask with the first one's outcome.
- * @param {object} question
- * @param {object} reply
- */
-async function submit(question, reply) {
-  const id = idOf.get(question);
-  const entry = id === undefined ? undefined : items.get(id);
-  if (!entry || id === undefined) throw new Error(WORDS.gone);
-  entry.sending = true;
-  let res;
-  try {
-    res = await fetch('/inbox/reply', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-askcore-csrf': csrf },
-      body: JSON.stringify({ id, reply }),
-      credentials: 'same-origin',
-      cache: 'no-store',
-      redirect: 'error',
-    });
-  } catch {
-    entry.sending = false;
-    throw new Error(WORDS.unreachable);
-  }
-  /** @type {any} */
-  let body = {};
-  try {
-    body = await res.json();
-  } catch {
-    body = {};
-  }
-  entry.sending = false;
-  const message = typeof body.message === 'string' ? body.message : '';
-  if (res.ok) return message;
-  if (res.status === 401) signOut();
-  if (res.status === 409 || res.status === 404) {
-    // Answered elsewhere first, withdrawn or expired: the page says so.
-    end(id, entry, message || WORDS.gone);
-    update();
-  }
-  throw new Error(message || `HTTP ${res.status}`);
-}
-
 function signOut() {
-  signedOut = true;
-  events.close();
-  for (const [id, entry] of items) end(id, entry, WORDS.signedOut);
-  update(WORDS.signedOut);
+  client.stop(WORDS.signedOut, true);
   statusEl.setAttribute('role', 'alert');
 }
 
@@ -306,14 +213,5 @@ function age(entry) {
   entry.ageEl.textContent = WORDS.asked(text);
 }
 setInterval(() => {
-  for (const entry of items.values()) age(entry);
+  for (const entry of client.items.values()) age(entry);
 }, 15000);
-
-/** The status line and title. @param {string} [override] */
-function update(override) {
-  const n = items.size;
-  if (!signedOut) statusEl.textContent = override ?? (n ? WORDS.waiting(n) : WORDS.none);
-  else if (override) statusEl.textContent = override;
-  document.title = n ? `(${n}) askcore inbox` : 'askcore inbox';
-  /** @type {any} */ (window).__askcoreInbox = { ready: true, pending: n };
-}

@@ -304,20 +304,8 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-// env returns the environment for a child binary: no model keys (the ask
-// subcommand needs none; acp must not reach a network), a cache of its own.
-func env(cacheHome string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "XDG_CACHE_HOME", "DEEPSEEK_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "ASKCORE_LOG":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "XDG_CACHE_HOME="+cacheHome)
-}
+// env is the environment of a child (benchdata.ChildEnv).
+func env(cacheHome string) []string { return benchdata.ChildEnv(cacheHome) }
 
 func freshDir(prefix string) string {
 	d, err := os.MkdirTemp(tmp, prefix)
@@ -611,54 +599,11 @@ func nodeLoadFigures(root string) {
 
 // ---- front doors ---------------------------------------------------------------
 
-// firstPromptOnce starts askcore-stdio ask and returns the time from just
-// before the process starts to the first byte on its stderr; then it answers
-// (an empty line: the recommended option) and waits for the process to end.
+// firstPromptOnce is the time from just before askcore-stdio ask starts
+// to the first byte on its stderr (askOnce).
 func firstPromptOnce(cacheHome string, extra ...string) (time.Duration, error) {
-	args := append([]string{"ask", "--request", benchdata.Request}, extra...)
-	cmd := exec.Command(*stdioBin, args...)
-	cmd.Env = env(cacheHome)
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return 0, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		return 0, err
-	}
-	var stdout bytes.Buffer
-	cmd.Stdin, cmd.Stderr, cmd.Stdout = inR, errW, &stdout
-	t0 := time.Now()
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	inR.Close()
-	errW.Close()
-	first := make([]byte, 1)
-	_, rerr := errR.Read(first)
-	d := time.Since(t0)
-	_, _ = inW.Write([]byte("\n"))
-	inW.Close()
-	rest, _ := io.ReadAll(errR)
-	errR.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(processTimeout):
-		_ = cmd.Process.Kill()
-		return 0, fmt.Errorf("askcore-stdio did not end")
-	}
-	if rerr != nil || err != nil {
-		return 0, fmt.Errorf("askcore-stdio ask: %v %v: %s", rerr, err, firstLine(string(append(first, rest...))))
-	}
-	if !strings.Contains(string(rest), "Which database") {
-		return 0, fmt.Errorf("askcore-stdio ask: no prompt on stderr")
-	}
-	if !strings.Contains(stdout.String(), `"answer":"PostgreSQL"`) {
-		return 0, fmt.Errorf("askcore-stdio ask: unexpected answer %q", stdout.String())
-	}
-	return d, nil
+	r, err := askOnce(cacheHome, extra...)
+	return r.first, err
 }
 
 func firstPrompt() {
@@ -739,17 +684,10 @@ func pickerFirstPaint(root string) {
 // acpOnce spawns askcore-acp, writes initialize and returns the time from
 // just before the process starts to the reply line; then it closes stdin.
 func acpOnce(cacheHome string, extra ...string) (time.Duration, error) {
-	cmd := exec.Command(*acpBin, extra...)
-	cmd.Env = env(cacheHome)
-	in, err := cmd.StdinPipe()
+	cmd, in, out, err := child(*acpBin, cacheHome, extra...)
 	if err != nil {
 		return 0, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return 0, err
-	}
-	cmd.Stderr = io.Discard
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		return 0, err
@@ -770,6 +708,24 @@ func acpOnce(cacheHome string, extra ...string) (time.Duration, error) {
 		return 0, fmt.Errorf("askcore-acp: no initialize result: %q %v", firstLine(line), rerr)
 	}
 	return d, nil
+}
+
+// child is the command of a benchmarked binary, not started: its
+// environment (env), pipes to its stdin and from its stdout, its stderr
+// dropped.
+func child(bin, cacheHome string, args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env(cacheHome)
+	cmd.Stderr = io.Discard
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return cmd, in, out, nil
 }
 
 func acpInitialize() {

@@ -234,17 +234,10 @@ func newInChild(self, dir string) (wall, cpu time.Duration, err error) {
 // then notifications/initialized) and returns its VmRSS in bytes once it
 // stopped moving; then it closes stdin and waits for the end.
 func mcpIdleRSS(cacheHome string, extra ...string) (float64, error) {
-	cmd := exec.Command(*mcpBin, extra...)
-	cmd.Env = env(cacheHome)
-	in, err := cmd.StdinPipe()
+	cmd, in, out, err := child(*mcpBin, cacheHome, extra...)
 	if err != nil {
 		return 0, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return 0, err
-	}
-	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {
 		return 0, err
 	}

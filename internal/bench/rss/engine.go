@@ -115,16 +115,11 @@ func engineOnce(self, kind, cacheHome string, n int) (after, idle float64, err e
 			return nil
 		},
 	}
-	ps, err := startAll(d, cacheHome, 1, nil)
+	ps, idle, err := idleOne(d, cacheHome, nil)
 	defer stopAll(ps)
 	if err != nil {
 		return 0, 0, err
 	}
-	rss, err := settle(ps)
-	if err != nil {
-		return 0, 0, err
-	}
-	idle = rss[0]
 	if _, err := fmt.Fprintf(ps[0].in, "call %d\n", n); err != nil {
 		return 0, 0, err
 	}
@@ -133,8 +128,6 @@ func engineOnce(self, kind, cacheHome string, n int) (after, idle float64, err e
 		return 0, 0, fmt.Errorf("engine child: %q %v; stderr: %.300s", line, err, ps[0].stderr.String())
 	}
 	progress("engine child: %s", strings.TrimSpace(line))
-	if rss, err = settle(ps); err != nil {
-		return 0, 0, err
-	}
-	return rss[0], idle, nil
+	after, err = settledOne(ps)
+	return after, idle, err
 }

@@ -44,6 +44,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/askcore/askcore/internal/bench/benchdata"
 )
 
 // Targets.
@@ -211,25 +213,18 @@ func group(d door, cacheHome string, n int, extra []string) (figures, error) {
 // returns its settled RSS after the reply and before it.
 func afterBig(d door, cacheHome string, extra []string) (after, idle float64, err error) {
 	progress("%s: the %d-byte call %v", d.name, *big, extra)
-	ps, err := startAll(d, cacheHome, 1, extra)
+	ps, idle, err := idleOne(d, cacheHome, extra)
 	defer stopAll(ps)
 	if err != nil {
 		return 0, 0, err
 	}
-	rss, err := settle(ps)
-	if err != nil {
-		return 0, 0, err
-	}
-	idle = rss[0]
 	reply, err := d.bigCall(ps[0])
 	if err != nil {
 		return 0, 0, ended(ps[0], err)
 	}
 	progress("%s: reply %.200s", d.name, reply)
-	if rss, err = settle(ps); err != nil {
-		return 0, 0, err
-	}
-	return rss[0], idle, nil
+	after, err = settledOne(ps)
+	return after, idle, err
 }
 
 // ---- processes -----------------------------------------------------------------
@@ -243,6 +238,26 @@ type proc struct {
 
 // startAll spawns n processes first, then greets each: they start at the
 // same moment, as an editor opening with several servers configured does.
+// idleOne starts one process of d and returns it with its settled RSS;
+// the caller stops it (stopAll), after an error too.
+func idleOne(d door, cacheHome string, extra []string) ([]*proc, float64, error) {
+	ps, err := startAll(d, cacheHome, 1, extra)
+	if err != nil {
+		return ps, 0, err
+	}
+	idle, err := settledOne(ps)
+	return ps, idle, err
+}
+
+// settledOne is the settled RSS of the one process of ps.
+func settledOne(ps []*proc) (float64, error) {
+	rss, err := settle(ps)
+	if err != nil {
+		return 0, err
+	}
+	return rss[0], nil
+}
+
 func startAll(d door, cacheHome string, n int, extra []string) ([]*proc, error) {
 	var ps []*proc
 	for range n {
@@ -487,20 +502,10 @@ func passMiss(ok bool) string {
 	return "MISSED"
 }
 
-// env is the environment of a child: no model keys (nothing may reach a
-// network), no log level, a cache of its own.
-func env(cacheHome string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "XDG_CACHE_HOME", "DEEPSEEK_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "ASKCORE_LOG", "GOGC", "GOMEMLIMIT":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "XDG_CACHE_HOME="+cacheHome)
-}
+// env is the environment of a child (benchdata.ChildEnv, and
+// without GOGC and GOMEMLIMIT: the memory measured is under the Go
+// runtime's defaults).
+func env(cacheHome string) []string { return benchdata.ChildEnv(cacheHome, "GOGC", "GOMEMLIMIT") }
 
 func freshDir(prefix string) string {
 	d, err := os.MkdirTemp(tmp, prefix)

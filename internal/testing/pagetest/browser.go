@@ -20,6 +20,28 @@ type Browser struct {
 	record string
 }
 
+// OpenCase is one environment a page is started in, and whether it opens
+// the browser there.
+type OpenCase struct {
+	Name   string
+	Env    []string
+	Args   []string // the front door's own
+	Opened bool
+}
+
+// OpenCases are the environments every front door's page is tried in: a
+// desktop session opens the browser (b as xdg-open on the PATH); no
+// desktop, --no-browser and ASKCORE_BROWSER=none do not.
+func (b *Browser) OpenCases() []OpenCase {
+	path := b.PathEnv()
+	return []OpenCase{
+		{"desktop", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER="}, nil, true},
+		{"no desktop", []string{path, "DISPLAY=", "WAYLAND_DISPLAY=", "ASKCORE_BROWSER="}, nil, false},
+		{"--no-browser", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER="}, []string{"--no-browser"}, false},
+		{"ASKCORE_BROWSER=none", []string{path, "DISPLAY=:99", "ASKCORE_BROWSER=none"}, nil, false},
+	}
+}
+
 // NewBrowser writes the script into a temporary directory of t.
 func NewBrowser(t testing.TB) *Browser {
 	t.Helper()

@@ -262,14 +262,8 @@ func (s *Stream) Next(names ...string) Event {
 func (s *Stream) Question() Question {
 	s.t.Helper()
 	for {
-		ev := s.Next("pending", "add")
-		if ev.Name == "add" {
-			return decode[Question](s.t, ev)
-		}
-		var snap struct{ Items []Question }
-		require.NoError(s.t, json.Unmarshal([]byte(ev.Data), &snap))
-		if len(snap.Items) > 0 {
-			return snap.Items[len(snap.Items)-1]
+		if qs, _ := s.questions(); len(qs) > 0 {
+			return qs[len(qs)-1]
 		}
 	}
 }
@@ -279,17 +273,25 @@ func (s *Stream) Question() Question {
 func (s *Stream) Sole() Question {
 	s.t.Helper()
 	for {
-		ev := s.Next("pending", "add")
-		if ev.Name == "add" {
-			return decode[Question](s.t, ev)
-		}
-		var snap struct{ Items []Question }
-		require.NoError(s.t, json.Unmarshal([]byte(ev.Data), &snap))
-		require.LessOrEqual(s.t, len(snap.Items), 1, "questions pending: %s", ev.Data)
-		if len(snap.Items) == 1 {
-			return snap.Items[0]
+		qs, snapshot := s.questions()
+		require.LessOrEqual(s.t, len(qs), 1, "questions pending: %s", snapshot)
+		if len(qs) == 1 {
+			return qs[0]
 		}
 	}
+}
+
+// questions waits for the next event that lists questions: the one added,
+// or a snapshot's (its data too, "" for an added one).
+func (s *Stream) questions() (qs []Question, snapshot string) {
+	s.t.Helper()
+	ev := s.Next("pending", "add")
+	if ev.Name == "add" {
+		return []Question{decode[Question](s.t, ev)}, ""
+	}
+	var snap struct{ Items []Question }
+	require.NoError(s.t, json.Unmarshal([]byte(ev.Data), &snap))
+	return snap.Items, ev.Data
 }
 
 // Added waits for the next question added to the page ("add").
