@@ -15,8 +15,8 @@ import (
 	"strings"
 
 	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/pagehttp"
 )
 
 // Answer links (docs/notifications.md, "The security model of the
@@ -48,7 +48,7 @@ func (s *Server) linkRoutes() {
 	s.mux.Handle("POST "+store.ButtonPath+"{token}", http.HandlerFunc(l.serveButton))
 	refuse := func(w http.ResponseWriter, r *http.Request) {
 		linkHeaders(w.Header())
-		inboxRefuse(w, http.StatusMethodNotAllowed, "method not allowed")
+		pagehttp.Refuse(w, http.StatusMethodNotAllowed, "method not allowed")
 	}
 	s.mux.Handle(store.LinkPath+"{token}", http.HandlerFunc(refuse))
 	s.mux.Handle(store.ButtonPath+"{token}", http.HandlerFunc(refuse))
@@ -162,13 +162,13 @@ func (l *links) lookup(w http.ResponseWriter, r *http.Request) (store.AnswerLink
 	linkHeaders(w.Header())
 	addr, now := clientAddr(r), l.s.now()
 	if l.s.authLimits.exhausted(addr, now) {
-		inboxRefuse(w, http.StatusTooManyRequests, "too many unknown links from this address; wait and try again")
+		pagehttp.Refuse(w, http.StatusTooManyRequests, "too many unknown links from this address; wait and try again")
 		return store.AnswerLink{}, store.Ask{}, false
 	}
 	token := r.PathValue("token")
 	notFound := func() (store.AnswerLink, store.Ask, bool) {
 		l.s.authLimits.allow(addr, now)
-		inboxRefuse(w, http.StatusNotFound, "no such link")
+		pagehttp.Refuse(w, http.StatusNotFound, "no such link")
 		return store.AnswerLink{}, store.Ask{}, false
 	}
 	if !plausibleToken(token) {
@@ -183,7 +183,7 @@ func (l *links) lookup(w http.ResponseWriter, r *http.Request) (store.AnswerLink
 		a, err = l.s.store.Ask(r.Context(), link.AskID)
 	}
 	if err != nil {
-		inboxRefuse(w, http.StatusServiceUnavailable, "the store cannot be read")
+		pagehttp.Refuse(w, http.StatusServiceUnavailable, "the store cannot be read")
 		return store.AnswerLink{}, store.Ask{}, false
 	}
 	return link, a, true
@@ -201,7 +201,7 @@ func (l *links) view(a store.Ask, link store.AnswerLink) (linkView, bool) {
 func (l *links) render(w http.ResponseWriter, status int, v linkView) {
 	var b bytes.Buffer
 	if err := linkPage.Execute(&b, v); err != nil {
-		inboxRefuse(w, http.StatusInternalServerError, "internal error")
+		pagehttp.Refuse(w, http.StatusInternalServerError, "internal error")
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -222,7 +222,7 @@ func (l *links) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 	v, ok := l.view(a, link)
 	if !ok {
-		inboxRefuse(w, http.StatusNotFound, "no such link")
+		pagehttp.Refuse(w, http.StatusNotFound, "no such link")
 		return
 	}
 	if a.State != store.StatePending {
@@ -240,8 +240,7 @@ func (l *links) serveGet(w http.ResponseWriter, r *http.Request) {
 // sameOrigin: the browser says the request comes from a page of the
 // hub's own origin, as the hub's people see it.
 func (l *links) sameOrigin(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	return origin != "" && strings.EqualFold(origin, l.scheme(r)+"://"+r.Host) && answerpage.SameOriginFetch(r)
+	return pagehttp.SameOrigin(r, l.scheme(r))
 }
 
 // scheme is the hub's scheme as the browser sees it.
@@ -258,22 +257,22 @@ func (l *links) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !l.sameOrigin(r) {
-		inboxRefuse(w, http.StatusForbidden, "foreign Origin: answer with the button of the link's page")
+		pagehttp.Refuse(w, http.StatusForbidden, "foreign Origin: answer with the button of the link's page")
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/x-www-form-urlencoded" {
-		inboxRefuse(w, http.StatusUnsupportedMediaType, "the answer is the link page's form")
+		pagehttp.Refuse(w, http.StatusUnsupportedMediaType, "the answer is the link page's form")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, linkMaxForm)
 	want := LinkFormToken(r.PathValue("token"))
 	if err := r.ParseForm(); err != nil || subtle.ConstantTimeCompare([]byte(r.PostForm.Get("form")), []byte(want)) != 1 {
-		inboxRefuse(w, http.StatusForbidden, "missing or wrong form token: answer with the button of the link's page")
+		pagehttp.Refuse(w, http.StatusForbidden, "missing or wrong form token: answer with the button of the link's page")
 		return
 	}
 	v, ok := l.view(a, link)
 	if !ok {
-		inboxRefuse(w, http.StatusNotFound, "no such link")
+		pagehttp.Refuse(w, http.StatusNotFound, "no such link")
 		return
 	}
 	got, err := l.answer(r.Context(), a, link)
@@ -289,7 +288,7 @@ func (l *links) servePost(w http.ResponseWriter, r *http.Request) {
 		l.render(w, http.StatusUnprocessableEntity, v)
 	default:
 		l.s.log.Warn("answer link: reply", "ask", a.ID, "err", err)
-		inboxRefuse(w, http.StatusInternalServerError, "the answer could not be stored")
+		pagehttp.Refuse(w, http.StatusInternalServerError, "the answer could not be stored")
 	}
 }
 
@@ -303,7 +302,7 @@ func (l *links) serveButton(w http.ResponseWriter, r *http.Request) {
 	}
 	if link.Via != store.ViaNtfy {
 		// A mail's or a chat's link answers only through its page.
-		inboxRefuse(w, http.StatusNotFound, "no such button")
+		pagehttp.Refuse(w, http.StatusNotFound, "no such button")
 		return
 	}
 	_, _ = io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, linkMaxForm))
@@ -312,14 +311,14 @@ func (l *links) serveButton(w http.ResponseWriter, r *http.Request) {
 	var coreErr *askcore.Error
 	switch {
 	case err == nil:
-		inboxRefuse(w, http.StatusOK, l.endings.endOf(r.Context(), got).Message)
+		pagehttp.Refuse(w, http.StatusOK, l.endings.endOf(r.Context(), got).Message)
 	case errors.As(err, &ended):
-		inboxRefuse(w, http.StatusConflict, l.endings.endOf(r.Context(), ended.Ask).Message)
+		pagehttp.Refuse(w, http.StatusConflict, l.endings.endOf(r.Context(), ended.Ask).Message)
 	case errors.As(err, &coreErr):
-		inboxRefuse(w, http.StatusUnprocessableEntity, coreErr.Message)
+		pagehttp.Refuse(w, http.StatusUnprocessableEntity, coreErr.Message)
 	default:
 		l.s.log.Warn("answer button: reply", "ask", a.ID, "err", err)
-		inboxRefuse(w, http.StatusInternalServerError, "the answer could not be stored")
+		pagehttp.Refuse(w, http.StatusInternalServerError, "the answer could not be stored")
 	}
 }
 
