@@ -25,7 +25,7 @@ import (
 func TestEmailOncePerAskAcrossReplicas(t *testing.T) {
 	mail := mailtest.Start(t, mailtest.Options{})
 	d := db{"postgres", pgtest.NewDB(t)}
-	r1, r2 := newReplica(t, d, server.Options{}), newReplica(t, d, server.Options{})
+	r1, r2 := newNotifyingReplica(t, d), newNotifyingReplica(t, d)
 	a := addAgent(t, r1.store, "ada", "laptop", 0)
 	addMailTarget(t, r1.store, a, mail, "ada@example.com")
 	const asks = 6
@@ -114,7 +114,7 @@ func TestEmailUnreachableAndRefused(t *testing.T) {
 // are shown whole, without answer links (no one option answers them).
 func TestEmailHostileTextAndWholeBatches(t *testing.T) {
 	mail := mailtest.Start(t, mailtest.Options{})
-	r := newReplica(t, db{"sqlite", t.TempDir() + "/hub.db"}, server.Options{})
+	r := newNotifyingReplica(t, db{"sqlite", t.TempDir() + "/hub.db"})
 	a := addAgent(t, r.store, "ada", "laptop", 0)
 	addMailTarget(t, r.store, a, mail, "ada@example.com")
 

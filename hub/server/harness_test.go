@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/askcore/askcore/hub/notify"
 	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/testing/hubtest"
@@ -54,6 +55,13 @@ func newReplica(t *testing.T, d db, opts server.Options) *replica {
 	return newReplicaConfig(t, d, server.Config{Options: opts})
 }
 
+// newNotifyingReplica is newReplica whose notifier reads the outbox every
+// 10 ms, for the tests of what it sends.
+func newNotifyingReplica(t *testing.T, d db) *replica {
+	t.Helper()
+	return newReplicaConfig(t, d, server.Config{Notify: notify.Options{Poll: 10 * time.Millisecond, Timeout: 10 * time.Second}})
+}
+
 // newReplicaConfig is newReplica with the rest of a hub's Config.
 func newReplicaConfig(t *testing.T, d db, cfg server.Config) *replica {
 	t.Helper()
@@ -63,13 +71,6 @@ func newReplicaConfig(t *testing.T, d db, cfg server.Config) *replica {
 	cfg.Store = s
 	if cfg.ExpireEvery == 0 {
 		cfg.ExpireEvery = 20 * time.Millisecond
-	}
-	// The hub's own notifier delivers the outbox promptly.
-	if cfg.Notify.Poll == 0 {
-		cfg.Notify.Poll = 10 * time.Millisecond
-	}
-	if cfg.Notify.Timeout == 0 {
-		cfg.Notify.Timeout = 10 * time.Second
 	}
 	srv, url := hubtest.Serve(t, cfg)
 	return &replica{t: t, store: s, srv: srv, url: url}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub"
+	"github.com/askcore/askcore/hub/notify"
 	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/testing/mailtest"
@@ -146,7 +147,7 @@ func TestEmailLinkAnswersInChromium(t *testing.T) {
 		browser, cancel := context.WithTimeout(tab, 2*waitLong)
 		defer cancel()
 		mail := mailtest.Start(t, mailtest.Options{})
-		r := newReplica(t, d, server.Options{})
+		r := newNotifyingReplica(t, d)
 		a := addAgent(t, r.store, "ada", "laptop", 0)
 		addMailTarget(t, r.store, a, mail, "ada@example.com")
 
@@ -249,7 +250,7 @@ func screenshotHTML(t *testing.T, browser context.Context, html, path string) {
 func TestAnswerLinkRules(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		mail := mailtest.Start(t, mailtest.Options{})
-		r := newReplica(t, d, server.Options{AuthFailRate: 0.001, AuthFailBurst: 2})
+		r := newReplicaConfig(t, d, server.Config{Options: server.Options{AuthFailRate: 0.001, AuthFailBurst: 2}, Notify: notify.Options{Poll: 10 * time.Millisecond, Timeout: 10 * time.Second}})
 		a := addAgent(t, r.store, "ada", "laptop", 0)
 		addMailTarget(t, r.store, a, mail, "ada@example.com")
 

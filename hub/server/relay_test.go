@@ -16,7 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore/hub/notify"
-	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
 )
 
@@ -73,7 +72,7 @@ var ntfyActionFields = map[string]bool{"action": true, "label": true, "url": tru
 func TestNtfyAnswerButtons(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		ntfy := newRecorder(t)
-		r := newReplica(t, d, server.Options{})
+		r := newNotifyingReplica(t, d)
 		a := addAgent(t, r.store, "ada", "laptop", 0)
 		_, err := r.store.AddNotifyTarget(context.Background(), store.NotifyTarget{PersonID: a.person, Kind: store.NotifyNtfy, URL: ntfy.srv.URL + "/askcore-ada",
 			Secret: "tk_topic", Settings: store.TargetSettings{AnswerButtons: true}})
@@ -136,7 +135,7 @@ func TestNtfyAnswerButtons(t *testing.T) {
 // confirmed, answers the ask.
 func TestWebhookRelayToChat(t *testing.T) {
 	chat := newRecorder(t)
-	r := newReplica(t, db{"sqlite", t.TempDir() + "/hub.db"}, server.Options{})
+	r := newNotifyingReplica(t, db{"sqlite", t.TempDir() + "/hub.db"})
 	a := addAgent(t, r.store, "ada", "laptop", 0)
 	secret := notify.NewSecret()
 	relaySrv := httptest.NewServer(relay(secret, chat.srv.URL+"/post"))
