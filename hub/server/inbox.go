@@ -44,6 +44,9 @@ const (
 	inboxMaxReply = 1 << 20
 	// inboxKeepAlive is how often an idle event stream gets a comment.
 	inboxKeepAlive = 15 * time.Second
+	// inboxWriteWithin is how long one write of the event stream may take
+	// before the client counts as gone.
+	inboxWriteWithin = 4 * inboxKeepAlive
 	// DefaultInboxPoll is how often an open inbox looks at the store
 	// without being woken: what other replicas did (a reply, an ask) shows
 	// within it even where no notification reaches this process.
@@ -356,12 +359,26 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		inboxRefuse(w, http.StatusUnauthorized, "not signed in")
 		return
 	}
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		inboxRefuse(w, http.StatusInternalServerError, "streaming unsupported")
-		return
-	}
 	ctx := req.Context()
+	// The stream lasts as long as the page: the server's read and write
+	// timeouts (meant for a slow client) must not cut it. A write deadline
+	// of its own, set again before every write, still lets go of a client
+	// that stopped reading; the keep-alive comments keep a write due well
+	// within it, and keep proxies from closing an idle stream. (A write
+	// timeout passed mid-stream is what a browser reports as
+	// ERR_INCOMPLETE_CHUNKED_ENCODING: the next event, often another
+	// device's answer, was the first write after it.)
+	holdOpen(w)
+	rc := http.NewResponseController(w)
+	send := func(frames ...[]byte) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(inboxWriteWithin))
+		for _, f := range frames {
+			if _, err := w.Write(f); err != nil {
+				return false
+			}
+		}
+		return rc.Flush() == nil
+	}
 	changed, stopWatch := in.store.Watch(store.PersonKey(p.ID))
 	defer stopWatch()
 	wake, stop := in.subscribe()
@@ -381,9 +398,9 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	w.Write([]byte("retry: 2000\n\n"))
-	w.Write(inboxFrame("pending", map[string]any{"items": items, "now": in.now().UnixMilli()}))
-	fl.Flush()
+	if !send([]byte("retry: 2000\n\n"), inboxFrame("pending", map[string]any{"items": items, "now": in.now().UnixMilli()})) {
+		return
+	}
 
 	poll := time.NewTicker(in.poll)
 	defer poll.Stop()
@@ -396,8 +413,9 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		case <-in.closed:
 			return
 		case <-keep.C:
-			w.Write([]byte(": keep-alive\n\n"))
-			fl.Flush()
+			if !send([]byte(": keep-alive\n\n")) {
+				return
+			}
 			continue
 		case <-changed:
 		case <-wake:
@@ -405,8 +423,7 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		}
 		if _, err := in.store.WebSession(ctx, s.TokenHash, in.now()); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				w.Write(inboxFrame("signedout", struct{}{}))
-				fl.Flush()
+				send(inboxFrame("signedout", struct{}{}))
 				return
 			}
 			continue
@@ -419,8 +436,9 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		for _, a := range asks {
 			now[a.ID] = true
 		}
+		var frames [][]byte
 		for _, a := range newAsks(known, asks) {
-			w.Write(inboxFrame("add", toInboxItem(a)))
+			frames = append(frames, inboxFrame("add", toInboxItem(a)))
 		}
 		for id := range known {
 			if now[id] {
@@ -431,9 +449,11 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 				continue // listed meanwhile, or unreadable: the next look tells
 			}
 			delete(known, id)
-			w.Write(inboxFrame("end", in.endOf(ctx, a)))
+			frames = append(frames, inboxFrame("end", in.endOf(ctx, a)))
 		}
-		fl.Flush()
+		if len(frames) > 0 && !send(frames...) {
+			return
+		}
 	}
 }
 

@@ -99,3 +99,33 @@ func mustURL(t *testing.T, s string) *url.URL {
 	require.NoError(t, err)
 	return u
 }
+
+// TestInboxStreamOutlastsServerTimeouts: the inbox's event stream stays
+// open past every server timeout, as long as the page does: another
+// device answering an ask in between, and a new ask after all the
+// timeouts, both reach the open stream. (Before, the stream was cut at
+// the write timeout: the browser's "connection lost" every 90 s, and
+// ERR_INCOMPLETE_CHUNKED_ENCODING when the cut came with another
+// device's answer.)
+func TestInboxStreamOutlastsServerTimeouts(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	inboxEachStoreServed(t, Options{}, timeout, func(t *testing.T, e *inboxEnv) {
+		phone := e.signin("ada")
+		desktop := e.signin("ada")
+		agent := e.agent("ada", "builder")
+		id := agent.ask(dbRequest, "call-1", "s1")
+		ev := desktop.events()
+		require.Equal(t, "pending", ev.next().name)
+		time.Sleep(2 * timeout) // outlast the server's timeouts: the point of the test
+		status, _ := phone.reply(id, map[string]any{"decline": true}, nil)
+		require.Equal(t, http.StatusOK, status)
+		end := ev.next()
+		assert.Equal(t, "end", end.name, "another device's answer reaches the open stream")
+		assert.Contains(t, string(end.data), id)
+		time.Sleep(2 * timeout)
+		second := agent.ask(dbRequest, "call-2", "s1")
+		add := ev.next()
+		assert.Equal(t, "add", add.name, "the stream is still open after every timeout")
+		assert.Contains(t, string(add.data), second)
+	})
+}
