@@ -242,6 +242,16 @@ type inboxItem struct {
 	Agent     string          `json:"agent"`
 	SessionID string          `json:"sessionId"`
 	Created   int64           `json:"created"` // ms since the epoch
+	// WaitingUntil is when the asking program was last known to wait
+	// (ms since the epoch): a minute after it, the page says the program
+	// is not waiting now.
+	WaitingUntil int64 `json:"waitingUntil"`
+}
+
+// inboxWaiting tells the page an ask's program waits again (or longer).
+type inboxWaiting struct {
+	ID           string `json:"id"`
+	WaitingUntil int64  `json:"waitingUntil"`
 }
 
 // inboxEnd says how an ask ended, for the page; inboxVerdict answers a
@@ -254,6 +264,9 @@ type inboxEnd struct {
 	RepliedBy string `json:"repliedBy,omitempty"`
 	RepliedAt int64  `json:"repliedAt,omitempty"` // ms since the epoch
 	Where     string `json:"where,omitempty"`
+	// Reply is what the person gave (the seam's reply shapes), for the
+	// page to mark the chosen options.
+	Reply json.RawMessage `json:"reply,omitempty"`
 }
 
 // inboxVerdict is the hub's answer to a reply.
@@ -264,7 +277,7 @@ type inboxVerdict struct {
 }
 
 func toInboxItem(a store.Ask) inboxItem {
-	return inboxItem{ID: a.ID, Call: a.Call, Agent: a.AgentName, SessionID: a.SessionID, Created: a.CreatedAt.UnixMilli()}
+	return inboxItem{ID: a.ID, Call: a.Call, Agent: a.AgentName, SessionID: a.SessionID, Created: a.CreatedAt.UnixMilli(), WaitingUntil: a.WaitingUntil.UnixMilli()}
 }
 
 // endOf says how a, no longer pending, ended: the core's words for a
@@ -274,7 +287,7 @@ func (in *inbox) endOf(ctx context.Context, a store.Ask) inboxEnd {
 	e := inboxEnd{ID: a.ID, State: string(a.State)}
 	switch a.State {
 	case store.StateReplied:
-		e.RepliedBy, e.Where = a.RepliedBy, a.RepliedWhere
+		e.RepliedBy, e.Where, e.Reply = a.RepliedBy, a.RepliedWhere, a.Reply
 		e.RepliedAt = a.UpdatedAt.UnixMilli()
 		e.Message = fmt.Sprintf("Answered by %s at %s from %s", a.RepliedBy, a.UpdatedAt.UTC().Format("2006-01-02 15:04:05 UTC"), a.RepliedWhere)
 		if summary := in.summary(ctx, a); summary != "" {
@@ -389,9 +402,11 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	known := map[string]bool{}
+	waiting := map[string]int64{} // what the page was told of each ask's program
 	items := make([]inboxItem, 0, len(asks))
 	for _, a := range asks {
 		known[a.ID] = true
+		waiting[a.ID] = a.WaitingUntil.UnixMilli()
 		items = append(items, toInboxItem(a))
 	}
 	h := w.Header()
@@ -437,7 +452,14 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 			now[a.ID] = true
 		}
 		var frames [][]byte
+		for _, a := range asks {
+			if until := a.WaitingUntil.UnixMilli(); known[a.ID] && waiting[a.ID] != until {
+				waiting[a.ID] = until
+				frames = append(frames, inboxFrame("waiting", inboxWaiting{ID: a.ID, WaitingUntil: until}))
+			}
+		}
 		for _, a := range newAsks(known, asks) {
+			waiting[a.ID] = a.WaitingUntil.UnixMilli()
 			frames = append(frames, inboxFrame("add", toInboxItem(a)))
 		}
 		for id := range known {
@@ -449,6 +471,7 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 				continue // listed meanwhile, or unreadable: the next look tells
 			}
 			delete(known, id)
+			delete(waiting, id)
 			frames = append(frames, inboxFrame("end", in.endOf(ctx, a)))
 		}
 		if len(frames) > 0 && !send(frames...) {

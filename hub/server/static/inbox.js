@@ -20,8 +20,9 @@ const WORDS = {
   waiting: (/** @type {number} */ n) => (n === 1 ? '1 question is waiting for your answer.' : `${n} questions are waiting for your answer.`),
   announce: (/** @type {string} */ agent) => `New question from ${agent}.`,
   notifyTitle: (/** @type {string} */ agent) => `${agent} asks`,
-  session: (/** @type {string} */ id) => (id ? `Session ${id}` : 'No session'),
+  session: (/** @type {string} */ id) => `Session ${id}`,
   asked: (/** @type {string} */ age) => `asked ${age}`,
+  notWaiting: 'The asking program is not waiting now: an answer given here is kept for its return.',
   lost: 'The connection to the hub was lost; trying again…',
   signedOut: 'You were signed out. Sign in again with a new link (askcore-hub login).',
   unreachable: 'The answer could not be sent: the hub cannot be reached. Try again.',
@@ -30,10 +31,18 @@ const WORDS = {
 };
 
 /**
- * The asks on the page by id.
- * @type {Map<string, {controller: AbortController, sending: boolean, created: number, ageEl: HTMLElement, article: HTMLElement}>}
+ * @typedef {{controller: AbortController, sending: boolean, created: number, ageEl: HTMLElement, article: HTMLElement,
+ *   waitingUntil: number, waitEl: HTMLElement}} Entry
+ */
+/**
+ * The pending asks on the page by id.
+ * @type {Map<string, Entry>}
  */
 const items = new Map();
+/** Every ask shown, pending or ended: their times keep ageing. @type {Set<Entry>} */
+const shown = new Set();
+/** The asking program counts as not waiting this long after its last known wait. */
+const NOT_WAITING_AFTER = 60_000;
 /** @type {WeakMap<object, string>} */
 const idOf = new WeakMap();
 /** Server time minus this device's, so that ages do not depend on this device's clock. */
@@ -88,7 +97,17 @@ events.addEventListener('end', (ev) => {
     // This page's own reply: the answer to its post settles it.
     if (entry.sending && e.state === 'replied') return;
     end(e.id, entry, e.message);
+    if (e.state === 'replied') showAnswered(entry, e);
     update();
+  });
+});
+events.addEventListener('waiting', (ev) => {
+  const w = JSON.parse(/** @type {MessageEvent} */ (ev).data);
+  later(() => {
+    const entry = items.get(w.id);
+    if (!entry) return;
+    entry.waitingUntil = w.waitingUntil;
+    age(entry);
   });
 });
 events.addEventListener('signedout', () => signOut());
@@ -101,7 +120,7 @@ events.addEventListener('error', () => {
  * Shows one pending ask (once), at the top of its session, its session at
  * the top of its agent, its agent at the top of the page.
  * @param {Awaited<typeof ready>} r
- * @param {{id: string, call: unknown, agent: string, sessionId: string, created: number}} p
+ * @param {{id: string, call: unknown, agent: string, sessionId: string, created: number, waitingUntil: number}} p
  * @param {boolean} live
  */
 function add({ core, provider }, p, live) {
@@ -118,9 +137,14 @@ function add({ core, provider }, p, live) {
   const ageEl = document.createElement('time');
   ageEl.dateTime = new Date(p.created).toISOString();
   meta.appendChild(ageEl);
+  const waitEl = document.createElement('span');
+  waitEl.className = 'ask-not-waiting';
+  waitEl.hidden = true;
+  meta.appendChild(waitEl);
   article.appendChild(meta);
-  const entry = { controller, sending: false, created: p.created, ageEl, article };
+  const entry = { controller, sending: false, created: p.created, ageEl, article, waitingUntil: p.waitingUntil || p.created, waitEl };
   items.set(p.id, entry);
+  shown.add(entry);
   age(entry);
   const settled = () => {
     if (items.get(p.id) === entry) items.delete(p.id);
@@ -177,9 +201,12 @@ function sessionSection(agent, sessionId) {
     sessionEl = document.createElement('section');
     sessionEl.className = 'session';
     sessionEl.dataset.session = sessionId;
-    const h = document.createElement('h3');
-    h.textContent = WORDS.session(sessionId);
-    sessionEl.appendChild(h);
+    // An ask without a session (askcore-stdio ask) gets no heading.
+    if (sessionId) {
+      const h = document.createElement('h3');
+      h.textContent = WORDS.session(sessionId);
+      sessionEl.appendChild(h);
+    }
     const list = document.createElement('div');
     list.className = 'asks';
     sessionEl.appendChild(list);
@@ -240,6 +267,7 @@ async function submit(question, reply) {
   if (res.status === 409 || res.status === 404) {
     // Answered elsewhere first, withdrawn or expired: the page says so.
     end(id, entry, message || WORDS.gone);
+    if (body.state === 'replied') showAnswered(entry, body);
     update();
   }
   throw new Error(message || `HTTP ${res.status}`);
@@ -295,19 +323,65 @@ signoutEl.addEventListener('click', async () => {
   location.replace('/');
 });
 
-/** @param {{created: number, ageEl: HTMLElement}} entry */
+/** How long ago ms (server time) was, for people. @param {number} ms */
+function ago(ms) {
+  const s = Math.max(0, Math.round((Date.now() + skew - ms) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+/**
+ * The ask's times: when it was asked (ageing, answered or not) and, while
+ * it is pending, whether its program still waits.
+ * @param {Entry} entry
+ */
 function age(entry) {
-  const s = Math.max(0, Math.round((Date.now() + skew - entry.created) / 1000));
-  let text;
-  if (s < 60) text = 'just now';
-  else if (s < 3600) text = `${Math.floor(s / 60)} min ago`;
-  else if (s < 86400) text = `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min ago`;
-  else text = `${Math.floor(s / 86400)} d ago`;
-  entry.ageEl.textContent = WORDS.asked(text);
+  entry.ageEl.textContent = WORDS.asked(ago(entry.created));
+  const gone = items.has(entry.article.dataset.askId ?? '') && Date.now() + skew > entry.waitingUntil + NOT_WAITING_AFTER;
+  entry.waitEl.hidden = !gone;
+  entry.waitEl.textContent = gone ? WORDS.notWaiting : '';
+  entry.article.classList.toggle('ask-orphan', gone);
 }
 setInterval(() => {
-  for (const entry of items.values()) age(entry);
+  for (const entry of shown) age(entry);
 }, 15000);
+
+/**
+ * Shows what an ask answered elsewhere was answered with: the chosen
+ * options marked (and only them: never the recommended one the form
+ * started on), the typed text and the notes, with who, when and where
+ * (the hub's message) as an outcome, not an error.
+ * @param {Entry} entry
+ * @param {{message: string, reply?: any, repliedBy?: string, where?: string}} e
+ */
+function showAnswered(entry, e) {
+  const form = entry.article.querySelector('form.askcore-call');
+  entry.article.classList.add('ask-answered');
+  entry.waitEl.hidden = true;
+  entry.article.classList.remove('ask-orphan');
+  if (!form) return;
+  form.dataset.askcoreState = 'answered';
+  const status = form.querySelector('.askcore-status');
+  if (status) {
+    status.classList.remove('askcore-status-error');
+    status.setAttribute('role', 'status');
+  }
+  const picks = Array.isArray(e.reply?.picks) ? e.reply.picks : [];
+  form.querySelectorAll('fieldset[data-askcore-index]').forEach((fieldset) => {
+    const pick = picks[Number(/** @type {HTMLElement} */ (fieldset).dataset.askcoreIndex)];
+    for (const input of fieldset.querySelectorAll('input[type="radio"], input[type="checkbox"]')) {
+      const el = /** @type {HTMLInputElement} */ (input);
+      const option = el.dataset.askcoreOption;
+      el.checked = !!pick && (option !== undefined ? pick.options?.includes(Number(option)) === true : !!pick.text);
+    }
+    const text = /** @type {HTMLInputElement | null} */ (fieldset.querySelector('.askcore-custom-entry input[type="text"]'));
+    if (text) text.value = pick?.text ?? '';
+    const notes = /** @type {HTMLInputElement | null} */ (fieldset.querySelector('.askcore-notes-text'));
+    if (notes) notes.value = pick?.notes ?? '';
+  });
+}
 
 /** The status line and title. @param {string} [override] */
 function update(override) {
