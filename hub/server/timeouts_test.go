@@ -129,3 +129,36 @@ func TestInboxStreamOutlastsServerTimeouts(t *testing.T) {
 		assert.Contains(t, string(add.data), second)
 	})
 }
+
+// TestInboxToldTheProgramWaits: each long poll records how long the asking
+// program waits, on every store, and the open inbox is told (its
+// "not waiting now" is a minute past the last such time); an answer given
+// while nobody polls is kept for the program's next poll.
+func TestInboxToldTheProgramWaits(t *testing.T) {
+	inboxEachStore(t, func(t *testing.T, e *inboxEnv) {
+		b := e.signin("ada")
+		agent := e.agent("ada", "builder")
+		id := agent.ask(dbRequest, "call-1", "s1")
+		ev := b.events()
+		first := ev.next()
+		require.Equal(t, "pending", first.name)
+		var snap struct {
+			Items []inboxItem `json:"items"`
+		}
+		require.NoError(t, json.Unmarshal(first.data, &snap))
+		require.Len(t, snap.Items, 1)
+		asked := snap.Items[0].WaitingUntil
+		assert.Equal(t, snap.Items[0].Created, asked, "the program that asked waited then")
+		assert.Equal(t, "pending", agent.poll(id, 1)["state"])
+		w := ev.next()
+		require.Equal(t, "waiting", w.name)
+		var waiting inboxWaiting
+		require.NoError(t, json.Unmarshal(w.data, &waiting))
+		assert.Equal(t, id, waiting.ID)
+		assert.GreaterOrEqual(t, waiting.WaitingUntil, asked+1000, "until the poll's end")
+		// Nobody polls now; the answer is kept for the program's return.
+		status, _ := b.reply(id, map[string]any{"decline": true}, nil)
+		require.Equal(t, http.StatusOK, status)
+		assert.Equal(t, "replied", agent.poll(id, 0)["state"])
+	})
+}
