@@ -24,6 +24,10 @@ func (c *cli) serve(ctx context.Context) error {
 	if (c.tlsCert == "") != (c.tlsKey == "") {
 		return usageError{"--tls-cert and --tls-key go together"}
 	}
+	metricsToken, err := c.metricsToken()
+	if err != nil {
+		return err
+	}
 	host, _, err := net.SplitHostPort(c.addr)
 	if err != nil {
 		return usageError{"--addr is HOST:PORT: " + err.Error()}
@@ -79,7 +83,7 @@ func (c *cli) serve(ctx context.Context) error {
 		baseURL = strings.TrimSuffix(base.String(), "/")
 	}
 	srv, err := server.New(server.Options{
-		Store: store, Core: core, Hosts: hosts, Logger: logger, MetricsToken: c.metricsToken,
+		Store: store, Core: core, Hosts: hosts, Logger: logger, MetricsToken: metricsToken,
 		BaseURL: baseURL, Secure: tlsOn || c.behindProxy || (base != nil && base.Scheme == "https"),
 	})
 	if err != nil {

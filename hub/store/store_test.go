@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -404,4 +405,33 @@ func TestNotifyTargetsAndClaim(t *testing.T) {
 		_, err = s.NotifyTarget(ctx, tg.ID)
 		assert.ErrorIs(t, err, store.ErrNotFound)
 	})
+}
+
+// TestPostgresSetupHint: the errors a newcomer meets first on PostgreSQL
+// (the role does not exist, the database does not exist) say what to run.
+func TestPostgresSetupHint(t *testing.T) {
+	base, err := url.Parse(pgtest.NewDB(t))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name, user, db string
+		want           []string
+	}{
+		{"no role", "hub_nobody", "askcore", []string{`role "hub_nobody" does not exist`, "createuser --pwprompt hub_nobody", "createdb --owner hub_nobody askcore"}},
+		{"no database", base.User.Username(), "askcore_missing", []string{`database "askcore_missing" does not exist`, "createdb --owner " + base.User.Username() + " askcore_missing"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := *base
+			if p, ok := base.User.Password(); ok && tc.user == base.User.Username() {
+				u.User = url.UserPassword(tc.user, p)
+			} else {
+				u.User = url.User(tc.user)
+			}
+			u.Path = "/" + tc.db
+			_, err := store.Open(context.Background(), u.String())
+			require.Error(t, err)
+			for _, w := range tc.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
 }
