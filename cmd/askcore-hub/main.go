@@ -177,9 +177,9 @@ type cli struct {
 	stdin     io.Reader
 
 	// serve
-	settings                            frontdoor.Settings
+	settings                                frontdoor.Settings
 	addr, tlsCert, tlsKey, metricsTokenFile string
-	behindProxy                         bool
+	behindProxy                             bool
 }
 
 func defaultBase(getenv func(string) string) string {
