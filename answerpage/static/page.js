@@ -21,6 +21,7 @@ const WORDS = {
   bye: 'The asking program stopped serving this page; you can close it.',
   unreachable: 'The answer could not be sent: the asking program cannot be reached.',
   failed: 'This page could not start: ',
+  sent: 'Your answer was sent.',
 };
 
 /**
@@ -32,6 +33,12 @@ const items = new Map();
 /** @type {WeakMap<object, string>} */
 const idOf = new WeakMap();
 let stopped = false;
+/**
+ * Whether an answer was sent from this page: kept for the tab's life
+ * (sessionStorage, per page URL), so that a reload still says so.
+ */
+const sentKey = `askcore-sent:${base.pathname}`;
+let sent = readSent();
 /** When the first question was painted (ms since the navigation began), for make bench and the tests. */
 let firstQuestionMs = 0;
 
@@ -169,14 +176,43 @@ async function submit(question, reply) {
   }
   entry.sending = false;
   const message = /** @type {any} */ (body).message;
-  if (res.ok) return typeof message === 'string' ? message : '';
+  if (res.ok) {
+    markSent();
+    return typeof message === 'string' ? message : '';
+  }
   throw new Error(typeof message === 'string' && message ? message : `HTTP ${res.status}`);
+}
+
+/** @returns {boolean} */
+function readSent() {
+  try {
+    return sessionStorage.getItem(sentKey) === '1';
+  } catch {
+    return false; // storage refused: the page says it until it is left
+  }
+}
+
+function markSent() {
+  sent = true;
+  try {
+    sessionStorage.setItem(sentKey, '1');
+  } catch {
+    // Said on this page; a reload will not know.
+  }
+}
+
+/** The status line when nothing overrides it. */
+function statusText() {
+  const n = items.size;
+  if (stopped) return sent ? `${WORDS.sent} ${WORDS.bye}` : WORDS.bye;
+  if (n) return WORDS.waiting(n);
+  return sent ? WORDS.sent : WORDS.none;
 }
 
 /** The page's status line and title. @param {string} [override] */
 function update(override) {
   const n = items.size;
-  statusEl.textContent = override ?? (stopped ? WORDS.bye : n ? WORDS.waiting(n) : WORDS.none);
+  statusEl.textContent = override ?? statusText();
   document.title = n ? `(${n}) askcore` : 'askcore';
   /** @type {any} */ (window).__askcorePage = { ready: true, pending: n, firstQuestionMs: Math.max(firstQuestionMs, 0) };
 }
