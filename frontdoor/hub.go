@@ -136,7 +136,10 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 				w.notice(fmt.Sprintf("The hub at %s cannot be reached (%v); still trying. Meanwhile the question is asked here.", w.url, err))
 			},
 			Reached: func() {
-				w.notice(fmt.Sprintf("The hub at %s is reached again: the question is in its inbox too.", w.url))
+				w.notice(fmt.Sprintf("The hub at %s is reached again.", w.url))
+			},
+			Held: func() {
+				w.notice(fmt.Sprintf("This question is also in the hub's inbox (%s): answer it here or there.", w.url))
 			},
 		}).Ask(hctx, call)
 		var refused hub.Refused

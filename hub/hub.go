@@ -90,6 +90,8 @@ type Watch struct {
 	Unreachable func(err error)
 	// Reached is called when the hub answered again after Unreachable.
 	Reached func()
+	// Held is called once the hub holds the ask (it is in the inbox).
+	Held func()
 }
 
 // Watched returns a provider that asks like p and tells w what happens.
@@ -134,6 +136,9 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, w Watch) (askcor
 			}
 		}
 		return askcore.Reply{}, err
+	}
+	if w.Held != nil && ask.State == "pending" {
+		w.Held()
 	}
 	for {
 		if ask.State != "pending" {

@@ -36,6 +36,7 @@ func TestHubAsk(t *testing.T) {
 		out := tmuxtest.Quote(filepath.Join(dir, "inbox.json"))
 		tm.Session("inbox", 120, 40, command(h, out))
 		tm.WaitCursor("inbox", "1. Production")
+		tm.WaitFor("inbox", "This question is also in the hub's inbox ("+h.URL+"): answer it here or there.")
 		a := h.Ask(t, store.StatePending)
 		assert.JSONEq(t, askRequest, a.Arguments, "the model's arguments reach the hub")
 		// What the inbox sends for the person's pick of Staging (its
