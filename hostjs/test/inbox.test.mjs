@@ -460,7 +460,8 @@ test('times age, and the inbox says when the asking program is not waiting now',
   await card.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
   assert.equal(await card.locator('.ask-meta time').textContent(), 'asked just now');
   assert.ok(await card.locator('.ask-not-waiting').isHidden(), 'the program has just asked: it waits');
-  assert.equal(await page.locator('.session h3').count(), 0, 'an ask without a session gets no "No session" heading');
+  const session = page.locator('section.session', { has: card });
+  assert.equal(await session.locator('h3').count(), 0, 'an ask without a session gets no "No session" heading');
   await context.clock.fastForward('03:00');
   await card.getByText('asked 3 min ago').waitFor({ timeout: PATIENCE });
   await card.getByText('The asking program is not waiting now').waitFor({ timeout: PATIENCE });
