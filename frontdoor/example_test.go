@@ -54,7 +54,7 @@ func ExampleBuild() {
 		return
 	}
 	last := a.History[len(a.History)-1]
-	fmt.Println(strings.HasPrefix(last.Content, `Noted: by-feature. Your notes, if you added any: "keep shared code apart".`))
+	fmt.Println(strings.HasPrefix(last.Content, `Noted: by-feature. Your notes: "keep shared code apart".`))
 	// Output:
 	// answer: {"answers":[{"question":"Which language should the new service be written in?","answer":"go","selected":{"index":0,"label":"Go","value":"go"}},{"question":"Which features should the first version have?","answers":["http","metrics"],"selected":[{"index":0,"label":"HTTP API","value":"http"},{"index":1,"label":"Metrics","value":"metrics"}]}]}
 	// answer: {"answer":"by-feature","selected":{"index":0,"label":"By feature","value":"by-feature"},"notes":"keep shared code apart"}

@@ -219,7 +219,7 @@ func TestBuildWiresEverything(t *testing.T) {
 	assert.NotEmpty(t, from.ToolCallID)
 	require.Len(t, texts, 3)
 	assert.Contains(t, texts[1], "says: typescript; metrics.", "the batch's answers reached the model")
-	assert.Contains(t, texts[2], `Noted: by-layer. Your notes, if you added any: "my notes".`)
+	assert.Contains(t, texts[2], `Noted: by-layer. Your notes: "my notes".`)
 
 	require.NoError(t, rt.Close(ctx))
 	require.NoError(t, rt.Close(ctx), "Close twice is fine")

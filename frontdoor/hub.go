@@ -29,13 +29,25 @@ func (h *Hub) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&h.TokenFile, "hub-token-file", "", "read the hub's agent token from `FILE` (default: $ASKCORE_HUB_TOKEN)")
 }
 
+// On reports whether a hub is configured (--hub or ASKCORE_HUB_URL).
+func (h Hub) On(getenv func(string) string) bool {
+	return h.URL != "" || getenv("ASKCORE_HUB_URL") != ""
+}
+
 // Provider returns the provider a front door registers: local alone when no
 // hub is set; else the question goes to local and to the hub at once
 // (askcore.FirstReply), the first reply wins and the other is withdrawn
 // with the core's words. When local answered first, the hub's inbox says
 // the question was answered there (local.Name: "the terminal", "the
 // form"). A local surface that cannot show the question (no terminal, a
-// client without forms) drops out and the hub keeps it.
+// client without forms, a host that declines unseen, an input at its end)
+// drops out and the hub keeps it; a hub that refuses the ask drops out and
+// the local surface keeps it. Only when both dropped out does the model
+// hear why (the core's no_surface). A local provider that is a Noticer
+// hears what happens with the hub, for the person: refused, unreachable
+// (and reached again); the core's answered_elsewhere words reach it as
+// its ctx's cause, as FirstReply does for every surface.
+
 func (h Hub) Provider(local askcore.Surface, getenv func(string) string, opts ...hub.Option) (askcore.Provider, error) {
 	url := h.URL
 	if url == "" {
@@ -61,13 +73,39 @@ func (h Hub) Provider(local askcore.Surface, getenv func(string) string, opts ..
 	if token == "" {
 		return nil, errors.New("--hub needs the agent's token: set ASKCORE_HUB_TOKEN or pass --hub-token-file FILE (askcore-hub agent add prints it)")
 	}
-	return withHub{local: local, hub: hub.New(url, token, opts...)}, nil
+	return withHub{local: local, url: url, hub: hub.New(url, token, opts...)}, nil
+}
+
+// Noticer is a local surface that can tell the person something while it
+// asks (the terminal prints the line above its question).
+type Noticer interface {
+	Notice(text string)
 }
 
 // withHub asks through a local surface and a hub at once.
 type withHub struct {
 	local askcore.Surface
+	url   string
 	hub   *hub.Provider
+}
+
+// notice tells the person text on the local surface, when it can.
+func (w withHub) notice(text string) {
+	if n, ok := w.local.Provider.(Noticer); ok {
+		n.Notice(text)
+	}
+}
+
+// localDropsOut turns the local surface's end of input (a pipe with
+// nothing more, a closed input) into a drop-out while the hub asks: the
+// person did not end the question there, the input did. Only a decline,
+// Esc or Ctrl-C of the person's own ends the ask.
+func localDropsOut(ctx context.Context, call *askcore.Call, err error) error {
+	var f askcore.Failure
+	if errors.As(err, &f) && (f.Situation == askcore.SituationEOF || f.Situation == askcore.SituationInputClosed) {
+		return askcore.Failure{Situation: askcore.SituationNotShown, Detail: call.Core().Fail(ctx, f).Message}
+	}
+	return err
 }
 
 // withdrawWithin bounds the wait for the hub's withdrawal once the local
@@ -92,10 +130,40 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 			}
 			return w.local.Name
 		}
-		return w.hub.AnsweredIn(answeredIn).Ask(hctx, call)
+		r, err := w.hub.Watched(hub.Watch{
+			AnsweredIn: answeredIn,
+			Unreachable: func(err error) {
+				w.notice(fmt.Sprintf("The hub at %s cannot be reached (%v); still trying. Meanwhile the question is asked here.", w.url, err))
+			},
+			Reached: func() {
+				w.notice(fmt.Sprintf("The hub at %s is reached again.", w.url))
+			},
+			Held: func() {
+				w.notice(fmt.Sprintf("This question is also in the hub's inbox (%s): answer it here or there.", w.url))
+			},
+		}).Ask(hctx, call)
+		var refused hub.Refused
+		if hctx.Err() == nil && errors.As(err, &refused) {
+			// Not an answer: the hub could not take the question. The
+			// local surface keeps it; the model hears this only if no
+			// surface is left.
+			w.notice("The hub's inbox does not have this question: " + refused.Failure.Detail + ". Answer it here.")
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNotShown, Detail: refused.Failure.Detail}
+		}
+		return r, err
 	})
+	local := askcore.Surface{Name: w.local.Name, Provider: askcore.ProviderFunc(func(lctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+		if w.local.Provider == nil {
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoProvider}
+		}
+		r, err := w.local.Provider.Ask(lctx, call)
+		if lctx.Err() == nil {
+			err = localDropsOut(lctx, call, err)
+		}
+		return r, err
+	})}
 	r, err := askcore.FirstReply(
-		w.local,
+		local,
 		askcore.Surface{Name: "the hub's inbox", Provider: inbox},
 	).Ask(ctx, call)
 	// FirstReply does not wait for the surfaces it withdrew: wait for the

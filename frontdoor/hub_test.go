@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -128,4 +131,75 @@ func TestHubSettings(t *testing.T) {
 			require.ErrorContains(t, err, tc.err)
 		})
 	}
+}
+
+// TestHubRefusedKeepsLocal: a hub that refuses the token is not an
+// answer: the local surface keeps the question (and hears why the inbox
+// does not have it), and the model hears the refusal only when the local
+// surface could not show the question either.
+func TestHubRefusedKeepsLocal(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		local    func(context.Context) (askcore.Reply, error)
+		wantErr  string
+		wantJSON string
+	}{
+		{"local answers", func(context.Context) (askcore.Reply, error) { return askcore.Lines("SQLite"), nil }, "", `"SQLite"`},
+		{"local input at its end", func(context.Context) (askcore.Reply, error) {
+			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationEOF}
+		}, "the hub's inbox: the hub refused the ask: UNAUTHORIZED", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hubtest.Start(t)
+			local := &noticed{ask: tc.local}
+			env := func(k string) string {
+				if k == "ASKCORE_HUB_TOKEN" {
+					return "askcore_wrong"
+				}
+				return h.Env(k)
+			}
+			p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, env, hub.WithPollSeconds(1))
+			require.NoError(t, err)
+			r := <-askThrough(t, p)
+			if tc.wantErr != "" {
+				var e *askcore.Error
+				require.True(t, errors.As(r.err, &e), "%v", r.err)
+				assert.Equal(t, askcore.CodeAskFailed, e.Code)
+				assert.Contains(t, e.Message, tc.wantErr)
+				assert.NotContains(t, e.Message, "answered elsewhere")
+				return
+			}
+			require.NoError(t, r.err)
+			assert.Contains(t, string(r.answer.JSON()), tc.wantJSON)
+			assert.Contains(t, local.notices(), "the hub refused the ask: UNAUTHORIZED")
+		})
+	}
+}
+
+// noticed is a local surface that records what it is told.
+type noticed struct {
+	ask  func(context.Context) (askcore.Reply, error)
+	mu   sync.Mutex
+	text []string
+}
+
+func (n *noticed) Ask(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
+	// Answer once the hub's refusal was told, as a person reads it first.
+	deadline := time.Now().Add(30 * time.Second)
+	for n.notices() == "" && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond) // polling a condition
+	}
+	return n.ask(ctx)
+}
+
+func (n *noticed) Notice(text string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.text = append(n.text, text)
+}
+
+func (n *noticed) notices() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return strings.Join(n.text, "\n")
 }

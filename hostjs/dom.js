@@ -266,7 +266,7 @@ export class DomProvider {
           label.appendChild(d);
         }
         if (e.preview && previewPane) {
-          const pre = el('pre', 'askcore-preview', e.preview);
+          const pre = el('pre', 'askcore-preview', previewText(e.preview));
           pre.id = `${eid}-p`;
           pre.hidden = true;
           describe.push(pre.id);
@@ -622,4 +622,31 @@ function messageOf(err) {
  */
 export function createDomProvider(core, element, options) {
   return new DomProvider(core, element, options);
+}
+
+/**
+ * A preview (Markdown text) as the form shows it in its code block: a
+ * fenced code block's lines without the fence lines (```lang ... ```,
+ * ~~~ too), which would otherwise show literally; everything else as it
+ * is. Text, never HTML.
+ * @param {string} md
+ */
+function previewText(md) {
+  /** @type {string[]} */
+  const out = [];
+  /** @type {string | null} the open fence's marks */
+  let open = null;
+  for (const line of md.split('\n')) {
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (m && open === null && !(m[1][0] === '`' && m[2].includes('`'))) {
+      open = m[1];
+      continue;
+    }
+    if (m && open !== null && m[1][0] === open[0] && m[1].length >= open.length && m[2].trim() === '') {
+      open = null;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
 }

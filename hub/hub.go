@@ -73,21 +73,45 @@ func New(baseURL, token string, opts ...Option) *Provider {
 
 // Ask puts call to the person through the hub and returns their reply.
 func (p *Provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
-	return p.ask(ctx, call, nil)
+	return p.ask(ctx, call, Watch{})
 }
 
-// AnsweredIn returns a provider that asks like p, for one call put to the
-// person through the hub and a surface of the agent's own at once
-// (askcore.FirstReply): when that ask is withdrawn, answeredIn names the
-// surface that got the answer ("the terminal"; "" when none did), and the
-// hub's inbox says the question was answered there.
-func (p *Provider) AnsweredIn(answeredIn func() string) askcore.Provider {
+// Watch is what a front door that asks through the hub beside a surface of
+// its own (askcore.FirstReply) learns while an ask is in the hub, so that
+// the person hears on that surface what is happening with the hub. Every
+// field may be nil.
+type Watch struct {
+	// AnsweredIn, called when the ask is withdrawn, names the surface
+	// that got the answer ("the terminal"; "" when none did): the hub's
+	// inbox says the question was answered there.
+	AnsweredIn func() string
+	// Unreachable is called when an attempt to reach the hub failed and
+	// will be tried again (the hub is down, the network is), with why.
+	Unreachable func(err error)
+	// Reached is called when the hub answered again after Unreachable.
+	Reached func()
+	// Held is called once the hub holds the ask (it is in the inbox).
+	Held func()
+}
+
+// Watched returns a provider that asks like p and tells w what happens.
+func (p *Provider) Watched(w Watch) askcore.Provider {
 	return askcore.ProviderFunc(func(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
-		return p.ask(ctx, call, answeredIn)
+		return p.ask(ctx, call, w)
 	})
 }
 
-func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func() string) (askcore.Reply, error) {
+// Refused is the error of an ask the hub refused (a token it does not
+// know, an ask that is not this agent's, other arguments under the same
+// ids): trying again will not change it. It unwraps to the
+// askcore.Failure the core words for the model.
+type Refused struct{ Failure askcore.Failure }
+
+func (r Refused) Error() string { return r.Failure.Error() }
+func (r Refused) Unwrap() error { return r.Failure }
+
+func (p *Provider) ask(ctx context.Context, call *askcore.Call, w Watch) (askcore.Reply, error) {
+	answeredIn := w.AnsweredIn
 	req := wire.CreateAsk{Arguments: call.Arguments(), ToolCallID: call.From.ToolCallID, SessionID: call.From.SessionID}
 	if req.ToolCallID == "" {
 		// Without the model's id a replay cannot be recognised: this ask
@@ -101,7 +125,7 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 		return askcore.Reply{}, err
 	}
 	var ask wire.Ask
-	if err := p.retry(ctx, func() error { return p.do(ctx, http.MethodPost, "/v1/asks", body, &ask) }); err != nil {
+	if err := p.retry(ctx, w, func() error { return p.do(ctx, http.MethodPost, "/v1/asks", body, &ask) }); err != nil {
 		if ctx.Err() != nil && !continues(ctx) {
 			// The ask may exist without its id reaching us: the same ids
 			// name it (the hub answers the existing ask), so withdraw that.
@@ -113,12 +137,15 @@ func (p *Provider) ask(ctx context.Context, call *askcore.Call, answeredIn func(
 		}
 		return askcore.Reply{}, err
 	}
+	if w.Held != nil && ask.State == "pending" {
+		w.Held()
+	}
 	for {
 		if ask.State != "pending" {
 			return wire.Outcome(ask)
 		}
 		path := "/v1/asks/" + url.PathEscape(ask.ID) + fmt.Sprintf("?wait=%d", p.wait)
-		err := p.retry(ctx, func() error { return p.do(ctx, http.MethodGet, path, nil, &ask) })
+		err := p.retry(ctx, w, func() error { return p.do(ctx, http.MethodGet, path, nil, &ask) })
 		if err != nil {
 			if ctx.Err() != nil && !continues(ctx) {
 				p.withdraw(ctx, ask.ID, answeredIn)
@@ -151,26 +178,30 @@ func (p *Provider) withdraw(ctx context.Context, id string, answeredIn func() st
 	_ = p.do(wctx, http.MethodDelete, "/v1/asks/"+url.PathEscape(id), body, &a)
 }
 
-// refusal is an answer of the hub that trying again will not change.
-type refusal struct{ err error }
-
-func (r refusal) Error() string { return r.err.Error() }
-
 // retry runs f until it succeeds, is refused, or ctx ends, waiting a
-// doubling, jittered, capped time between attempts.
-func (p *Provider) retry(ctx context.Context, f func() error) error {
+// doubling, jittered, capped time between attempts. w hears when the hub
+// cannot be reached and when it is reached again.
+func (p *Provider) retry(ctx context.Context, w Watch, f func() error) error {
 	backoff := 100 * time.Millisecond
+	lost := false
 	for {
 		err := f()
-		var r refusal
+		var r Refused
 		switch {
 		case err == nil:
+			if lost && w.Reached != nil {
+				w.Reached()
+			}
 			return nil
 		case errors.As(err, &r):
-			return r.err
+			return r
 		case ctx.Err() != nil:
 			return ctx.Err()
 		}
+		if !lost && w.Unreachable != nil {
+			w.Unreachable(err)
+		}
+		lost = true
 		t := time.NewTimer(backoff/2 + rand.N(backoff/2+1))
 		select {
 		case <-ctx.Done():
@@ -192,7 +223,7 @@ func (p *Provider) do(ctx context.Context, method, path string, body []byte, out
 	}
 	req, err := http.NewRequestWithContext(ctx, method, p.base+path, rd)
 	if err != nil {
-		return refusal{askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: err.Error()}}
+		return Refused{askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: err.Error()}}
 	}
 	req.Header.Set("Authorization", "Bearer "+p.token)
 	if body != nil {
@@ -219,7 +250,7 @@ func (p *Provider) do(ctx context.Context, method, path string, body []byte, out
 		if json.Unmarshal(data, &e) == nil && e.Code != "" {
 			detail = fmt.Sprintf("the hub refused the ask: %s: %s", e.Code, e.Message)
 		}
-		return refusal{askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: detail}}
+		return Refused{askcore.Failure{Situation: askcore.SituationProviderFailed, Detail: detail}}
 	}
 	return fmt.Errorf("hub: %s", resp.Status)
 }

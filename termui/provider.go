@@ -272,6 +272,22 @@ func (p *Provider) askOne(ctx context.Context, call *askcore.Call, i int) (strin
 	}
 }
 
+// Notice shows text to the person on a line of its own (above a picker on
+// screen; in line mode, the prompt is written again below it): what
+// happens elsewhere while the terminal asks, such as a hub that cannot be
+// reached (frontdoor.Noticer).
+func (p *Provider) Notice(text string) {
+	st := p.cfg.Style
+	p.mu.Lock()
+	asking := p.active != nil
+	p.mu.Unlock()
+	if p.cfg.Picker != nil || !asking {
+		p.write(st.Dim(text) + "\n")
+		return
+	}
+	p.write("\n" + st.Dim(text) + "\n" + st.Prompt("? "))
+}
+
 func (p *Provider) setActive(c context.CancelCauseFunc) {
 	p.mu.Lock()
 	p.active = c

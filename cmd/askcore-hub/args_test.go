@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The commands that take no names refuse one as a usage error (exit 2)
@@ -22,6 +24,43 @@ func TestCommandsWithoutArguments(t *testing.T) {
 			assert.Contains(t, errb.String(), "askcore-hub: "+strings.Join(cmd, " ")+" takes no arguments\n")
 			assert.Empty(t, out.String())
 			assert.NoFileExists(t, db, "the store was not opened")
+		})
+	}
+}
+
+// TestMetricsTokenNeverAFlagValue: the metrics token comes from a file or
+// the environment; a flag that would show it in the process list is
+// refused.
+func TestMetricsTokenNeverAFlagValue(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "hub.db")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--db", db, "--metrics-token", "s3cret"}, &out, &errb, func(string) string { return "" })
+	assert.Equal(t, 2, code, "--metrics-token is not a flag: %s", errb.String())
+	assert.NoFileExists(t, db)
+
+	file := filepath.Join(dir, "token")
+	require.NoError(t, os.WriteFile(file, []byte("from-file\n"), 0o600))
+	env := func(k string) string { return map[string]string{"ASKCORE_HUB_METRICS_TOKEN": "from-env"}[k] }
+	for _, tc := range []struct {
+		name, file string
+		getenv     func(string) string
+		want, err  string
+	}{
+		{"the file", file, env, "from-file", ""},
+		{"the environment", "", env, "from-env", ""},
+		{"none", "", func(string) string { return "" }, "", ""},
+		{"a missing file", filepath.Join(dir, "none"), env, "", "--metrics-token-file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &cli{getenv: tc.getenv, metricsTokenFile: tc.file}
+			got, err := c.metricsToken()
+			if tc.err != "" {
+				require.ErrorContains(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }

@@ -185,9 +185,9 @@ type cli struct {
 	stdin            io.Reader
 
 	// serve
-	settings                            frontdoor.Settings
-	addr, tlsCert, tlsKey, metricsToken string
-	behindProxy                         bool
+	settings                                frontdoor.Settings
+	addr, tlsCert, tlsKey, metricsTokenFile string
+	behindProxy                             bool
 }
 
 func defaultBase(getenv func(string) string) string {
@@ -404,5 +404,23 @@ func (c *cli) serveFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.tlsKey, "tls-key", "", "the certificate's key `file`")
 	fs.BoolVar(&c.behindProxy, "behind-tls-proxy", false, "a reverse proxy in front terminates TLS: plain HTTP on a non-loopback address is allowed")
 	fs.StringVar(&c.base, "url", c.getenv("ASKCORE_HUB_URL"), "the `URL` people and agents open the hub at, when it is not the listening address (a proxy's name); its host is served")
-	fs.StringVar(&c.metricsToken, "metrics-token", c.getenv("ASKCORE_HUB_METRICS_TOKEN"), "serve /metrics to requests with this bearer token (default: loopback connections only)")
+	fs.StringVar(&c.metricsTokenFile, "metrics-token-file", "", "serve /metrics to requests with the bearer token in `FILE` (default: $ASKCORE_HUB_METRICS_TOKEN; neither: loopback connections only)")
+}
+
+// metricsToken is the bearer token of /metrics: from --metrics-token-file,
+// else ASKCORE_HUB_METRICS_TOKEN. A secret is never a flag's value, which
+// every user of the machine can read in the process list.
+func (c *cli) metricsToken() (string, error) {
+	if c.metricsTokenFile == "" {
+		return c.getenv("ASKCORE_HUB_METRICS_TOKEN"), nil
+	}
+	b, err := os.ReadFile(c.metricsTokenFile)
+	if err != nil {
+		return "", usageError{"--metrics-token-file: " + err.Error()}
+	}
+	token := strings.TrimSpace(string(b))
+	if token == "" {
+		return "", usageError{"--metrics-token-file: the file " + c.metricsTokenFile + " is empty"}
+	}
+	return token, nil
 }

@@ -13,10 +13,14 @@ import (
 // serve turns the flags into a server.Config and runs it until ctx ends
 // (a signal): the hub the tests start through server.Run.
 func (c *cli) serve(ctx context.Context) error {
+	metricsToken, err := c.metricsToken()
+	if err != nil {
+		return err
+	}
 	cfg := server.Config{
 		Options: server.Options{
 			BaseURL:      c.base,
-			MetricsToken: c.metricsToken,
+			MetricsToken: metricsToken,
 			Logger:       slog.New(slog.NewTextHandler(c.stderr, nil)),
 		},
 		Addr:           c.addr,

@@ -74,3 +74,51 @@ func TestHubFlagsRefused(t *testing.T) {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// TestHubWaitsWhenTheClientDeclinesUnseen: a client that declines the
+// form before anyone could have read it (codex exec, claude -p) has not
+// shown the question (not_shown): with --hub that surface drops out and
+// the ask waits for the person's reply in the inbox.
+func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
+	h := hubtest.Start(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	serverR, clientW := io.Pipe()
+	clientR, serverW := io.Pipe()
+	var stderr syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--engine", "native", "--web=never", "--hub", h.URL}, serverR, serverW, &stderr, h.Env)
+		_ = serverW.Close()
+	}()
+	declined := make(chan struct{}, 1)
+	client := mcp.NewClient(&mcp.Implementation{Name: "codex-mcp-client", Version: "0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			declined <- struct{}{}
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	})
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
+	require.NoError(t, err, stderr.String())
+	defer cs.Close()
+	got := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		got <- res
+	}()
+	<-declined
+	a := h.Ask(t, store.StatePending)
+	_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+	require.NoError(t, err)
+	res := <-got
+	text := res.Content[0].(*mcp.TextContent).Text
+	require.False(t, res.IsError, "%s", text)
+	call, err := nativeCore.Normalize(ctx, choiceArgs)
+	require.NoError(t, err)
+	want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want.JSON()), text, "the inbox's answer, not the unseen decline")
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/frontdoor"
@@ -48,6 +49,11 @@ Where the answer comes from:
                       from the controlling terminal (/dev/tty), where the
                       prompt is shown too; with no terminal the ask fails
                       with ASK_FAILED (use --request and pipe the answer).
+  --hub URL           the question is also in the askcore-hub's inbox; the
+                      first answer wins. A terminal that cannot show the
+                      question (none, or input at its end) drops out and
+                      the ask waits for the inbox; --ask-id ID names the
+                      ask, so that a re-run attaches to it.
 
 In a browser (--web): the question is asked on a local web page instead
 of the terminal; the request is still taken from --request or stdin. The
@@ -104,6 +110,7 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	web.add(fs)
 	var hubFlags frontdoor.Hub
 	hubFlags.AddFlags(fs)
+	askID := fs.String("ask-id", "", "with --hub: the `ID` the hub knows this ask by, so that a re-run (after a crash) attaches to the question already in the inbox instead of asking again")
 	if help, err := s.parseFlags(fs, askUsage, args); help {
 		return askExitOK
 	} else if err != nil {
@@ -114,6 +121,9 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	}
 	if bad := web.check(fs); bad != "" {
 		return askUsageFail(s, bad)
+	}
+	if *askID != "" && !hubFlags.On(s.getenv) {
+		return askUsageFail(s, "--ask-id needs --hub URL (or ASKCORE_HUB_URL)")
 	}
 	requestSet := false
 	fs.Visit(func(f *flag.Flag) { requestSet = requestSet || f.Name == "request" })
@@ -184,7 +194,12 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	case !requestSet:
 		tty, err := s.openTTY()
 		if err != nil {
-			return askFail(ctx, s, client, client.Fail(ctx, askcore.Failure{Situation: askcore.SituationNoTerminal}))
+			if !hubFlags.On(s.getenv) {
+				return askFail(ctx, s, client, client.Fail(ctx, askcore.Failure{Situation: askcore.SituationNoTerminal}))
+			}
+			// No terminal, but the hub's inbox can still reach the
+			// person: the terminal drops out and the ask waits there.
+			return askHub(ctx, s, client, hubFlags, arguments, *askID, *timeout, noTerminal{s.stderr})
 		}
 		defer tty.Close()
 		in, out = tty, tty
@@ -205,9 +220,32 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 		return askFail(ctx, s, client, err)
 	}
 	defer prov.Close()
-	// With --hub, the question is also in the hub's inbox: the first
-	// reply wins and the other is withdrawn.
-	both, err := hubFlags.Provider(askcore.Surface{Name: "the terminal", Provider: prov}, s.getenv)
+	return askHub(ctx, s, client, hubFlags, arguments, *askID, *timeout, prov)
+}
+
+// noTerminal is the local surface of an ask with no terminal to show it
+// on: it drops out at once, and what happens with the hub is said on
+// stderr.
+type noTerminal struct{ stderr io.Writer }
+
+func (noTerminal) Ask(context.Context, *askcore.Call) (askcore.Reply, error) {
+	return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoTerminal}
+}
+
+func (n noTerminal) Notice(text string) { fmt.Fprintln(n.stderr, "askcore: "+text) }
+
+// terminalSurface is a local surface that is closed before the answer is
+// written (the picker erased, the terminal's mode restored).
+type terminalSurface interface {
+	askcore.Provider
+	Close()
+}
+
+// askHub asks through local, and through the hub when one is set (the
+// first reply wins and the other is withdrawn), and writes the outcome.
+// askID, when set, is the tool call id the hub knows the ask by.
+func askHub(ctx context.Context, s sys, client *askcore.Core, hubFlags frontdoor.Hub, arguments, askID string, timeout time.Duration, local askcore.Provider) int {
+	both, err := hubFlags.Provider(askcore.Surface{Name: "the terminal", Provider: local}, s.getenv)
 	if err != nil {
 		return askUsageFail(s, err.Error())
 	}
@@ -221,13 +259,15 @@ func runAsk(ctx context.Context, args []string, s sys) int {
 	// An abort by a signal is reported by the service with its reason
 	// ("interrupted (Ctrl-C)", "terminated (SIGTERM)").
 	res, err := svc.Ask(ctx, arguments, askcore.AskOptions{
-		From:    askcore.Identity{AgentID: "askcore-stdio-ask"},
-		Timeout: *timeout,
+		From:    askcore.Identity{AgentID: "askcore-stdio-ask", ToolCallID: askID},
+		Timeout: timeout,
 	})
 	// The service returns at once on a signal or a timeout: the provider
 	// first erases its picker and restores the terminal, so that the
 	// output below lands on a clean screen.
-	prov.Close()
+	if t, ok := local.(terminalSurface); ok {
+		t.Close()
+	}
 	if err != nil {
 		return askFail(ctx, s, client, err)
 	}

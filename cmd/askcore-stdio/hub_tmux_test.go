@@ -36,6 +36,7 @@ func TestHubAsk(t *testing.T) {
 		out := tmuxtest.Quote(filepath.Join(dir, "inbox.json"))
 		tm.Session("inbox", 120, 40, command(h, out))
 		tm.WaitCursor("inbox", "1. Production")
+		tm.WaitFor("inbox", "This question is also in the hub's inbox ("+h.URL+"): answer it here or there.")
 		a := h.Ask(t, store.StatePending)
 		assert.JSONEq(t, askRequest, a.Arguments, "the model's arguments reach the hub")
 		// What the inbox sends for the person's pick of Staging (its
@@ -64,4 +65,93 @@ func TestHubAsk(t *testing.T) {
 		a := h.Ask(t, store.StateWithdrawn)
 		assert.Equal(t, "the terminal", a.RepliedWhere, "the inbox shows it was answered in the terminal")
 	})
+}
+
+// TestHubAskTruth: what the terminal says about the hub is what happened.
+// A token the hub refuses and a hub that cannot be reached are each said
+// in words of their own, never "answered elsewhere", and the picker stays:
+// the person's answer on the terminal is the outcome.
+func TestHubAskTruth(t *testing.T) {
+	server := newTmux(t)
+	dir := t.TempDir()
+	req := writeFile(t, dir, "req.json", askRequest)
+	elsewhere := "answered elsewhere"
+	for _, tc := range []struct {
+		name, session, url, token, says string
+	}{
+		{"refused token", "refused", "", "askcore_wrong", "The hub's inbox does not have this question: the hub refused the ask: UNAUTHORIZED"},
+		{"unreachable hub", "unreachable", "http://127.0.0.1:9", "", "cannot be reached"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hubtest.Start(t)
+			url, token := tc.url, tc.token
+			if url == "" {
+				url = h.URL
+			}
+			if token == "" {
+				token = h.Token
+			}
+			tm := server.With(t)
+			out := tmuxtest.Quote(filepath.Join(dir, tc.name+".json"))
+			tm.Session(tc.session, 120, 40, fmt.Sprintf(`ASKCORE_HUB_TOKEN=%s %s ask --engine native --hub %s --request "$(cat %s)" > %s`,
+				tmuxtest.Quote(token), bin, tmuxtest.Quote(url), req, out))
+			tm.WaitFor(tc.session, tc.says)
+			tm.WaitCursor(tc.session, "1. Production")
+			assert.NotContains(t, tm.All(tc.session, false), elsewhere, "the terminal never says answered elsewhere when nobody answered")
+			tm.Keys(tc.session, "Enter")
+			tm.WaitFor(tc.session, "[exit 0]")
+			answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{1}})
+			assert.Equal(t, answer+"\n", readOut(t, out), "the person's answer on the terminal is the outcome")
+		})
+	}
+}
+
+// TestHubAskWithoutTerminal: with --hub, a run that cannot show the
+// question (no terminal at all; stdin at its end) waits for the inbox,
+// and the inbox's answer is the outcome.
+func TestHubAskWithoutTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+	}{
+		{"request on stdin, no terminal", nil, askRequest},
+		{"stdin at its end", []string{"--request", askRequest}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hubtest.Start(t)
+			p := start(t, baseEnv("ASKCORE_HUB_TOKEN="+h.Token), true, append([]string{"ask", "--engine", "native", "--hub", h.URL}, tc.args...)...)
+			p.send(tc.stdin)
+			require.NoError(t, p.stdin.Close())
+			a := h.Ask(t, store.StatePending)
+			_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
+			require.NoError(t, err)
+			require.Equal(t, 0, p.wait(), "stdout:\n%s\nstderr:\n%s", p.stdout, p.stderr)
+			answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
+			assert.Equal(t, answer+"\n", p.stdout.String())
+		})
+	}
+}
+
+// TestHubAskID: a run killed while it waits leaves its ask in the inbox;
+// a re-run with the same --ask-id attaches to it (no second question) and
+// gets the answer given meanwhile.
+func TestHubAskID(t *testing.T) {
+	h := hubtest.Start(t)
+	env := baseEnv("ASKCORE_HUB_TOKEN=" + h.Token)
+	args := []string{"ask", "--engine", "native", "--hub", h.URL, "--ask-id", "deploy-1", "--request", askRequest}
+	first := start(t, env, true, args...)
+	a := h.Ask(t, store.StatePending)
+	require.NoError(t, first.cmd.Process.Kill())
+	first.wait()
+	_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
+	require.NoError(t, err)
+	second := start(t, env, true, args...)
+	require.NoError(t, second.stdin.Close())
+	require.Equal(t, 0, second.wait(), "stdout:\n%s\nstderr:\n%s", second.stdout, second.stderr)
+	answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
+	assert.Equal(t, answer+"\n", second.stdout.String(), "the answer given while nobody waited")
+	asks, err := h.Store.Asks(context.Background(), store.AskFilter{PersonID: h.Person})
+	require.NoError(t, err)
+	assert.Len(t, asks, 1, "the re-run attached to the same ask")
 }

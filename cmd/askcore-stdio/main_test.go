@@ -324,7 +324,7 @@ func TestDemoRunsWithoutKeys(t *testing.T) {
 				`The tool result I received says: go; http, database, Tracing\. .*after // .*\n\n\? ─+\n\[Layout\] How should the code be organised\?\n`+
 				`\n  1\. By feature \(recommended\)\n.*\n     Preview:\n         `+"```"+`text\n         service/\n           orders/\n(?:.*\n)*?     \(end of preview\)\n  2\. By layer\n`+
 				`.*\? \n→ By layer \(notes: keep shared code apart\)\n`+
-				`Noted: by-layer\. Your notes, if you added any: "keep shared code apart"\. That is the whole demo\.`, stdout)
+				`Noted: by-layer\. Your notes: "keep shared code apart"\. That is the whole demo\.`, stdout)
 			assert.NotContains(t, stdout, "→ hello", "the first line is a prompt, not an answer")
 			assert.NotContains(t, stdout, "ASK_ABORTED")
 			assert.Empty(t, stderr)

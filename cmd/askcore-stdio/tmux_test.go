@@ -200,7 +200,7 @@ func TestTerminalDemo(t *testing.T) {
 				"How should the code be organised?", "     Preview:", "     (end of preview)")
 			tm.Line(name, "2 // keep shared code apart")
 			tm.WaitFor(name, "→ By layer (notes: keep shared code apart)",
-				`Noted: by-layer. Your notes, if you added any: "keep shared code apart".`, "\n>")
+				`Noted: by-layer. Your notes: "keep shared code apart".`, "\n>")
 			tm.Keys(name, "C-d")
 			scr = tm.WaitFor(name, "[exit 0]")
 			assert.NotContains(t, scr, "ASK_ABORTED")

@@ -444,6 +444,23 @@ test('previews: the focused option\'s preview in a <pre>, monospace, its shape k
   assert.deepEqual(await shown(), [layout.entries[0].preview]);
 });
 
+test('previews: a Markdown fence is shown as the code block it is, not as a line of backticks; still text', opts, async (t) => {
+  const page = await openPage(t);
+  await ask(page, JSON.stringify({
+    question: 'Which guard?',
+    options: [
+      { label: 'Early return', preview: '```go\nif err != nil {\n\treturn err\n}\n```', recommended: true },
+      { label: 'Shell', preview: 'Run:\n~~~sh\necho "<b>hi</b>"\n~~~' },
+    ],
+  }));
+  await page.getByRole('radio', { name: 'Early return' }).waitFor();
+  const shown = () => page.locator('pre.askcore-preview:visible').allTextContents();
+  assert.deepEqual(await shown(), ['if err != nil {\n    return err\n}']);
+  await page.keyboard.press('ArrowDown');
+  assert.deepEqual(await shown(), ['Run:\necho "<b>hi</b>"'], 'text, never HTML');
+  assert.equal(await page.locator('pre.askcore-preview b').count(), 0);
+});
+
 test('notes: a text field per question; the reply carries them', opts, async (t) => {
   const page = await openPage(t);
   const id = await askDirect(page, BATCH);

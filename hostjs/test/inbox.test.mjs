@@ -391,3 +391,63 @@ test('askcore-stdio ask --hub: answered in the terminal, the open inbox shows it
   assert.equal(await ended.locator('.askcore-status').textContent(), elsewhere.message);
   assert.ok(await form.getByRole('radio', { name: 'PostgreSQL' }).isDisabled(), 'the inbox form is closed');
 });
+
+test('answered on another device: the open inbox marks what was chosen (not the recommended option), with notes, as an outcome not an error; times age', opts, async (t) => {
+  const agent = agentAPI(hub, agentToken(hub, 'answered-elsewhere'));
+  const desktop = await signIn(t, hub);
+  const phone = await signIn(t, hub);
+  const id = await agent.ask(DB_REQUEST, 'call-elsewhere', 'session-e');
+  const card = desktop.locator(`article[data-ask-id="${id}"]`);
+  await card.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  // The phone picks MySQL and adds a note (as its form posts it).
+  const posted = await phone.evaluate(async ([askId, csrf]) => {
+    const res = await fetch('/inbox/reply', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-askcore-csrf': csrf },
+      body: JSON.stringify({ id: askId, reply: { picks: [{ options: [2], text: '', notes: 'hosted already' }] } }),
+    });
+    return res.status;
+  }, [id, await phone.locator('meta[name="askcore-csrf"]').getAttribute('content')]);
+  assert.equal(posted, 200);
+  await card.locator('form[data-askcore-state="answered"]').waitFor({ timeout: PATIENCE });
+  assert.ok(await card.getByRole('radio', { name: 'MySQL' }).isChecked(), 'the chosen option is marked');
+  assert.ok(!(await card.getByRole('radio', { name: 'PostgreSQL' }).isChecked()), 'the unchosen recommended option is not');
+  assert.equal(await card.locator('.askcore-notes-text').inputValue(), 'hosted already');
+  const status = card.locator('.askcore-status');
+  assert.match(await status.textContent(), /MySQL[\s\S]*Answered by .+ from the inbox/);
+  assert.equal(await status.evaluate((e) => e.classList.contains('askcore-status-error')), false, 'not styled as an error');
+  assert.equal(await status.getAttribute('role'), 'status');
+});
+
+test('times age, and the inbox says when the asking program is not waiting now', opts, async (t) => {
+  const agent = agentAPI(hub, agentToken(hub, 'stopped'));
+  const context = await browser.newContext();
+  t.after(() => context.close());
+  await context.clock.install();
+  const page = await context.newPage();
+  await page.goto(loginLink(hub), { timeout: PATIENCE });
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${hub.base}/`);
+  await page.waitForFunction(() => window.__askcoreInbox?.ready, null, { timeout: PATIENCE });
+  const id = await agent.ask(DB_REQUEST, 'call-stopped', '');
+  const card = page.locator(`article[data-ask-id="${id}"]`);
+  await card.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  assert.equal(await card.locator('.ask-meta time').textContent(), 'asked just now');
+  assert.ok(await card.locator('.ask-not-waiting').isHidden(), 'the program has just asked: it waits');
+  const session = page.locator('section.session', { has: card });
+  assert.equal(await session.locator('h3').count(), 0, 'an ask without a session gets no "No session" heading');
+  await context.clock.fastForward('03:00');
+  await card.getByText('asked 3 min ago').waitFor({ timeout: PATIENCE });
+  await card.getByText('The asking program is not waiting now').waitFor({ timeout: PATIENCE });
+});
+
+test('a touch device without hover gets no keyboard hint line; a desktop does', opts, async (t) => {
+  const agent = agentAPI(hub, agentToken(hub, 'touch'));
+  const desktop = await signIn(t, hub);
+  const phone = await signIn(t, hub, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const id = await agent.ask(DB_REQUEST, 'call-touch', 's');
+  for (const page of [desktop, phone]) await page.locator(`article[data-ask-id="${id}"]`).getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  const help = (page) => page.locator(`article[data-ask-id="${id}"] .askcore-help`).first();
+  assert.ok(await help(desktop).isVisible(), 'the desktop shows the keys');
+  assert.ok(await help(phone).isHidden(), 'the phone does not');
+});

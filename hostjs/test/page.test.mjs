@@ -164,6 +164,17 @@ test('multi-select with the mouse', opts, async (t) => {
   assert.equal(r.stdout, expected(args, [{ options: [0, 1, 2] }]));
 });
 
+test('after a submit the page says "Your answer was sent", also once the program stopped', opts, async (t) => {
+  const run = await startAsk(t, MODEL);
+  const page = await openPage(t, run.url);
+  await page.getByRole('radio', { name: 'SQLite' }).check();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.locator('#status').filter({ hasText: 'Your answer was sent.' }).waitFor({ timeout: PATIENCE });
+  const r = await finished(run);
+  assert.equal(r.code, 0);
+  await page.locator('#status').filter({ hasText: /^Your answer was sent\. The asking program stopped serving this page/ }).waitFor({ timeout: PATIENCE });
+});
+
 test('optionless, and own text on a question with options', opts, async (t) => {
   const open = JSON.stringify({ question: 'Release name?' });
   let run = await startAsk(t, open);

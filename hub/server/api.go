@@ -160,6 +160,13 @@ func (s *Server) storeAsk(ctx context.Context, agent store.Agent, sessionID, too
 		s.metrics.inc(&s.metrics.created)
 		s.log.Info("ask created", "ask", a.ID, "agent", agent.Name)
 	}
+	if err == nil && !created && a.State == store.StatePending {
+		// A program attached again (a re-run after a crash): the inbox
+		// shows it waits.
+		if merr := s.store.MarkWaiting(ctx, a.ID, now); merr == nil {
+			a.WaitingUntil = now
+		}
+	}
 	return a, created, err
 }
 
@@ -215,6 +222,12 @@ func (s *Server) getAsk(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.ownAsk(w, r, agent)
 	if !ok {
 		return
+	}
+	if a.State == store.StatePending {
+		// The inbox tells whether the asking program still waits: it does
+		// until this poll ends. (A failure only leaves the inbox's word
+		// older.)
+		_ = s.store.MarkWaiting(r.Context(), a.ID, s.now().Add(wait))
 	}
 	a, err := s.waitAsk(r.Context(), a, wait, wake)
 	if err != nil {

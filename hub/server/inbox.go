@@ -236,6 +236,16 @@ type inboxItem struct {
 	Agent     string          `json:"agent"`
 	SessionID string          `json:"sessionId"`
 	Created   int64           `json:"created"` // ms since the epoch
+	// WaitingUntil is when the asking program was last known to wait
+	// (ms since the epoch): a minute after it, the page says the program
+	// is not waiting now.
+	WaitingUntil int64 `json:"waitingUntil"`
+}
+
+// inboxWaiting tells the page an ask's program waits again (or longer).
+type inboxWaiting struct {
+	ID           string `json:"id"`
+	WaitingUntil int64  `json:"waitingUntil"`
 }
 
 // inboxEnd says how an ask ended, for the page; inboxVerdict answers a
@@ -248,6 +258,9 @@ type inboxEnd struct {
 	RepliedBy string `json:"repliedBy,omitempty"`
 	RepliedAt int64  `json:"repliedAt,omitempty"` // ms since the epoch
 	Where     string `json:"where,omitempty"`
+	// Reply is what the person gave (the seam's reply shapes), for the
+	// page to mark the chosen options.
+	Reply json.RawMessage `json:"reply,omitempty"`
 }
 
 // inboxVerdict is the hub's answer to a reply.
@@ -258,7 +271,7 @@ type inboxVerdict struct {
 }
 
 func toInboxItem(a store.Ask) inboxItem {
-	return inboxItem{ID: a.ID, Call: a.Call, Agent: a.AgentName, SessionID: a.SessionID, Created: a.CreatedAt.UnixMilli()}
+	return inboxItem{ID: a.ID, Call: a.Call, Agent: a.AgentName, SessionID: a.SessionID, Created: a.CreatedAt.UnixMilli(), WaitingUntil: a.WaitingUntil.UnixMilli()}
 }
 
 // endOf says how a, no longer pending, ended: the core's words for a
@@ -268,7 +281,7 @@ func (in *inbox) endOf(ctx context.Context, a store.Ask) inboxEnd {
 	e := inboxEnd{ID: a.ID, State: string(a.State)}
 	switch a.State {
 	case store.StateReplied:
-		e.RepliedBy, e.Where = a.RepliedBy, a.RepliedWhere
+		e.RepliedBy, e.Where, e.Reply = a.RepliedBy, a.RepliedWhere, a.Reply
 		e.RepliedAt = a.UpdatedAt.UnixMilli()
 		e.Message = fmt.Sprintf("Answered by %s at %s from %s", a.RepliedBy, a.UpdatedAt.UTC().Format("2006-01-02 15:04:05 UTC"), a.RepliedWhere)
 		if summary := in.summary(ctx, a); summary != "" {
@@ -362,14 +375,18 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	known := map[string]bool{}
+	waiting := map[string]int64{} // what the page was told of each ask's program
 	items := make([]inboxItem, 0, len(asks))
 	for _, a := range asks {
 		known[a.ID] = true
+		waiting[a.ID] = a.WaitingUntil.UnixMilli()
 		items = append(items, toInboxItem(a))
 	}
 	st.Open(inboxRetry)
 	st.SendJSON("pending", map[string]any{"items": items, "now": in.now().UnixMilli()})
-	st.Flush()
+	if !st.Flush() {
+		return
+	}
 
 	poll := time.NewTicker(in.poll)
 	defer poll.Stop()
@@ -382,7 +399,9 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		case <-in.closed:
 			return
 		case <-keep.C:
-			st.KeepAlive()
+			if !st.KeepAlive() {
+				return
+			}
 			continue
 		case <-changed:
 		case <-wake:
@@ -404,7 +423,14 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		for _, a := range asks {
 			now[a.ID] = true
 		}
+		for _, a := range asks {
+			if until := a.WaitingUntil.UnixMilli(); known[a.ID] && waiting[a.ID] != until {
+				waiting[a.ID] = until
+				st.SendJSON("waiting", inboxWaiting{ID: a.ID, WaitingUntil: until})
+			}
+		}
 		for _, a := range newAsks(known, asks) {
+			waiting[a.ID] = a.WaitingUntil.UnixMilli()
 			st.SendJSON("add", toInboxItem(a))
 		}
 		for id := range known {
@@ -416,9 +442,12 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 				continue // listed meanwhile, or unreadable: the next look tells
 			}
 			delete(known, id)
+			delete(waiting, id)
 			st.SendJSON("end", in.endOf(ctx, a))
 		}
-		st.Flush()
+		if !st.Flush() {
+			return
+		}
 	}
 }
 

@@ -285,6 +285,12 @@ func inboxEachStore(t *testing.T, f func(t *testing.T, e *inboxEnv)) {
 }
 
 func inboxEachStoreWith(t *testing.T, opts Options, f func(t *testing.T, e *inboxEnv)) {
+	inboxEachStoreServed(t, opts, 0, f)
+}
+
+// inboxEachStoreServed is inboxEachStoreWith on an http.Server whose read
+// and write timeouts are timeout (0: none), as askcore-hub serve sets them.
+func inboxEachStoreServed(t *testing.T, opts Options, timeout time.Duration, f func(t *testing.T, e *inboxEnv)) {
 	for _, b := range []struct {
 		name string
 		dsn  func(t *testing.T) string
@@ -296,7 +302,7 @@ func inboxEachStoreWith(t *testing.T, opts Options, f func(t *testing.T, e *inbo
 			store, err := hubstore.Open(context.Background(), b.dsn(t))
 			require.NoError(t, err)
 			t.Cleanup(func() { store.Close() })
-			f(t, newInboxEnv(t, store, opts))
+			f(t, serveInboxEnv(t, store, opts, timeout))
 		})
 	}
 }
@@ -304,11 +310,19 @@ func inboxEachStoreWith(t *testing.T, opts Options, f func(t *testing.T, e *inbo
 // newInboxEnv serves the hub (the agent API and the inbox) on store over
 // real HTTP on 127.0.0.1.
 func newInboxEnv(t *testing.T, store hubstore.Store, opts Options) *inboxEnv {
+	return serveInboxEnv(t, store, opts, 0)
+}
+
+// serveInboxEnv is newInboxEnv with the server's read and write timeouts
+// set to timeout (0: none).
+func serveInboxEnv(t *testing.T, store hubstore.Store, opts Options, timeout time.Duration) *inboxEnv {
 	ctx := context.Background()
 	opts.Store = store
 	srv, err := New(opts)
 	require.NoError(t, err)
-	hs := httptest.NewServer(srv.Handler())
+	hs := httptest.NewUnstartedServer(srv.Handler())
+	hs.Config.ReadTimeout, hs.Config.WriteTimeout = timeout, timeout
+	hs.Start()
 	runCtx, stop := context.WithCancel(ctx)
 	ran := make(chan struct{})
 	go func() {

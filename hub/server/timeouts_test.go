@@ -114,3 +114,66 @@ func mustURL(t *testing.T, s string) *url.URL {
 	require.NoError(t, err)
 	return u
 }
+
+// TestInboxStreamOutlastsServerTimeouts: the inbox's event stream stays
+// open past every server timeout, as long as the page does: another
+// device answering an ask in between, and a new ask after all the
+// timeouts, both reach the open stream. (Before, the stream was cut at
+// the write timeout: the browser's "connection lost" every 90 s, and
+// ERR_INCOMPLETE_CHUNKED_ENCODING when the cut came with another
+// device's answer.)
+func TestInboxStreamOutlastsServerTimeouts(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	inboxEachStoreServed(t, Options{}, timeout, func(t *testing.T, e *inboxEnv) {
+		phone := e.signin("ada")
+		desktop := e.signin("ada")
+		agent := e.agent("ada", "builder")
+		id := agent.ask(dbRequest, "call-1", "s1")
+		ev := desktop.events()
+		require.Equal(t, "pending", ev.next().name)
+		time.Sleep(2 * timeout) // outlast the server's timeouts: the point of the test
+		status, _ := phone.reply(id, map[string]any{"decline": true}, nil)
+		require.Equal(t, http.StatusOK, status)
+		end := ev.next()
+		assert.Equal(t, "end", end.name, "another device's answer reaches the open stream")
+		assert.Contains(t, string(end.data), id)
+		time.Sleep(2 * timeout)
+		second := agent.ask(dbRequest, "call-2", "s1")
+		add := ev.next()
+		assert.Equal(t, "add", add.name, "the stream is still open after every timeout")
+		assert.Contains(t, string(add.data), second)
+	})
+}
+
+// TestInboxToldTheProgramWaits: each long poll records how long the asking
+// program waits, on every store, and the open inbox is told (its
+// "not waiting now" is a minute past the last such time); an answer given
+// while nobody polls is kept for the program's next poll.
+func TestInboxToldTheProgramWaits(t *testing.T) {
+	inboxEachStore(t, func(t *testing.T, e *inboxEnv) {
+		b := e.signin("ada")
+		agent := e.agent("ada", "builder")
+		id := agent.ask(dbRequest, "call-1", "s1")
+		ev := b.events()
+		first := ev.next()
+		require.Equal(t, "pending", first.name)
+		var snap struct {
+			Items []inboxItem `json:"items"`
+		}
+		require.NoError(t, json.Unmarshal(first.data, &snap))
+		require.Len(t, snap.Items, 1)
+		asked := snap.Items[0].WaitingUntil
+		assert.Equal(t, snap.Items[0].Created, asked, "the program that asked waited then")
+		assert.Equal(t, "pending", agent.poll(id, 1)["state"])
+		w := ev.next()
+		require.Equal(t, "waiting", w.name)
+		var waiting inboxWaiting
+		require.NoError(t, json.Unmarshal(w.data, &waiting))
+		assert.Equal(t, id, waiting.ID)
+		assert.GreaterOrEqual(t, waiting.WaitingUntil, asked+1000, "until the poll's end")
+		// Nobody polls now; the answer is kept for the program's return.
+		status, _ := b.reply(id, map[string]any{"decline": true}, nil)
+		require.Equal(t, http.StatusOK, status)
+		assert.Equal(t, "replied", agent.poll(id, 0)["state"])
+	})
+}

@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
@@ -44,10 +47,28 @@ func OpenPostgres(ctx context.Context, url string) (Store, error) {
 	db.SetConnMaxIdleTime(pcfg.MaxConnIdleTime)
 	s, err := openSQLStore(ctx, db, postgresDialect)
 	if err != nil {
-		return nil, err
+		return nil, setupHint(err, cfg)
 	}
 	s.background(func(ctx context.Context) { s.listen(ctx, cfg) }, s.pollPostgres)
 	return s, nil
+}
+
+// setupHint adds to the errors a newcomer meets first (no role, no
+// database: PostgreSQL's 28000 and 3D000) the commands that create what
+// is missing, run as PostgreSQL's superuser.
+func setupHint(err error, cfg *pgx.ConnConfig) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch pe.Code {
+	case "28000": // invalid_authorization_specification: the role does not exist
+		return fmt.Errorf("%w\ncreate the role and its database (as PostgreSQL's superuser):\n  sudo -u postgres createuser --pwprompt %s\n  sudo -u postgres createdb --owner %s %s",
+			err, cfg.User, cfg.User, cfg.Database)
+	case "3D000": // invalid_catalog_name: the database does not exist
+		return fmt.Errorf("%w\ncreate the database (as PostgreSQL's superuser):\n  sudo -u postgres createdb --owner %s %s", err, cfg.User, cfg.Database)
+	}
+	return err
 }
 
 // listen holds a LISTEN connection and passes its notifications to the

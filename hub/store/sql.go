@@ -295,7 +295,7 @@ func (s *sqlStore) RevokeAgent(ctx context.Context, name string, at time.Time) (
 // Asks.
 
 const askColumns = `a.id, a.agent_id, g.name, g.person_id, a.session_id, a.tool_call_id, a.arguments, a.call, a.state,
-	a.reply, a.replied_by, a.replied_where, a.created_at, a.updated_at, a.expires_at`
+	a.reply, a.replied_by, a.replied_where, a.created_at, a.updated_at, a.expires_at, a.waiting_until`
 
 const askFrom = ` FROM asks a JOIN agents g ON g.id = a.agent_id`
 
@@ -303,9 +303,9 @@ func scanAsk(row rowScanner) (Ask, error) {
 	var a Ask
 	var call string
 	var reply, by, where sql.NullString
-	var created, updated, expires sql.NullInt64
+	var created, updated, expires, waiting sql.NullInt64
 	err := row.Scan(&a.ID, &a.AgentID, &a.AgentName, &a.PersonID, &a.SessionID, &a.ToolCallID, &a.Arguments, &call, &a.State,
-		&reply, &by, &where, &created, &updated, &expires)
+		&reply, &by, &where, &created, &updated, &expires, &waiting)
 	if err != nil {
 		return Ask{}, notFound(err)
 	}
@@ -315,7 +315,16 @@ func scanAsk(row rowScanner) (Ask, error) {
 	}
 	a.RepliedBy, a.RepliedWhere = by.String, where.String
 	a.CreatedAt, a.UpdatedAt, a.ExpiresAt = fromMS(created), fromMS(updated), fromMS(expires)
+	a.WaitingUntil = fromMS(waiting)
+	if a.WaitingUntil.IsZero() {
+		a.WaitingUntil = a.CreatedAt // the program that asked waited then
+	}
 	return a, nil
+}
+
+func (s *sqlStore) MarkWaiting(ctx context.Context, id string, until time.Time) error {
+	_, err := s.on(nil).ExecContext(ctx, s.d.q(`UPDATE asks SET waiting_until = ? WHERE id = ? AND state = 'pending'`), ms2(until), id)
+	return err
 }
 
 // newAskID is 128 random bits: an ask's id tells nothing and cannot be

@@ -115,6 +115,10 @@ type Ask struct {
 	UpdatedAt    time.Time
 	// ExpiresAt is zero when the ask never expires.
 	ExpiresAt time.Time
+	// WaitingUntil is when the asking program was last known to wait for
+	// the reply (MarkWaiting; CreatedAt before its first poll). It is
+	// bookkeeping, not the ask's state: no event records it.
+	WaitingUntil time.Time
 }
 
 // NewAsk is what CreateAsk stores.
@@ -259,6 +263,9 @@ type Store interface {
 	// ErrConflict.
 	CreateAsk(ctx context.Context, a NewAsk) (ask Ask, created bool, err error)
 	Ask(ctx context.Context, id string) (Ask, error)
+	// MarkWaiting records that the asking program waits for pending ask
+	// id until then (its long poll's end).
+	MarkWaiting(ctx context.Context, id string, until time.Time) error
 	Asks(ctx context.Context, f AskFilter) ([]Ask, error)
 	// CountAsks counts the asks in state, of every person.
 	CountAsks(ctx context.Context, state State) (int, error)

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,4 +51,33 @@ func TestSQLiteFileModes(t *testing.T) {
 	st, err = os.Stat(filepath.Join(dir, "hub.db"))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
+}
+
+// TestPostgresSetupHint: the errors a newcomer meets first on PostgreSQL
+// (the role does not exist, the database does not exist) say what to run.
+func TestPostgresSetupHint(t *testing.T) {
+	base, err := url.Parse(pgtest.NewDB(t))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name, user, db string
+		want           []string
+	}{
+		{"no role", "hub_nobody", "askcore", []string{`role "hub_nobody" does not exist`, "createuser --pwprompt hub_nobody", "createdb --owner hub_nobody askcore"}},
+		{"no database", base.User.Username(), "askcore_missing", []string{`database "askcore_missing" does not exist`, "createdb --owner " + base.User.Username() + " askcore_missing"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := *base
+			if p, ok := base.User.Password(); ok && tc.user == base.User.Username() {
+				u.User = url.UserPassword(tc.user, p)
+			} else {
+				u.User = url.User(tc.user)
+			}
+			u.Path = "/" + tc.db
+			_, err := store.Open(context.Background(), u.String())
+			require.Error(t, err)
+			for _, w := range tc.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
 }

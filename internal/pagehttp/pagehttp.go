@@ -112,21 +112,35 @@ func ReadPost(w http.ResponseWriter, req *http.Request, noun string, v any) bool
 // proxies and browsers keep it open.
 const KeepAlive = 15 * time.Second
 
-// Stream is one open event stream to the page.
+// WriteWithin is how long one write of an event stream may take before
+// the client counts as gone. The keep-alive comments keep a write due well
+// within it.
+const WriteWithin = 4 * KeepAlive
+
+// Stream is one open event stream to the page. It lasts as long as the
+// page: the server's read and write timeouts (meant for a slow client)
+// must not cut it, so NewStream lifts them, and a write deadline of the
+// stream's own, set again before every write, still lets go of a client
+// that stopped reading. (A server write timeout passed mid-stream is what
+// a browser reports as ERR_INCOMPLETE_CHUNKED_ENCODING: the next event,
+// often another device's answer, was the first write after it.)
 type Stream struct {
-	w  http.ResponseWriter
-	fl http.Flusher
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+	err error // the first failed write or flush: the client is gone
 }
 
 // NewStream takes w for an event stream, or refuses (500) when w cannot
 // stream. Nothing is written until Open.
 func NewStream(w http.ResponseWriter) (*Stream, bool) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		Refuse(w, http.StatusInternalServerError, "streaming unsupported")
 		return nil, false
 	}
-	return &Stream{w: w, fl: fl}, true
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	return &Stream{w: w, rc: rc}, true
 }
 
 // Open starts the stream: its headers, and how long the browser waits
@@ -136,12 +150,12 @@ func (s *Stream) Open(retry time.Duration) {
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("X-Accel-Buffering", "no")
 	s.w.WriteHeader(http.StatusOK)
-	io.WriteString(s.w, "retry: "+strconv.FormatInt(retry.Milliseconds(), 10)+"\n\n")
+	s.Write([]byte("retry: " + strconv.FormatInt(retry.Milliseconds(), 10) + "\n\n"))
 }
 
 // Send queues one event; data is compact JSON, so it holds no line break
 // (its strings escape them). Flush sends what is queued.
-func (s *Stream) Send(event string, data []byte) { s.w.Write(Frame(event, data)) }
+func (s *Stream) Send(event string, data []byte) { s.Write(Frame(event, data)) }
 
 // SendJSON queues one event of v, as JSON.
 func (s *Stream) SendJSON(event string, v any) {
@@ -149,17 +163,31 @@ func (s *Stream) SendJSON(event string, v any) {
 	s.Send(event, data)
 }
 
-// Write queues a frame made by Frame.
-func (s *Stream) Write(frame []byte) { s.w.Write(frame) }
-
-// KeepAlive sends a comment, so that an idle stream stays open.
-func (s *Stream) KeepAlive() {
-	io.WriteString(s.w, ": keep-alive\n\n")
-	s.fl.Flush()
+// Write queues a frame made by Frame, within WriteWithin.
+func (s *Stream) Write(frame []byte) {
+	if s.err != nil {
+		return
+	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(WriteWithin))
+	_, s.err = s.w.Write(frame)
 }
 
-// Flush sends what is queued.
-func (s *Stream) Flush() { s.fl.Flush() }
+// KeepAlive sends a comment, so that an idle stream stays open; false
+// when the client is gone.
+func (s *Stream) KeepAlive() bool {
+	s.Write([]byte(": keep-alive\n\n"))
+	return s.Flush()
+}
+
+// Flush sends what is queued; false when the client is gone (a write or
+// a flush failed), and the stream should end.
+func (s *Stream) Flush() bool {
+	if s.err == nil {
+		_ = s.rc.SetWriteDeadline(time.Now().Add(WriteWithin))
+		s.err = s.rc.Flush()
+	}
+	return s.err == nil
+}
 
 // Frame is one event as the stream sends it.
 func Frame(event string, data []byte) []byte {

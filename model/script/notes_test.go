@@ -148,3 +148,29 @@ func TestDemoShowsPreviewsAndAsksForNotes(t *testing.T) {
 	assert.Contains(t, last.Content, script.NotesPlaceholder, "no result in this history: the placeholder is left")
 	assert.Empty(t, last.ToolCalls)
 }
+
+// TestNotesSection: {{#notes}}...{{/notes}} is kept only when the person
+// added notes, so the demo never prints an empty quote.
+func TestNotesSection(t *testing.T) {
+	const args = `{"question":"Which database?","options":[{"label":"PostgreSQL","value":"pg"},{"label":"SQLite","value":"sqlite"}]}`
+	for _, tc := range []struct{ line, want string }{
+		{"1 // but keep v15", `Noted: pg. Your notes: "but keep v15". Done.`},
+		{"1", `Noted: pg. Done.`},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			m := parse(t, `{"tool_calls":[{"id":"c1","name":"ask_user_question","arguments":`+args+`}]}`+"\n"+
+				`{"content":"Noted: {{answer}}.{{#notes}} Your notes: \"{{notes}}\".{{/notes}} Done."}`)
+			svc := askcore.NewService(native)
+			reg := askRegistry(t, svc)
+			dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+				return askcore.Lines(tc.line), nil
+			}))
+			require.NoError(t, err)
+			defer dispose()
+			var texts []string
+			a := &agent.Agent{Model: m, Tools: reg, Hooks: agent.Hooks{OnText: func(s string) { texts = append(texts, s) }}}
+			require.NoError(t, a.Run(ctx, "go"))
+			require.Equal(t, []string{tc.want}, texts)
+		})
+	}
+}

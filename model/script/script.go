@@ -17,7 +17,9 @@
 // answered, as text (a multi-select answer's values joined by ", ", a
 // batch's answers by "; "), or its error code (ASK_DECLINED, ...); {{notes}}
 // becomes the notes the person added to that result, empty when there are
-// none. With no such result yet both stay as they are. docs/SPEC.md ("Front
+// none, and {{#notes}}...{{/notes}} keeps what it encloses only when there
+// are notes (so a reply need not print an empty quote). With no such
+// result yet all stay as they are. docs/SPEC.md ("Front
 // doors") is the rule; the tests hold an example of each case.
 //
 // Arguments reach the tool as text, unchanged, as a real model's do: a JSON
@@ -39,6 +41,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/askcore/askcore"
@@ -51,6 +54,10 @@ const Placeholder = "{{answer}}"
 // NotesPlaceholder is replaced in content by the notes of the latest answer
 // (empty when it has none).
 const NotesPlaceholder = "{{notes}}"
+
+// notesSection matches a {{#notes}}...{{/notes}} section: kept (without
+// its marks) when the latest answer has notes, dropped when it has none.
+var notesSection = regexp.MustCompile(`(?s)\{\{#notes\}\}(.*?)\{\{/notes\}\}`)
 
 // Finished is the reply past the last line of a script.
 const Finished = "(script finished)"
@@ -198,6 +205,11 @@ func (m *Model) Complete(ctx context.Context, messages []agent.Message, _ []askc
 	if strings.Contains(reply.Content, Placeholder) || strings.Contains(reply.Content, NotesPlaceholder) {
 		if answer, ok := LatestAnswer(messages); ok {
 			notes, _ := LatestNotes(messages)
+			keep := "$1"
+			if notes == "" {
+				keep = ""
+			}
+			reply.Content = notesSection.ReplaceAllString(reply.Content, keep)
 			// One pass, so that an answer holding "{{notes}}" stays as
 			// the person typed it.
 			reply.Content = strings.NewReplacer(Placeholder, answer, NotesPlaceholder, notes).Replace(reply.Content)

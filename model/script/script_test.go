@@ -284,7 +284,7 @@ func TestDemoRunsOfflineEndToEnd(t *testing.T) {
 	require.Len(t, texts, 3)
 	assert.Contains(t, texts[1], "says: go; http, database, Tracing.", "{{answer}} of a batch with a multi-select question")
 	assert.Contains(t, shown[2], "By layer")
-	assert.Contains(t, texts[2], `Noted: by-layer. Your notes, if you added any: "keep shared code apart".`, "{{answer}} and {{notes}}")
+	assert.Contains(t, texts[2], `Noted: by-layer. Your notes: "keep shared code apart".`, "{{answer}} and {{notes}}")
 
 	// What the model received for the batch: the core's answer, whole.
 	var results []string
