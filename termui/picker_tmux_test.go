@@ -278,7 +278,7 @@ func TestPickerTerminalScreen(t *testing.T) {
 		tm.Keys("resize", "Down")
 		tm.WaitCursor("resize", "2. SQLite")
 		for _, sz := range [][2]int{{60, 15}, {120, 40}, {52, 12}, {80, 24}} {
-			tm.Run("resize-window", "-t", "resize", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.Resize("resize", sz[0], sz[1])
 			scr := tm.WaitScreen("resize", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				return tmuxtest.CursorLine(scr) == "2. SQLite" && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "[Database]") == 1 && strings.Count(scr, "❯") == 1
@@ -302,7 +302,7 @@ func TestPickerTerminalScreen(t *testing.T) {
 		tm.picker("small", 100, 30, "db.json", "")
 		tm.WaitCursor("small", "1. PostgreSQL")
 		for _, sz := range [][2]int{{30, 9}, {24, 5}, {80, 24}} {
-			tm.Run("resize-window", "-t", "small", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.Resize("small", sz[0], sz[1])
 			scr := tm.WaitScreen("small", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				return strings.HasPrefix(tmuxtest.CursorLine(scr), "1. PostgreSQL") && fits(scr, sz[0], sz[1])
 			})
@@ -335,7 +335,7 @@ func TestPickerTerminalScreen(t *testing.T) {
 		tm.Keys("narrow", "Down", "Down")
 		tm.WaitCursor("narrow", "3. Café crème 3")
 		for _, sz := range [][2]int{{40, 10}, {90, 20}, {30, 25}} {
-			tm.Run("resize-window", "-t", "narrow", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.Resize("narrow", sz[0], sz[1])
 			scr := tm.WaitScreen("narrow", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				return strings.HasPrefix(tmuxtest.CursorLine(scr), "3. ") && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "❯") == 1 && strings.Contains(scr, "↓ ")

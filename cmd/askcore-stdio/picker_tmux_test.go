@@ -380,7 +380,7 @@ func TestPickerScreen(t *testing.T) {
 		tm.Keys("resize", "Down")
 		tm.WaitCursor("resize", "2. Staging")
 		for _, sz := range [][2]int{{60, 15}, {120, 40}, {52, 12}, {80, 24}} {
-			tm.Run("resize-window", "-t", "resize", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.Resize("resize", sz[0], sz[1])
 			tm.WaitScreen("resize", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				return strings.HasPrefix(tmuxtest.CursorLine(scr), "2. Staging") && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "[Deploy]") == 1 && strings.Count(scr, "❯") == 1
