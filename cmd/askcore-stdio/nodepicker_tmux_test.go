@@ -212,8 +212,8 @@ func TestNodePicker(t *testing.T) {
 			name: "resize", args: askRequest, cols: 100, rows: 30, first: "1. Production",
 			steps: []nodeStep{
 				{keys: []string{"Down"}, cursor: "2. Staging"},
-				{resize: [2]int{60, 15}, cursor: "2. Staging"},
 				{resize: [2]int{120, 40}, cursor: "2. Staging"},
+				{resize: [2]int{60, 15}, cursor: "2. Staging"},
 				{keys: []string{"Up"}, cursor: "1. Production"},
 				{resize: [2]int{52, 12}, cursor: "1. Production"},
 				{resize: [2]int{80, 24}, cursor: "1. Production"},
