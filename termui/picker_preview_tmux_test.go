@@ -171,7 +171,7 @@ func TestPickerTerminalPreviews(t *testing.T) {
 		tm.Keys("grow", "Down")
 		tm.WaitCursor("grow", "2. Nested")
 		for _, sz := range [][3]int{{60, 24, 0}, {100, 30, 1}, {120, 40, 1}, {130, 40, 1}} {
-			tm.Run("resize-window", "-t", "grow", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.Resize("grow", sz[0], sz[1])
 			beside := sz[2] == 1
 			scr := tm.WaitScreen("grow", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				c := tmuxtest.CursorLine(scr)
@@ -196,7 +196,7 @@ func TestPickerTerminalPreviews(t *testing.T) {
 		tm.request("shrink", 130, 40, reqCodeLayouts)
 		tm.WaitCursor("shrink", "1. Early return")
 		for _, sz := range [][3]int{{100, 30, 1}, {120, 30, 1}, {70, 30, 0}, {60, 20, 0}} {
-			tm.Run("resize-window", "-t", "shrink", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.Resize("shrink", sz[0], sz[1])
 			beside := sz[2] == 1
 			scr := tm.WaitScreen("shrink", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				box := boxLines(scr)

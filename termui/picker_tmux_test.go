@@ -271,14 +271,19 @@ func TestPickerTerminalScreen(t *testing.T) {
 
 	t.Run("resize: the picker is drawn again for each size; nothing left behind", func(t *testing.T) {
 		// Sizes the frame still fits in (narrower and shorter included):
-		// the scrollback keeps nothing of it.
+		// the scrollback keeps nothing of it. Each size is narrower than
+		// the last only where the last frame's lines fit it (the key help
+		// is one line of 78 cells from 79 columns): 120 columns before 60
+		// reflows a line and pushes the row above the frame ("before")
+		// out, 120 before 52 would push the frame's own first line out
+		// (PICKER.md, "Resize").
 		tm := server.with(t)
 		tm.picker("resize", 100, 30, "db.json", "echo before;")
 		tm.WaitCursor("resize", "1. PostgreSQL")
 		tm.Keys("resize", "Down")
 		tm.WaitCursor("resize", "2. SQLite")
-		for _, sz := range [][2]int{{60, 15}, {120, 40}, {52, 12}, {80, 24}} {
-			tm.Run("resize-window", "-t", "resize", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+		for _, sz := range [][2]int{{120, 40}, {60, 15}, {52, 12}, {80, 24}} {
+			tm.Resize("resize", sz[0], sz[1])
 			scr := tm.WaitScreen("resize", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				return tmuxtest.CursorLine(scr) == "2. SQLite" && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "[Database]") == 1 && strings.Count(scr, "❯") == 1
@@ -302,7 +307,7 @@ func TestPickerTerminalScreen(t *testing.T) {
 		tm.picker("small", 100, 30, "db.json", "")
 		tm.WaitCursor("small", "1. PostgreSQL")
 		for _, sz := range [][2]int{{30, 9}, {24, 5}, {80, 24}} {
-			tm.Run("resize-window", "-t", "small", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.Resize("small", sz[0], sz[1])
 			scr := tm.WaitScreen("small", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				return strings.HasPrefix(tmuxtest.CursorLine(scr), "1. PostgreSQL") && fits(scr, sz[0], sz[1])
 			})
@@ -335,7 +340,7 @@ func TestPickerTerminalScreen(t *testing.T) {
 		tm.Keys("narrow", "Down", "Down")
 		tm.WaitCursor("narrow", "3. Café crème 3")
 		for _, sz := range [][2]int{{40, 10}, {90, 20}, {30, 25}} {
-			tm.Run("resize-window", "-t", "narrow", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+			tm.Resize("narrow", sz[0], sz[1])
 			scr := tm.WaitScreen("narrow", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				return strings.HasPrefix(tmuxtest.CursorLine(scr), "3. ") && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "❯") == 1 && strings.Contains(scr, "↓ ")

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -213,8 +212,8 @@ func TestNodePicker(t *testing.T) {
 			name: "resize", args: askRequest, cols: 100, rows: 30, first: "1. Production",
 			steps: []nodeStep{
 				{keys: []string{"Down"}, cursor: "2. Staging"},
-				{resize: [2]int{60, 15}, cursor: "2. Staging"},
 				{resize: [2]int{120, 40}, cursor: "2. Staging"},
+				{resize: [2]int{60, 15}, cursor: "2. Staging"},
 				{keys: []string{"Up"}, cursor: "1. Production"},
 				{resize: [2]int{52, 12}, cursor: "1. Production"},
 				{resize: [2]int{80, 24}, cursor: "1. Production"},
@@ -501,7 +500,7 @@ func TestNodePicker(t *testing.T) {
 				both(func(name string) {
 					switch {
 					case s.resize != [2]int{}:
-						tm.Run("resize-window", "-t", name, "-x", fmt.Sprint(s.resize[0]), "-y", fmt.Sprint(s.resize[1]))
+						tm.Resize(name, s.resize[0], s.resize[1])
 					case s.paste != "":
 						tm.Run("set-buffer", "-b", "clip", s.paste)
 						tm.Run("paste-buffer", "-p", "-b", "clip", "-t", name)
@@ -534,21 +533,15 @@ func TestNodePicker(t *testing.T) {
 }
 
 // samePanes waits until both panes are the same, colours included (the
-// slower one may still be drawing), and fails the test with both when they
-// stay different.
+// slower one may still be drawing: on a loaded machine that can take
+// seconds), and stops the test with both when they stay different (the
+// first difference is the one to read; each later step would wait its
+// full patience again).
 func samePanes(t *testing.T, tm *tmuxtest.Server, a, b, what string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		pa, pb := tm.Pane(a, true), tm.Pane(b, true)
-		if pa == pb {
-			return
-		}
-		if time.Now().After(deadline) {
-			assert.Equal(t, pa, pb, "the Go and the Node picker draw the same %s", what)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	var pa, pb string
+	if !tm.Poll(func() bool { pa, pb = tm.Pane(a, true), tm.Pane(b, true); return pa == pb }) {
+		require.Equal(t, pa, pb, "the Go and the Node picker draw the same %s", what)
 	}
 }
 

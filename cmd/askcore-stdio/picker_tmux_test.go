@@ -372,6 +372,8 @@ func TestPickerScreen(t *testing.T) {
 	dir := t.TempDir()
 
 	t.Run("resize: drawn again for each size, nothing left behind", func(t *testing.T) {
+		// Sizes the frame fits (as termui's resize test: each narrower
+		// size comes after a frame whose lines fit it).
 		tm := server.With(t)
 		req := writeFile(t, dir, "resize.json", askRequest)
 		out := tmuxtest.Quote(filepath.Join(dir, "resize.out"))
@@ -379,8 +381,8 @@ func TestPickerScreen(t *testing.T) {
 		tm.WaitCursor("resize", "1. Production")
 		tm.Keys("resize", "Down")
 		tm.WaitCursor("resize", "2. Staging")
-		for _, sz := range [][2]int{{60, 15}, {120, 40}, {52, 12}, {80, 24}} {
-			tm.Run("resize-window", "-t", "resize", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
+		for _, sz := range [][2]int{{120, 40}, {60, 15}, {52, 12}, {80, 24}} {
+			tm.Resize("resize", sz[0], sz[1])
 			tm.WaitScreen("resize", fmt.Sprintf("the %dx%d frame", sz[0], sz[1]), func(scr string) bool {
 				return strings.HasPrefix(tmuxtest.CursorLine(scr), "2. Staging") && fits(scr, sz[0], sz[1]) &&
 					strings.Count(scr, "[Deploy]") == 1 && strings.Count(scr, "❯") == 1

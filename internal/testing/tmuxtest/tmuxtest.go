@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -187,21 +188,78 @@ func (s *Server) All(name string, escapes bool) string {
 	return s.capture(name, "-", escapes)
 }
 
+// Poll calls cond until it holds, for as long as a wait lasts (Patience),
+// and reports whether it held: for a wait the other helpers do not
+// express (two panes alike), whose caller says what failed.
+func (s *Server) Poll(cond func() bool) bool {
+	s.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(poll)
+	}
+	return true
+}
+
 // WaitScreen polls Screen until cond holds and returns that screen; what
 // names the wait in the failure.
 func (s *Server) WaitScreen(name, what string, cond func(screen string) bool) string {
 	s.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		scr := s.Screen(name, false)
-		if cond(scr) {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, scr)
-		}
-		time.Sleep(poll)
+	var scr string
+	if !s.Poll(func() bool { scr = s.Screen(name, false); return cond(scr) }) {
+		s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, scr)
 	}
+	return scr
+}
+
+// PaintEnd ends every paint of the keyboard picker (termui's, and its Node
+// twin's in hostjs): the rest of the screen cleared, the cursor parked back
+// at the frame's first line, column 0.
+var PaintEnd = regexp.MustCompile(`\x1b\[J(\x1b\[\d+A)?\r\z`)
+
+// Resize resizes the window of session name to cols x rows and waits until
+// the picker in it has painted for that size: what the test waits for
+// next is then the frame drawn for this size, never the previous frame that
+// happens to fit it, and the next resize cannot reflow a frame still being
+// drawn. tmux resizes its screen at once but tells the program later (it
+// sends at most one size per pane every 250 ms, and a size replaced
+// before it was sent is never sent: the program skips it), so two things
+// are waited for: the pane's terminal has the new size (the kernel sends
+// SIGWINCH as it is set), and the program's output since the resize ends
+// with a whole paint (PaintEnd), read through pipe-pane, which copies what
+// tmux has parsed. The picker must be idle when Resize is called (the
+// previous step waited for its frame), so that all it writes after the
+// resize is its answer to the new size.
+func (s *Server) Resize(name string, cols, rows int) {
+	s.t.Helper()
+	var now [2]int
+	var tty string
+	_, err := fmt.Sscan(s.Run("display-message", "-p", "-t", name, "#{window_width} #{window_height} #{pane_tty}"), &now[0], &now[1], &tty)
+	require.NoError(s.t, err)
+	if now == [2]int{cols, rows} {
+		return // no resize: nothing is sent, nothing painted
+	}
+	log, err := os.CreateTemp(s.dir, "paint")
+	require.NoError(s.t, err)
+	require.NoError(s.t, log.Close())
+	s.Run("pipe-pane", "-O", "-t", name, "cat > "+Quote(log.Name()))
+	s.Run("resize-window", "-t", name, "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows))
+	var c, r int
+	var out []byte
+	if !s.Poll(func() bool {
+		var err error
+		c, r, err = ttySize(tty)
+		require.NoError(s.t, err, "the size of %s", tty)
+		out, err = os.ReadFile(log.Name())
+		require.NoError(s.t, err)
+		return c == cols && r == rows && PaintEnd.Match(out)
+	}) {
+		s.t.Fatalf("timed out waiting for a paint at %dx%d: the terminal is %dx%d, the output since the resize %q; screen:\n%s",
+			cols, rows, c, r, out, s.Screen(name, false))
+	}
+	s.Run("pipe-pane", "-t", name) // closes the pipe
 }
 
 // WaitFor waits until the screen contains every text.

@@ -1,6 +1,7 @@
 package tmuxtest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,7 +10,8 @@ import (
 
 // TestServer: what the terminal suites rely on without asserting it
 // themselves: the cleaned environment, the "[exit N]" line, the three
-// captures, the picker's cursor line, quoting.
+// captures, the picker's cursor line, quoting, a resize waited for until
+// the program painted for it.
 func TestServer(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	t.Setenv("LC_ALL", "C")
@@ -46,5 +48,19 @@ func TestServer(t *testing.T) {
 		assert.Contains(t, scr, "it's $HOME\n")
 		s.WaitFor("cursor", "Enter/C-c\n[exit 0]")
 		assert.Empty(t, CursorLine(strings.ReplaceAll(scr, "❯", ">")))
+	})
+	t.Run("resize: returns once the program painted for the new size", func(t *testing.T) {
+		s := server.With(t)
+		// A picker's stand-in: on SIGWINCH it paints the size it reads,
+		// ending the paint as the picker does (PaintEnd). The shell runs
+		// a trap when the signal ends its wait (not a read).
+		s.Session("winch", 80, 24, `trap 'printf "\r\033[2Ksize %s\033[J\r" "$(stty size)"' WINCH; echo ready; sleep 600 & while :; do wait $!; done`)
+		s.WaitFor("winch", "ready")
+		for _, sz := range [][2]int{{60, 15}, {120, 40}, {52, 12}, {52, 12}} {
+			s.Resize("winch", sz[0], sz[1])
+			// No wait: the paint is on the screen when Resize returns
+			// (sizes one after another, none skipped).
+			assert.Contains(t, s.Pane("winch", false), fmt.Sprintf("size %d %d", sz[1], sz[0]))
+		}
 	})
 }
