@@ -115,8 +115,15 @@ func (s Settings) model(getenv func(string) string) (agent.Model, ModelSource, s
 }
 
 // Open starts the chosen engine and returns a core on it and a func that
-// releases it.
+// releases it. The wasm engine is opened at the first call that needs it
+// and released after two minutes without a call (lazyEngine): a front door
+// waiting for a question holds no engine, and a broken module fails that
+// call rather than Open.
 func (s Settings) Open(ctx context.Context) (*askcore.Core, func(context.Context) error, error) {
+	if s.Engine == EngineWasm || s.Engine == "" {
+		l := newLazyEngine(engineIdleRelease)
+		return askcore.NewCore(l), l.Close, nil
+	}
 	e, closeFn, err := OpenEngine(ctx, s.Engine)
 	if err != nil {
 		return nil, nil, err
