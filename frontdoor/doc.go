@@ -8,8 +8,8 @@ runs askcore's rules (OpenEngine), and Build, which wires the engine, the
 seam (askcore.Service), the ask_user_question tool and the model together.
 A front door then only registers its provider and runs agents:
 
-	var s frontdoor.Settings
-	s.AddFlags(flag.CommandLine) // --script FILE, --engine wasm|native
+	s := frontdoor.Settings{FromEnv: openaimodel.FromEnv} // DEEPSEEK_API_KEY, OPENAI_API_KEY
+	s.AddFlags(flag.CommandLine)                        // --script FILE, --engine wasm|native
 	flag.Parse()
 	rt, err := frontdoor.Build(ctx, s, os.Getenv) // engine, seam, ask tool, model
 	if err != nil { ... }
@@ -27,9 +27,11 @@ session. Settings.Timeout, when positive, ends each question with
 ASK_TIMEOUT; by default nothing is ever chosen on a person's behalf.
 
 The model is chosen the same way for every front door (--script FILE,
-DEEPSEEK_API_KEY, OPENAI_API_KEY, else a built-in demo: docs/models.md); a
-front door without a model (askcore-stdio ask, askcore-mcp) registers
---engine alone (AddEngineFlag) and calls Settings.Open.
+DEEPSEEK_API_KEY, OPENAI_API_KEY, else a built-in demo: docs/models.md);
+the keys are read by openaimodel.FromEnv, which the front door sets in
+Settings.FromEnv (package frontdoor itself links no HTTP model client); a
+front door without a model (askcore-stdio ask, askcore-mcp)
+registers --engine alone (AddEngineFlag) and calls Settings.Open.
 
 Web is the answer page's flags, Command the command line of a protocol
 front door, NotifyStop and ExitStatus its one signal rule; Version is the

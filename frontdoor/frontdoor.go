@@ -10,7 +10,6 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/hostgo"
-	"github.com/askcore/askcore/model/openai"
 	"github.com/askcore/askcore/model/script"
 )
 
@@ -44,7 +43,18 @@ type Settings struct {
 	// Timeout, when positive, ends each question of the ask tool Build
 	// registers with ASK_TIMEOUT (off by default).
 	Timeout time.Duration
+	// FromEnv, when set, is asked for a model the environment configures
+	// (openaimodel.FromEnv: DEEPSEEK_API_KEY, OPENAI_API_KEY) when there
+	// is no --script. A front door with a model sets it; it is a field and
+	// not an import so that the binaries without a model (askcore-mcp,
+	// askcore-hub) do not link an HTTP model client (RATIONALE.md).
+	FromEnv ModelFromEnv
 }
+
+// A ModelFromEnv returns the model the environment configures, which
+// backend it is and a one-line description for people, or a nil model
+// when the environment configures none.
+type ModelFromEnv func(getenv func(string) string) (agent.Model, ModelSource, string, error)
 
 // AddFlags registers --script and --engine on fs.
 func (s *Settings) AddFlags(fs *flag.FlagSet) {
@@ -74,17 +84,8 @@ const (
 	SourceDemo     ModelSource = "demo"
 )
 
-// Environment variables read by Model.
-const (
-	EnvDeepSeekAPIKey = "DEEPSEEK_API_KEY"
-	EnvOpenAIAPIKey   = "OPENAI_API_KEY"
-	EnvOpenAIBaseURL  = "OPENAI_BASE_URL"
-	EnvOpenAIModel    = "OPENAI_MODEL"
-)
-
-// Model picks the backend: --script, else DEEPSEEK_API_KEY, else
-// OPENAI_API_KEY (with OPENAI_BASE_URL, OPENAI_MODEL), else the built-in
-// demo. getenv is os.Getenv outside tests. The model is safe to share
+// Model picks the backend: --script, else what FromEnv finds, else the
+// built-in demo. getenv is os.Getenv outside tests. The model is safe to share
 // between conversations: a scripted model replays from its first line for
 // each conversation (each Agent's History).
 func (s Settings) Model(getenv func(string) string) (agent.Model, ModelSource, error) {
@@ -104,33 +105,25 @@ func (s Settings) model(getenv func(string) string) (agent.Model, ModelSource, s
 		}
 		return m, SourceScript, fmt.Sprintf("scripted model %s (%d replies)", s.Script, m.Len()), nil
 	}
-	if key := getenv(EnvDeepSeekAPIKey); key != "" {
-		m, err := openai.New(openai.Config{BaseURL: openai.DeepSeekBaseURL, APIKey: key, Model: openai.DeepSeekModel})
-		if err != nil {
-			return nil, "", "", err
+	if s.FromEnv != nil {
+		m, src, info, err := s.FromEnv(getenv)
+		if err != nil || m != nil {
+			return m, src, info, err
 		}
-		return m, SourceDeepSeek, fmt.Sprintf("DeepSeek %s at %s", m.Name(), m.BaseURL()), nil
-	}
-	if key := getenv(EnvOpenAIAPIKey); key != "" {
-		cfg := openai.Config{BaseURL: getenv(EnvOpenAIBaseURL), APIKey: key, Model: getenv(EnvOpenAIModel)}
-		if cfg.BaseURL == "" {
-			cfg.BaseURL = openai.OpenAIBaseURL
-		}
-		if cfg.Model == "" {
-			cfg.Model = openai.OpenAIModel
-		}
-		m, err := openai.New(cfg)
-		if err != nil {
-			return nil, "", "", err
-		}
-		return m, SourceOpenAI, fmt.Sprintf("%s at %s", m.Name(), m.BaseURL()), nil
 	}
 	return script.Demo(), SourceDemo, "the built-in demo script (offline; set DEEPSEEK_API_KEY or OPENAI_API_KEY, or pass --script FILE)", nil
 }
 
 // Open starts the chosen engine and returns a core on it and a func that
-// releases it.
+// releases it. The wasm engine is opened at the first call that needs it
+// and released after two minutes without a call (lazyEngine): a front door
+// waiting for a question holds no engine, and a broken module fails that
+// call rather than Open.
 func (s Settings) Open(ctx context.Context) (*askcore.Core, func(context.Context) error, error) {
+	if s.Engine == EngineWasm || s.Engine == "" {
+		l := newLazyEngine(engineIdleRelease)
+		return askcore.NewCore(l), l.Close, nil
+	}
 	e, closeFn, err := OpenEngine(ctx, s.Engine)
 	if err != nil {
 		return nil, nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/frontdoor/openaimodel"
 	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/internal/testing/leaktest"
 	"github.com/askcore/askcore/model/openai"
@@ -79,14 +80,14 @@ func TestModelChoice(t *testing.T) {
 		"OPENAI_BASE_URL": "http://localhost:1/v1", "OPENAI_MODEL": "local-model",
 	}
 
-	m, src, err := frontdoor.Settings{Script: path}.Model(env(all))
+	m, src, err := frontdoor.Settings{Script: path, FromEnv: openaimodel.FromEnv}.Model(env(all))
 	require.NoError(t, err)
 	assert.Equal(t, frontdoor.SourceScript, src, "an explicit --script wins over keys")
 	r, err := m.Complete(context.Background(), nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "scripted", r.Content)
 
-	m, src, err = frontdoor.Settings{}.Model(env(all))
+	m, src, err = frontdoor.Settings{FromEnv: openaimodel.FromEnv}.Model(env(all))
 	require.NoError(t, err)
 	assert.Equal(t, frontdoor.SourceDeepSeek, src)
 	om := m.(*openai.Model)
@@ -94,14 +95,14 @@ func TestModelChoice(t *testing.T) {
 	assert.Equal(t, "deepseek-chat", om.Name())
 
 	delete(all, "DEEPSEEK_API_KEY")
-	m, src, err = frontdoor.Settings{}.Model(env(all))
+	m, src, err = frontdoor.Settings{FromEnv: openaimodel.FromEnv}.Model(env(all))
 	require.NoError(t, err)
 	assert.Equal(t, frontdoor.SourceOpenAI, src)
 	om = m.(*openai.Model)
 	assert.Equal(t, "http://localhost:1/v1", om.BaseURL())
 	assert.Equal(t, "local-model", om.Name())
 
-	m, src, err = frontdoor.Settings{}.Model(env(map[string]string{"OPENAI_API_KEY": "oa"}))
+	m, src, err = frontdoor.Settings{FromEnv: openaimodel.FromEnv}.Model(env(map[string]string{"OPENAI_API_KEY": "oa"}))
 	require.NoError(t, err)
 	assert.Equal(t, frontdoor.SourceOpenAI, src)
 	om = m.(*openai.Model)
@@ -109,11 +110,18 @@ func TestModelChoice(t *testing.T) {
 	assert.Equal(t, openai.OpenAIModel, om.Name())
 
 	for _, getenv := range []func(string) string{env(nil), nil} {
-		m, src, err = frontdoor.Settings{}.Model(getenv)
+		m, src, err = frontdoor.Settings{FromEnv: openaimodel.FromEnv}.Model(getenv)
 		require.NoError(t, err)
 		assert.Equal(t, frontdoor.SourceDemo, src)
 		assert.IsType(t, &script.Model{}, m)
 	}
+
+	// Without FromEnv (a front door with no HTTP model client) the keys
+	// are not read: the demo.
+	m, src, err = frontdoor.Settings{}.Model(env(all))
+	require.NoError(t, err)
+	assert.Equal(t, frontdoor.SourceDemo, src)
+	assert.IsType(t, &script.Model{}, m)
 }
 
 func TestModelScriptErrors(t *testing.T) {
@@ -264,7 +272,7 @@ func TestBuildDefaultEngineIsWasm(t *testing.T) {
 	rt, err := frontdoor.Build(ctx, s, env(nil))
 	require.NoError(t, err)
 	defer func() { require.NoError(t, rt.Close(ctx)) }()
-	assert.IsType(t, &hostgo.Engine{}, rt.Core.Engine())
+	assert.NotEqual(t, askcore.Native{}, rt.Core.Engine(), "the wasm engine (opened at its first call)")
 
 	want, err := askcore.NewCore(nil).Tool(ctx)
 	require.NoError(t, err)

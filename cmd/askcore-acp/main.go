@@ -11,6 +11,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/acpagent"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/frontdoor/openaimodel"
 )
 
 const usage = `usage: askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
@@ -47,7 +48,7 @@ const closeGrace = 300 * time.Millisecond
 // acpagent.Agent.Serve says and run returns frontdoor.ExitStatus.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := frontdoor.NewCommand("askcore-acp", usage, stdout, stderr)
-	var settings frontdoor.Settings
+	settings := frontdoor.Settings{FromEnv: openaimodel.FromEnv}
 	settings.AddFlags(fs.FlagSet)
 	var web frontdoor.Web
 	web.AddFlags(fs.FlagSet)

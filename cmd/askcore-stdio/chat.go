@@ -17,6 +17,7 @@ import (
 	"github.com/askcore/askcore/agent"
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/frontdoor/openaimodel"
 	"github.com/askcore/askcore/termui"
 )
 
@@ -83,7 +84,7 @@ Flags:
 func runChat(ctx context.Context, args []string, s sys) int {
 	fs := flag.NewFlagSet("askcore-stdio", flag.ContinueOnError)
 	fs.SetOutput(s.stderr)
-	var settings frontdoor.Settings
+	settings := frontdoor.Settings{FromEnv: openaimodel.FromEnv}
 	settings.AddFlags(fs)
 	plain := fs.Bool("plain", false, plainUsage)
 	version := fs.Bool("version", false, "print the version and exit")

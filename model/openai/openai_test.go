@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	oai "github.com/openai/openai-go/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -311,8 +310,6 @@ func TestAPIErrorIsClearAndNotRetried(t *testing.T) {
 	assert.Contains(t, apiErr.Message, "Incorrect API key")
 	assert.Contains(t, err.Error(), "HTTP 401")
 	assert.Contains(t, err.Error(), "invalid_api_key")
-	var raw *oai.Error
-	assert.True(t, errors.As(err, &raw), "the client's error stays reachable")
 	assert.Equal(t, 1, s.requests(), "a 4xx is not retried")
 }
 
@@ -455,4 +452,24 @@ func mustJSON(t *testing.T, v any) string {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(b)
+}
+
+// A Retry-After the server sends is honoured up to Config.MaxRetryDelay;
+// an error code that is a number (some compatible servers) reads as text.
+func TestRetryAfterAndNumericCode(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = io.WriteString(w, `{"error":{"message":"slow down","code":429}}`)
+	})
+	m := newModel(t, s, func(c *openai.Config) { c.MaxRetries = 1; c.MaxRetryDelay = time.Millisecond })
+	start := time.Now()
+	_, err := m.Complete(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, nil)
+	assert.Less(t, time.Since(start), 10*time.Second, "the 30 s asked for is capped")
+	var apiErr *openai.APIError
+	require.True(t, errors.As(err, &apiErr), "%T: %v", err, err)
+	assert.Equal(t, 429, apiErr.StatusCode)
+	assert.Equal(t, "429", apiErr.Code)
+	assert.Equal(t, "slow down", apiErr.Message)
+	assert.Equal(t, 2, s.requests())
 }
