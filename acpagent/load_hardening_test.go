@@ -65,8 +65,13 @@ func loadSessions(t *testing.T, engineName string, n int) {
 	// The engine builds in the background (a wazero compile for wasm);
 	// wait for it here so that session/new does not time out on it.
 	buildCtx, cancelBuild := context.WithTimeout(context.Background(), 3*time.Minute)
-	_, err := h.rt.get(buildCtx)
+	rt, err := h.rt.get(buildCtx)
 	cancelBuild()
+	require.NoError(t, err)
+	// The wasm engine opens at the first call that needs it: open it now,
+	// so that the heap's base holds the compiled module, as the bound
+	// below assumes (the fixed allowance is for instances and buffers).
+	_, err = rt.Core.Normalize(context.Background(), `{"question":"warm?"}`)
 	require.NoError(t, err)
 	ids := make([]acp.SessionId, n)
 	for i := range ids {
