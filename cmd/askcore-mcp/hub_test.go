@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -113,7 +114,13 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 	a := h.Ask(t, store.StatePending)
 	_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
 	require.NoError(t, err)
-	res := <-got
+	var res *mcp.CallToolResult
+	select {
+	case res = <-got:
+	case <-time.After(time.Minute): // fail with what the hub holds, not at the test binary's timeout
+		asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
+		t.Fatalf("no result a minute after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
+	}
 	text := res.Content[0].(*mcp.TextContent).Text
 	require.False(t, res.IsError, "%s", text)
 	call, err := nativeCore.Normalize(ctx, choiceArgs)
