@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // The commands that take no names refuse one as a usage error (exit 2)
@@ -24,4 +26,15 @@ func TestCommandsWithoutArguments(t *testing.T) {
 			assert.NoFileExists(t, db, "the store was not opened")
 		})
 	}
+}
+
+// --version prints "askcore-hub VERSION (COMMIT)" on stdout and exits 0,
+// opening no store.
+func TestVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--version"}, &out, &errb, func(string) string { return "" })
+	assert.Equal(t, 0, code)
+	assert.Equal(t, frontdoor.VersionLine("askcore-hub")+"\n", out.String())
+	assert.Regexp(t, `^askcore-hub \S+ \(\S+\)\n$`, out.String())
+	assert.Empty(t, errb.String())
 }
