@@ -358,16 +358,17 @@ func (r *release) platformPackages(platform, bins, work string) error {
 	for _, l := range launchers {
 		name := fmt.Sprintf("%s-%s-%s", l.name, npmOS, npmCPU)
 		dir := filepath.Join(work, strings.TrimPrefix(name, "@askcore/"))
-		manifest := map[string]any{
-			"name":            name,
-			"version":         r.npm,
-			"description":     fmt.Sprintf("The %s binary of %s for %s %s (askcore %s)", strings.Join(l.commands, ", "), l.name, npmOS, npmCPU, r.version),
-			"license":         "MIT",
-			"repository":      map[string]string{"type": "git", "url": "git+https://github.com/askcore/askcore.git"},
-			"os":              []string{npmOS},
-			"cpu":             []string{npmCPU},
-			"files":           []string{"bin/", "README.md", "LICENSE"},
-			"preferUnplugged": true,
+		manifest := object{
+			{"name", name},
+			{"version", r.npm},
+			{"description", fmt.Sprintf("The %s binary of %s for %s %s (askcore %s)", strings.Join(l.commands, ", "), l.name, npmOS, npmCPU, r.version)},
+			{"license", "MIT"},
+			{"repository", object{{"type", "git"}, {"url", "git+https://github.com/askcore/askcore.git"}}},
+			{"os", []string{npmOS}},
+			{"cpu", []string{npmCPU}},
+			{"files", []string{"bin/", "README.md", "LICENSE"}},
+			// Yarn PnP: a binary cannot run from inside a zip.
+			{"preferUnplugged", true},
 		}
 		readme := strings.NewReplacer("{{name}}", name, "{{parent}}", l.name, "{{os}}", npmOS, "{{cpu}}", npmCPU).Replace(platformReadme)
 		files := []entry{{"LICENSE", 0o644, license}, {"README.md", 0o644, []byte(readme)}}
@@ -403,17 +404,17 @@ func (r *release) mainPackages(platforms []string, work string) error {
 		if err != nil {
 			return err
 		}
-		var manifest map[string]any
-		if err := json.Unmarshal(raw, &manifest); err != nil {
+		manifest, err := readObject(raw)
+		if err != nil {
 			return fmt.Errorf("npm/%s/package.json: %w", l.dir, err)
 		}
-		manifest["version"] = r.npm
-		deps := map[string]string{}
+		var deps object
 		for _, p := range platforms {
 			npmOS, npmCPU := npmPlatform(p)
-			deps[fmt.Sprintf("%s-%s-%s", l.name, npmOS, npmCPU)] = r.npm
+			deps = append(deps, field{fmt.Sprintf("%s-%s-%s", l.name, npmOS, npmCPU), r.npm})
 		}
-		manifest["optionalDependencies"] = deps
+		manifest.set("version", r.npm)
+		manifest.set("optionalDependencies", deps)
 		files := []entry{{"LICENSE", 0o644, license}, {"lib/launch.js", 0o644, launch}}
 		for _, f := range []string{"README.md"} {
 			b, err := os.ReadFile(filepath.Join(src, f))
@@ -442,12 +443,12 @@ func (r *release) mainPackages(platforms []string, work string) error {
 
 // pack writes a package's files and package.json into dir and packs it
 // into the output's npm directory.
-func (r *release) pack(dir string, manifest map[string]any, files []entry) error {
-	pj, err := json.MarshalIndent(manifest, "", "  ")
+func (r *release) pack(dir string, manifest object, files []entry) error {
+	pj, err := manifest.indent()
 	if err != nil {
 		return err
 	}
-	files = append(files, entry{"package.json", 0o644, append(pj, '\n')})
+	files = append(files, entry{"package.json", 0o644, pj})
 	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(f.name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -484,4 +485,79 @@ func git(dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// object is a JSON object whose keys keep their order (a package.json as
+// its template wrote it, name first), which a map would sort.
+type object []field
+
+type field struct {
+	key   string
+	value any
+}
+
+// readObject reads a JSON object's top-level fields in order.
+func readObject(data []byte) (object, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var o object
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		o = append(o, field{t.(string), v})
+	}
+	return o, nil
+}
+
+// set replaces key's value, or adds the key at the end.
+func (o *object) set(key string, value any) {
+	for i := range *o {
+		if (*o)[i].key == key {
+			(*o)[i].value = value
+			return
+		}
+	}
+	*o = append(*o, field{key, value})
+}
+
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b) // Encode's newlines are whitespace, gone once indented
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(f.key); err != nil {
+			return nil, err
+		}
+		b.WriteByte(':')
+		if err := enc.Encode(f.value); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// indent is o as package.json files are written: two spaces, a final
+// newline, ">" as itself.
+func (o object) indent() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(o); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
