@@ -4,16 +4,29 @@
 GO       ?= go
 WASM     := wasm/askcore.wasm
 
-.PHONY: all build wasm check-wasm test test-go lint-go test-go-race test-go-unraced test-js test-interop test-hosts hosts-install fuzz-short bench demo clean
+.PHONY: all build dist test-install wasm check-wasm test test-go lint-go test-go-race test-go-unraced test-js test-interop test-hosts hosts-install fuzz-short bench demo clean
 
 all: build
 
-# -buildvcs=auto: --version names the commit built (GOFLAGS may say false).
+# The four commands into bin/, in one go build (the packages they share
+# compiled once). -buildvcs=auto: --version names the commit built (GOFLAGS
+# may say false).
 build:
-	$(GO) build -buildvcs=auto -o bin/askcore-stdio ./cmd/askcore-stdio
-	$(GO) build -buildvcs=auto -o bin/askcore-acp ./cmd/askcore-acp
-	$(GO) build -buildvcs=auto -o bin/askcore-mcp ./cmd/askcore-mcp
-	$(GO) build -buildvcs=auto -o bin/askcore-hub ./cmd/askcore-hub
+	$(GO) build -buildvcs=auto -o bin/ ./cmd/askcore-stdio ./cmd/askcore-acp ./cmd/askcore-mcp ./cmd/askcore-hub
+
+# The release into dist/ (internal/dist): an archive per platform,
+# SHA256SUMS, the npm packages. PLATFORMS=linux/amd64,darwin/arm64 builds
+# only those; VERSION defaults to git describe --tags --always.
+PLATFORMS ?=
+VERSION ?=
+dist:
+	GO=$(GO) $(GO) run ./internal/dist -platforms '$(PLATFORMS)' -version '$(VERSION)'
+
+# As a user installs it: make dist twice (the same bytes), then the npm
+# packages from a local registry, npx -y @askcore/mcp and Claude Code
+# (scripts/test-install.sh).
+test-install:
+	./scripts/test-install.sh
 
 # Rebuild the committed WebAssembly core (reproducible: same toolchain, same bytes).
 # The build command itself lives in scripts/check-wasm.sh, so that check-wasm builds
@@ -85,4 +98,4 @@ demo:
 	$(GO) run ./cmd/askcore-stdio
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

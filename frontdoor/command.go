@@ -43,7 +43,7 @@ func (c *Command) Parse(args []string) (status int, done bool) {
 		return 2, true
 	}
 	if *c.version {
-		fmt.Fprintln(c.stdout, c.name, Version())
+		fmt.Fprintln(c.stdout, VersionLine(c.name))
 		return 0, true
 	}
 	if c.NArg() > 0 {

@@ -24,7 +24,7 @@ func TestCommand(t *testing.T) {
 	}{
 		{name: "flags only", args: []string{"--on"}, status: 0, done: false, on: true},
 		{name: "help", args: []string{"--help"}, status: 0, done: true, stderrHas: "usage: x [--on]\n"},
-		{name: "version", args: []string{"--version"}, status: 0, done: true, stdout: "x " + frontdoor.Version() + "\n"},
+		{name: "version", args: []string{"--version"}, status: 0, done: true, stdout: frontdoor.VersionLine("x") + "\n"},
 		{name: "bad flag", args: []string{"--off"}, status: 2, done: true, stderrHas: "flag provided but not defined: -off"},
 		{name: "argument", args: []string{"extra"}, status: 2, done: true, stderrHas: `x: unexpected arguments ["extra"]`},
 	} {

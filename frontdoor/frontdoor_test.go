@@ -64,6 +64,10 @@ func TestVersion(t *testing.T) {
 	assert.NotEmpty(t, v)
 	assert.Equal(t, v, strings.TrimSpace(v))
 	assert.Equal(t, v, frontdoor.Version(), "the same on every call")
+	// A test binary has no module version of its own, but its commit is
+	// the checkout's when built in one.
+	assert.Regexp(t, `^([0-9a-f]{12}(-dirty)?|unknown)$`, frontdoor.Commit())
+	assert.Equal(t, "x "+v+" ("+frontdoor.Commit()+")", frontdoor.VersionLine("x"))
 }
 
 func writeScript(t *testing.T, body string) string {

@@ -2,7 +2,7 @@
 # make test after check-wasm: the suites in three lanes that run side by side,
 #
 #   go    make test-go-race (go test -race ./..., the longest stage)
-#   node  make test-js, test-interop, test-hosts, in turn
+#   node  make test-js, test-interop, test-hosts, test-install, in turn
 #   side  make lint-go (gofmt, vet), hosts-install (the real hosts' npm
 #         install, which is mostly network, done by the time the node lane
 #         reaches test-hosts), fuzz-short, test-go-unraced: what need not
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 
 go_lane=(test-go-race)
-node_lane=(test-js test-interop test-hosts)
+node_lane=(test-js test-interop test-hosts test-install)
 side_lane=(lint-go hosts-install fuzz-short test-go-unraced)
 lanes=(go node side)
 

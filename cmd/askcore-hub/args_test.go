@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/frontdoor"
 )
 
 // The commands that take no names refuse one as a usage error (exit 2)
@@ -63,4 +65,15 @@ func TestMetricsTokenNeverAFlagValue(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// --version prints "askcore-hub VERSION (COMMIT)" on stdout and exits 0,
+// opening no store.
+func TestVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--version"}, &out, &errb, func(string) string { return "" })
+	assert.Equal(t, 0, code)
+	assert.Equal(t, frontdoor.VersionLine("askcore-hub")+"\n", out.String())
+	assert.Regexp(t, `^askcore-hub \S+ \(\S+\)\n$`, out.String())
+	assert.Empty(t, errb.String())
 }

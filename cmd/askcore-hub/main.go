@@ -45,6 +45,7 @@ Commands:
                             smtp://[USER@]HOST:PORT or smtps://...
   notify list               list the notification targets (no secrets)
   notify remove ID          remove a notification target
+  --version                 print the version and exit
 
 Every command takes --db (a SQLite file, or postgres://...; default
 $ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db). The default person is
@@ -61,6 +62,10 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 1 && args[0] == "--version" {
+		fmt.Fprintln(stdout, frontdoor.VersionLine("askcore-hub"))
+		return 0
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stderr, usage)
 		if len(args) == 0 {

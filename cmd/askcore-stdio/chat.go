@@ -96,7 +96,7 @@ func runChat(ctx context.Context, args []string, s sys) int {
 		return exitUsage
 	}
 	if *version {
-		fmt.Fprintln(s.stdout, "askcore-stdio", frontdoor.Version())
+		fmt.Fprintln(s.stdout, frontdoor.VersionLine("askcore-stdio"))
 		return exitOK
 	}
 	if fs.NArg() > 0 {

@@ -338,15 +338,16 @@ func TestDemoRunsWithoutKeys(t *testing.T) {
 	})
 }
 
-// TestVersion: --version prints the module's version as the build
-// recorded it (frontdoor.Version) and exits 0 without starting anything.
+// TestVersion: --version prints "askcore-stdio VERSION (COMMIT)" as the
+// build recorded them (frontdoor.VersionLine) and exits 0 without starting
+// anything.
 func TestVersion(t *testing.T) {
 	stdout, stderr, code := runWith(t, baseEnv(), "", "--version")
 	assert.Equal(t, exitOK, code, stderr)
 	assert.Empty(t, stderr)
-	assert.Regexp(t, `^askcore-stdio (v\d+\.\d+\.\d+\S*|devel(\+[0-9a-f]{1,12}(-dirty)?)?)\n$`, stdout)
+	assert.Regexp(t, `^askcore-stdio (v\d+\.\d+\.\d+\S*|devel) \(([0-9a-f]{12}(-dirty)?|unknown)\)\n$`, stdout)
 
-	// In process, it is exactly what frontdoor.Version says, even with a
+	// In process, it is exactly what frontdoor.VersionLine says, even with a
 	// model key set: no model is reached.
 	var out, errOut bytes.Buffer
 	code = run(context.Background(), []string{"--version"}, sys{
@@ -357,7 +358,7 @@ func TestVersion(t *testing.T) {
 		openTTY: func() (*os.File, error) { return nil, os.ErrNotExist }, signals: make(chan os.Signal),
 	})
 	assert.Equal(t, exitOK, code)
-	assert.Equal(t, "askcore-stdio "+frontdoor.Version()+"\n", out.String())
+	assert.Equal(t, frontdoor.VersionLine("askcore-stdio")+"\n", out.String())
 	assert.Empty(t, errOut.String())
 
 	// --help documents it.
