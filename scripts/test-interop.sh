@@ -32,9 +32,9 @@ run() { # run PROTOCOL: one interop suite
     echo "test-interop: $bin is missing; run make build first" >&2
     exit 1
   fi
-  cd "$root/cmd/$proto/interop"
+  cd "$root/cmd/askcore-$proto/interop"
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    echo "test-interop: npm ci (cmd/$proto/interop)"
+    echo "test-interop: npm ci (cmd/askcore-$proto/interop)"
     npm ci --prefer-offline --no-audit --no-fund
   fi
   echo "test-interop: node --test (TypeScript $upper client -> $bin)"
