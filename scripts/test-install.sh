@@ -37,7 +37,9 @@ if ! diff -r "$tmp/first" dist; then
   echo "test-install: FAIL: two make dist runs of one commit gave different bytes" >&2
   exit 1
 fi
-(cd dist && ls -l ./*.tar.gz ./*.zip npm/*.tgz 2>/dev/null | awk '{print "test-install: " $5 " bytes " $NF}')
+for f in dist/*.tar.gz dist/*.zip dist/npm/*.tgz; do
+  [ ! -e "$f" ] || echo "test-install: $(stat -c %s "$f") bytes ${f#dist/}"
+done
 (cd dist && sha256sum -c SHA256SUMS)
 
 # The binaries: the version and commit the release was built with.
