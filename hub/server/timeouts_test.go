@@ -165,7 +165,7 @@ func TestInboxToldTheProgramWaits(t *testing.T) {
 		asked := snap.Items[0].WaitingUntil
 		assert.Equal(t, snap.Items[0].Created, asked, "the program that asked waited then")
 		assert.Equal(t, "pending", agent.poll(id, 1)["state"])
-		w := ev.next()
+		w := ev.nextAny()
 		require.Equal(t, "waiting", w.name)
 		var waiting inboxWaiting
 		require.NoError(t, json.Unmarshal(w.data, &waiting))
