@@ -573,7 +573,9 @@ func TestInputRequestRounds(t *testing.T) {
 	again := wantStep(t, choiceArgs, `{"action":"accept","content":{"choice":"oracle"}}`, 0)
 	require.Equal(t, askcore.FormAskAgain, again.Next)
 	assert.Equal(t, again.Form.Message, res.InputRequests["ask_user_question"].(*mcp.ElicitParams).Message)
-	assert.Regexp(t, `^1\.[0-9]+$`, res.RequestState)
+	assert.Regexp(t, `^1\.[0-9]+\.mcp-[0-9a-f]{32}$`, res.RequestState)
+	assert.Equal(t, stateCallID(first.RequestState), stateCallID(res.RequestState),
+		"every round names the call by the same id, so that a hub finds the same ask")
 
 	res = retry(mcp.InputResponseMap{"ask_user_question": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "sqlite"}}})
 	want, _ := coretest.FormAnswer(t, choiceArgs, `{"action":"accept","content":{"choice":"sqlite"}}`)

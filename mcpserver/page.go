@@ -118,7 +118,7 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 		answered <- outcome{r, err}
 	}()
 
-	id := newElicitationID()
+	id := newOpaqueID()
 	consentCtx, dropConsent := context.WithCancel(ctx)
 	defer dropConsent()
 	consented := make(chan outcome, 1)
@@ -239,9 +239,9 @@ func urlMessage(q *askcore.Call) string {
 // client shows it in a consent dialog; the page shows the question whole.
 const maxURLMessage = 1000
 
-// newElicitationID is a URL-mode request's elicitationId: opaque and
-// unique in the process.
-func newElicitationID() string {
+// newOpaqueID is an id nobody can guess, unique in the process: a URL-mode
+// request's elicitationId, a tool call's id where the host gives none.
+func newOpaqueID() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand.Read does not fail (Go 1.24)
 	return hex.EncodeToString(b)

@@ -40,7 +40,7 @@ const defaultURLHold = 30 * time.Second
 const defaultHeldFor = time.Hour
 
 // urlStatePrefix begins the requestState of a URL-mode input request; the
-// elicitationId follows.
+// elicitationId and the call's id follow, "url.ELICITATION.ID".
 const urlStatePrefix = "url."
 
 // errHeldExpired withdraws a held question whose client never came back.
@@ -126,7 +126,8 @@ func (hp *heldPages) drop(h *heldPage) {
 // heldID is the id of the held question a retry replies to: its
 // requestState names one and it carries a reply.
 func heldID(req *mcp.CallToolRequest) (string, bool) {
-	id, ok := strings.CutPrefix(req.Params.RequestState, urlStatePrefix)
+	rest, ok := strings.CutPrefix(req.Params.RequestState, urlStatePrefix)
+	id, _, _ := strings.Cut(rest, ".")
 	if !ok || id == "" {
 		return "", false
 	}
@@ -148,7 +149,7 @@ func (p *provider) holdOnPage(c *call, q *askcore.Call, formErr error) (askcore.
 		return askcore.Reply{}, failure(situationProviderFailed, err.Error())
 	}
 	ctx, withdraw := context.WithCancelCause(p.life)
-	h := &heldPage{id: newElicitationID(), call: string(q.JSON()), url: url, formErr: formErr,
+	h := &heldPage{id: newOpaqueID(), call: string(q.JSON()), url: url, formErr: formErr,
 		withdraw: withdraw, done: make(chan struct{})}
 	h.expiry = time.AfterFunc(p.held.heldFor, func() {
 		p.held.drop(h)
@@ -179,7 +180,7 @@ func (p *provider) sendURL(c *call, q *askcore.Call, h *heldPage, lead string) (
 	h.mu.Unlock()
 	h.expiry.Reset(p.held.heldFor)
 	p.held.put(h)
-	c.setInputRequest(&mcp.ElicitParams{Mode: "url", Message: lead + urlMessage(q), URL: h.url, ElicitationID: h.id}, urlStatePrefix+h.id)
+	c.setInputRequest(&mcp.ElicitParams{Mode: "url", Message: lead + urlMessage(q), URL: h.url, ElicitationID: h.id}, urlStatePrefix+h.id+"."+c.id)
 	return askcore.Reply{}, errInputRequired
 }
 

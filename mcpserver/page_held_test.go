@@ -175,7 +175,7 @@ func TestHeldPageRetries(t *testing.T) {
 		ep, ok := res.InputRequests[inputKey].(*mcp.ElicitParams)
 		require.True(t, ok)
 		require.Equal(t, "url", ep.Mode)
-		assert.Equal(t, "url."+ep.ElicitationID, res.RequestState)
+		assert.Regexp(t, `^url\.`+ep.ElicitationID+`\.mcp-[0-9a-f]{32}$`, res.RequestState)
 		return ep
 	}
 

@@ -35,6 +35,11 @@ const methodElicit = "elicitation/create"
 // it in the ctx it gives the seam; the provider reads it there.
 type call struct {
 	req *mcp.CallToolRequest
+	// id names the model's tool call to the providers that keep questions
+	// by id (a hub): the host's id where it sends one, else one this
+	// server made, carried in requestState from round to round of a
+	// 2026-07-28 client, so that every round finds the same question.
+	id string
 
 	mu sync.Mutex
 	// inputRequest is set by the provider when the client negotiated
@@ -231,6 +236,18 @@ func hostToolCallID(req *mcp.CallToolRequest) string {
 	return id
 }
 
+// callID is the id of the model's tool call (see call.id): the host's,
+// else the one an earlier round wrote in requestState, else a new one.
+func callID(req *mcp.CallToolRequest) string {
+	if id := hostToolCallID(req); id != "" {
+		return id
+	}
+	if id := stateCallID(req.Params.RequestState); id != "" {
+		return id
+	}
+	return "mcp-" + newOpaqueID()
+}
+
 // asker names the asking agent on the answer page: the client's
 // clientInfo title (or name) and version, "Claude Code 2.1.328".
 func asker(req *mcp.CallToolRequest) string {
@@ -319,7 +336,7 @@ func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (a
 		}
 		form = &f
 	}
-	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema}, writeState(round, time.Now()))
+	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema}, writeState(round, time.Now(), c.id))
 	return askcore.Reply{}, errInputRequired
 }
 
@@ -350,26 +367,38 @@ func inputReply(req *mcp.CallToolRequest) (*inputResponse, error) {
 }
 
 // writeState is the requestState of an input request: the round of the
-// form and when it was sent (Unix milliseconds), which the client echoes
-// when it retries. A client that changes it changes only how its own
-// reply is judged (the core bounds the round).
-func writeState(round int, sent time.Time) string {
-	return strconv.Itoa(round) + "." + strconv.FormatInt(sent.UnixMilli(), 10)
+// form, when it was sent (Unix milliseconds) and the call's id, which the
+// client echoes when it retries. A client that changes it changes only
+// how its own reply is judged (the core bounds the round) and which of
+// its own questions it answers.
+func writeState(round int, sent time.Time, id string) string {
+	return strconv.Itoa(round) + "." + strconv.FormatInt(sent.UnixMilli(), 10) + "." + id
 }
 
-// readState reads writeState's string; round 0 and no time for anything
-// else.
+// readState reads writeState's round and time; round 0 and no time for
+// anything else.
 func readState(s string) (round int, sent time.Time) {
-	r, t, ok := strings.Cut(s, ".")
-	if !ok {
+	f := strings.SplitN(s, ".", 3)
+	if len(f) < 2 {
 		return 0, time.Time{}
 	}
-	n, err1 := strconv.Atoi(r)
-	ms, err2 := strconv.ParseInt(t, 10, 64)
+	n, err1 := strconv.Atoi(f[0])
+	ms, err2 := strconv.ParseInt(f[1], 10, 64)
 	if err1 != nil || err2 != nil || n < 0 {
 		return 0, time.Time{}
 	}
 	return n, time.UnixMilli(ms)
+}
+
+// stateCallID is the call's id in a requestState this server wrote: the
+// third of its dot-separated fields, in the form's state as in the page's
+// ("url.ELICITATION.ID"); "" when there is none.
+func stateCallID(s string) string {
+	f := strings.SplitN(s, ".", 3)
+	if len(f) < 3 {
+		return ""
+	}
+	return f[2]
 }
 
 // askLegacy is the elicitation/create path (protocol 2025-11-25 and older):

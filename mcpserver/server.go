@@ -292,8 +292,8 @@ func (s *Server) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	defer context.AfterFunc(s.life, func() { cancel(context.Cause(s.life)) })()
-	c := &call{req: req}
-	answer, err := s.seam.ask(withCall(ctx, c), req.Params.Arguments, asker(req), hostToolCallID(req), s.timeout)
+	c := &call{req: req, id: callID(req)}
+	answer, err := s.seam.ask(withCall(ctx, c), req.Params.Arguments, asker(req), c.id, s.timeout)
 	if signal, stopped := s.stoppedBy(); stopped && err != nil && askcore.AsError(err).Code == askcore.CodeAskAborted {
 		err = s.seam.stopped(ctx, signal)
 	}

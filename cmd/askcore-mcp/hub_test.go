@@ -36,7 +36,7 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
 	require.NoError(t, err, stderr.String())
-	defer cs.Close()
+	defer func() { cancel(); _ = cs.Close() }() // a call still waiting ends first: Close waits for it
 
 	type callResult struct {
 		res *mcp.CallToolResult
@@ -51,7 +51,13 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	assert.JSONEq(t, choiceArgs, a.Arguments, "the model's arguments reach the hub")
 	_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL // a server, please"]}`), "phone")
 	require.NoError(t, err)
-	r := <-got
+	var r callResult
+	select {
+	case r = <-got:
+	case <-time.After(time.Minute): // fail with what the hub holds, not at the test binary's timeout
+		asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
+		t.Fatalf("no result a minute after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
+	}
 	require.NoError(t, r.err)
 	require.False(t, r.res.IsError, "%s", r.res.Content[0].(*mcp.TextContent).Text)
 
@@ -101,7 +107,7 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 	})
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
 	require.NoError(t, err, stderr.String())
-	defer cs.Close()
+	defer func() { cancel(); _ = cs.Close() }() // a call still waiting ends first: Close waits for it
 	got := make(chan *mcp.CallToolResult, 1)
 	go func() {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
@@ -128,4 +134,7 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 	want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL"))
 	require.NoError(t, err)
 	assert.Equal(t, string(want.JSON()), text, "the inbox's answer, not the unseen decline")
+	asks, err := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
+	require.NoError(t, err)
+	assert.Len(t, asks, 1, "each round of the call (the form, its decline) names the same ask")
 }
