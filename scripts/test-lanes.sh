@@ -2,10 +2,11 @@
 # make test after check-wasm: the suites in three lanes that run side by side,
 #
 #   go    make test-go-race (go test -race ./..., the longest stage)
-#   node  make test-js, test-interop, test-hosts, test-install, in turn
+#   node  make test-js, test-interop, test-hosts, in turn
 #   side  make lint-go (gofmt, vet), hosts-install (the real hosts' npm
 #         install, which is mostly network, done by the time the node lane
-#         reaches test-hosts), fuzz-short, test-go-unraced: what need not
+#         reaches test-hosts), test-install (after hosts-install: it runs
+#         their Claude Code), fuzz-short, test-go-unraced: what need not
 #         wait for the others, off the two long lanes
 #
 # A lane goes on past a failed stage, so one run reports every stage.
@@ -25,8 +26,8 @@ cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 
 go_lane=(test-go-race)
-node_lane=(test-js test-interop test-hosts test-install)
-side_lane=(lint-go hosts-install fuzz-short test-go-unraced)
+node_lane=(test-js test-interop test-hosts)
+side_lane=(lint-go hosts-install test-install fuzz-short test-go-unraced)
 lanes=(go node side)
 
 if [ "${TEST_LANES:-}" = serial ]; then
@@ -57,9 +58,11 @@ stages() {
 }
 
 # failures TARGET: the lines of a failed stage's output that say what
-# failed (at most 12), or its last lines when none does. Node's todo tests
-# fail by design: a todo test's line (`✖ name (N ms) # why`) and the lines
-# under it, indented deeper, are left out.
+# failed (at most 12), or its last lines when none does; after go test's
+# timeout, the tests it names as still running (its FAIL line names only
+# the package). Node's todo tests fail by design: a todo test's line
+# (`✖ name (N ms) # why`) and the lines under it, indented deeper, are
+# left out.
 failures() {
 	local log="$tmp/$1.log" lines
 	lines=$(awk '
@@ -67,6 +70,9 @@ failures() {
 		todo && (/^[[:space:]]*$/ || match($0, /[^ ]/) > todo) { next }
 		{ todo = 0 }
 		/--- FAIL|^FAIL|^panic:|✖ |Error|not ok / && !/✖ failing tests:/ { print }
+		/^[[:space:]]+running tests:/ { running = 1; next }
+		running && /^[[:space:]]+Test/ { print "still running at the timeout: " $1 " " $2; next }
+		{ running = 0 }
 	' "$log" | tail -n 12) || true
 	[ -n "$lines" ] || lines=$(tail -n 8 "$log")
 	printf '%s\n' "$lines" | cut -c1-300 | sed "s/^/test: $1: /"
