@@ -300,30 +300,46 @@ func (c *cli) agentRevoke(ctx context.Context, args []string) error {
 }
 
 func (c *cli) agentList(ctx context.Context) error {
+	return c.list(ctx, "NAME\tPERSON\tDEADLINE\tCREATED\tREVOKED", func(s store.Store, names map[int64]string) ([][]string, error) {
+		agents, err := s.Agents(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rows := make([][]string, 0, len(agents))
+		for _, a := range agents {
+			deadline, revoked := "-", "-"
+			if a.Deadline > 0 {
+				deadline = a.Deadline.String()
+			}
+			if a.Revoked() {
+				revoked = a.RevokedAt.UTC().Format(time.RFC3339)
+			}
+			rows = append(rows, []string{a.Name, names[a.PersonID], deadline, a.CreatedAt.UTC().Format(time.RFC3339), revoked})
+		}
+		return rows, nil
+	})
+}
+
+// list prints a table: header's columns (tab-separated), then the rows
+// read from the store, given the people's names by id.
+func (c *cli) list(ctx context.Context, header string, read func(s store.Store, names map[int64]string) ([][]string, error)) error {
 	s, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	agents, err := s.Agents(ctx)
-	if err != nil {
-		return err
-	}
 	names, err := personNames(ctx, s)
 	if err != nil {
 		return err
 	}
+	rows, err := read(s, names)
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tPERSON\tDEADLINE\tCREATED\tREVOKED")
-	for _, a := range agents {
-		deadline, revoked := "-", "-"
-		if a.Deadline > 0 {
-			deadline = a.Deadline.String()
-		}
-		if a.Revoked() {
-			revoked = a.RevokedAt.UTC().Format(time.RFC3339)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", a.Name, names[a.PersonID], deadline, a.CreatedAt.UTC().Format(time.RFC3339), revoked)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	return tw.Flush()
 }

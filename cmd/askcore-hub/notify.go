@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/askcore/askcore/hub/notify"
@@ -117,36 +116,28 @@ func (c *cli) readSecret(file, what string) (string, error) {
 }
 
 func (c *cli) notifyList(ctx context.Context) error {
-	s, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	targets, err := s.NotifyTargets(ctx, 0)
-	if err != nil {
-		return err
-	}
-	names, err := personNames(ctx, s)
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tPERSON\tKIND\tURL\tSECRET\tCREATED")
-	for _, t := range targets {
-		secret := "-"
-		if t.Secret != "" {
-			secret = "set"
+	return c.list(ctx, "ID\tPERSON\tKIND\tURL\tSECRET\tCREATED", func(s store.Store, names map[int64]string) ([][]string, error) {
+		targets, err := s.NotifyTargets(ctx, 0)
+		if err != nil {
+			return nil, err
 		}
-		where := t.URL
-		switch {
-		case t.Kind == store.NotifyEmail:
-			where = t.Settings.To + " via " + t.URL
-		case t.Settings.AnswerButtons:
-			where += " (answer buttons)"
+		rows := make([][]string, 0, len(targets))
+		for _, t := range targets {
+			secret := "-"
+			if t.Secret != "" {
+				secret = "set"
+			}
+			where := t.URL
+			switch {
+			case t.Kind == store.NotifyEmail:
+				where = t.Settings.To + " via " + t.URL
+			case t.Settings.AnswerButtons:
+				where += " (answer buttons)"
+			}
+			rows = append(rows, []string{strconv.FormatInt(t.ID, 10), names[t.PersonID], string(t.Kind), where, secret, t.CreatedAt.UTC().Format(time.RFC3339)})
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, names[t.PersonID], t.Kind, where, secret, t.CreatedAt.UTC().Format(time.RFC3339))
-	}
-	return tw.Flush()
+		return rows, nil
+	})
 }
 
 func (c *cli) notifyRemove(ctx context.Context, args []string) error {

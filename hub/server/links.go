@@ -88,15 +88,17 @@ var linkPolicy = func() string {
 		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 }()
 
+// linkHeaders are the pages' headers (no-store: the page carries the
+// link's form token; nosniff, no framing) with two differences: the link
+// page's own policy, and the referrer kept on the same origin.
 func linkHeaders(h http.Header) {
+	pagehttp.SecurityHeaders(h)
 	h.Set("Content-Security-Policy", linkPolicy)
 	// same-origin, not no-referrer: under no-referrer a browser sends
 	// "Origin: null" with the confirm form's POST, which the Origin check
 	// refuses. The link's URL goes to no other site either way.
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Robots-Tag", "noindex, nofollow")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 }
 
 var linkPage = template.Must(template.New("link").Parse(`<!DOCTYPE html>

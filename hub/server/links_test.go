@@ -263,6 +263,9 @@ func TestAnswerLinkRules(t *testing.T) {
 			require.Equal(t, linkFormTokenOf(links[0]), form)
 			assert.Contains(t, resp.header.Get("Content-Security-Policy"), "default-src 'none'")
 			assert.Empty(t, resp.header.Get("Access-Control-Allow-Origin"))
+			assert.Equal(t, "no-store", resp.header.Get("Cache-Control"), "the page carries the link's form token")
+			assert.Equal(t, "DENY", resp.header.Get("X-Frame-Options"))
+			assert.Equal(t, "nosniff", resp.header.Get("X-Content-Type-Options"))
 		}
 		assert.Equal(t, store.StatePending, pendingAsk(t, r.store, a).State, "GETs answered nothing")
 
