@@ -23,20 +23,7 @@ import (
 // byte for byte.
 func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	h := hubtest.Start(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	serverR, clientW := io.Pipe()
-	clientR, serverW := io.Pipe()
-	var stderr syncbuf.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"--engine", "native", "--web=never", "--hub", h.URL}, serverR, serverW, &stderr, h.Env)
-		_ = serverW.Close()
-	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
-	require.NoError(t, err, stderr.String())
-	defer func() { cancel(); _ = cs.Close() }() // a call still waiting ends first: Close waits for it
+	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil))
 
 	type callResult struct {
 		res *mcp.CallToolResult
@@ -49,7 +36,7 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	}()
 	a := h.Ask(t, store.StatePending)
 	assert.JSONEq(t, choiceArgs, a.Arguments, "the model's arguments reach the hub")
-	_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL // a server, please"]}`), "phone")
+	_, err := h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL // a server, please"]}`), "phone")
 	require.NoError(t, err)
 	var r callResult
 	select {
@@ -67,6 +54,39 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	require.NoError(t, err)
 	text := r.res.Content[0].(*mcp.TextContent).Text
 	assert.Equal(t, string(want.JSON()), text, "the person's answer, byte for byte")
+}
+
+// serveWithHub runs askcore-mcp --hub on h and connects client to it. The
+// test's end cancels ctx before closing the session: a call still waiting
+// ends first (Close waits for it), and askcore-mcp with it.
+func serveWithHub(t *testing.T, h *hubtest.Hub, client *mcp.Client) (context.Context, *mcp.ClientSession, *syncbuf.Buffer) {
+	ctx, cancel := context.WithCancel(context.Background())
+	serverR, clientW := io.Pipe()
+	clientR, serverW := io.Pipe()
+	stderr := new(syncbuf.Buffer)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		run(ctx, []string{"--engine", "native", "--web=never", "--hub", h.URL}, serverR, serverW, stderr, h.Env)
+		_ = serverW.Close()
+	}()
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
+	if err != nil {
+		cancel()
+		<-done
+		t.Fatalf("connecting: %v; stderr: %s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		cancel()
+		_ = cs.Close()
+		_ = clientW.Close() // askcore-mcp's end of input
+		select {
+		case <-done:
+		case <-time.After(waitLong):
+			t.Errorf("askcore-mcp did not end with its session; stderr: %s", stderr.String())
+		}
+	})
+	return ctx, cs, stderr
 }
 
 // TestHubFlagsRefused: --hub without a token is a usage error, before
@@ -88,26 +108,13 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 // the ask waits for the person's reply in the inbox.
 func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 	h := hubtest.Start(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	serverR, clientW := io.Pipe()
-	clientR, serverW := io.Pipe()
-	var stderr syncbuf.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"--engine", "native", "--web=never", "--hub", h.URL}, serverR, serverW, &stderr, h.Env)
-		_ = serverW.Close()
-	}()
 	declined := make(chan struct{}, 1)
-	client := mcp.NewClient(&mcp.Implementation{Name: "codex-mcp-client", Version: "0"}, &mcp.ClientOptions{
+	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "codex-mcp-client", Version: "0"}, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			declined <- struct{}{}
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		},
-	})
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
-	require.NoError(t, err, stderr.String())
-	defer func() { cancel(); _ = cs.Close() }() // a call still waiting ends first: Close waits for it
+	}))
 	got := make(chan *mcp.CallToolResult, 1)
 	go func() {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
@@ -118,7 +125,7 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 	}()
 	<-declined
 	a := h.Ask(t, store.StatePending)
-	_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+	_, err := h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
 	require.NoError(t, err)
 	var res *mcp.CallToolResult
 	select {
