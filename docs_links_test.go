@@ -233,3 +233,29 @@ func TestReadmeHouseMap(t *testing.T) {
 func gitIgnores(path string) bool {
 	return exec.Command("git", "check-ignore", "-q", path).Run() == nil
 }
+
+// TestNoBuiltProgramTracked: a `go build` at the root writes its program
+// there (askcore-stdio, engine); one that reached a commit once put 56 MB
+// in every clone. The only binary the repository keeps is the WebAssembly
+// module, which it rebuilds to the same bytes (make check-wasm).
+func TestNoBuiltProgramTracked(t *testing.T) {
+	out, err := exec.Command("git", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skip("SKIP: not a git checkout (or no git): " + err.Error())
+	}
+	magics := [][]byte{{0x7f, 'E', 'L', 'F'}, {'M', 'Z'}, {0xcf, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe}}
+	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		f, err := os.Open(name)
+		if err != nil {
+			continue // deleted in the work tree, not yet in the index
+		}
+		head := make([]byte, 4)
+		n, _ := f.Read(head)
+		f.Close()
+		for _, m := range magics {
+			if n >= len(m) && string(head[:len(m)]) == string(m) {
+				t.Errorf("%s is a built program (ELF, PE or Mach-O); git rm --cached it, and let .gitignore name it", name)
+			}
+		}
+	}
+}
