@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/askcore/askcore"
@@ -114,6 +115,16 @@ const withdrawWithin = 6 * time.Second
 
 func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 	hubDone := make(chan struct{})
+	// What the person is told the hub holds depends on whether the local
+	// surface still asks: "answer it here or there" only while it does.
+	// Either may happen first: the hub taking the question, or the local
+	// surface dropping out.
+	var (
+		mu       sync.Mutex // held while a notice is written, so notices keep their order
+		held     bool       // the hub holds the question
+		localOut bool       // the local surface could not show it
+	)
+	waitsThere := fmt.Sprintf("This question waits in the hub's inbox (%s): answer it there.", w.url)
 	inbox := askcore.ProviderFunc(func(hctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 		defer close(hubDone)
 		// FirstReply withdraws the hub's ask with the core's
@@ -133,12 +144,25 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		r, err := w.hub.Watched(hub.Watch{
 			AnsweredIn: answeredIn,
 			Unreachable: func(err error) {
-				w.notice(fmt.Sprintf("The hub at %s cannot be reached (%v); still trying. Meanwhile the question is asked here.", w.url, err))
+				mu.Lock()
+				defer mu.Unlock()
+				text := fmt.Sprintf("The hub at %s cannot be reached (%v); still trying.", w.url, err)
+				if !localOut {
+					text += " Meanwhile the question is asked here."
+				}
+				w.notice(text)
 			},
 			Reached: func() {
 				w.notice(fmt.Sprintf("The hub at %s is reached again.", w.url))
 			},
 			Held: func() {
+				mu.Lock()
+				defer mu.Unlock()
+				held = true
+				if localOut {
+					w.notice(waitsThere)
+					return
+				}
 				w.notice(fmt.Sprintf("This question is also in the hub's inbox (%s): answer it here or there.", w.url))
 			},
 		}).Ask(hctx, call)
@@ -147,7 +171,11 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 			// Not an answer: the hub could not take the question. The
 			// local surface keeps it; the model hears this only if no
 			// surface is left.
-			w.notice("The hub's inbox does not have this question: " + refused.Failure.Detail + ". Answer it here.")
+			mu.Lock()
+			if !localOut {
+				w.notice("The hub's inbox does not have this question: " + refused.Failure.Detail + ". Answer it here.")
+			}
+			mu.Unlock()
 			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNotShown, Detail: refused.Failure.Detail}
 		}
 		return r, err
@@ -159,6 +187,14 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		r, err := w.local.Provider.Ask(lctx, call)
 		if lctx.Err() == nil {
 			err = localDropsOut(lctx, call, err)
+		}
+		if askcore.DroppedOut(err) {
+			mu.Lock()
+			defer mu.Unlock()
+			localOut = true
+			if held {
+				w.notice(waitsThere)
+			}
 		}
 		return r, err
 	})}

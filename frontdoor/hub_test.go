@@ -106,6 +106,58 @@ func TestHubKeepsWhatLocalCannotShow(t *testing.T) {
 	assert.Contains(t, string(r.answer.JSON()), `"PostgreSQL"`)
 }
 
+// TestHubSaysWhereTheQuestionWaits: once the local surface could not
+// show the question, the person is told it waits in the hub's inbox, and
+// never to answer it "here": whether the surface dropped out before the
+// hub held the question or after.
+func TestHubSaysWhereTheQuestionWaits(t *testing.T) {
+	noTerminal := func(context.Context) (askcore.Reply, error) {
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoTerminal}
+	}
+	for _, tc := range []struct {
+		name  string
+		local *noticed
+		want  func(url string) []string
+	}{
+		{"dropped out before the hub held it", &noticed{ask: noTerminal, now: true}, func(url string) []string {
+			return []string{"This question waits in the hub's inbox (" + url + "): answer it there."}
+		}},
+		{"dropped out after", &noticed{ask: noTerminal}, func(url string) []string {
+			return []string{
+				"This question is also in the hub's inbox (" + url + "): answer it here or there.",
+				"This question waits in the hub's inbox (" + url + "): answer it there.",
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hubtest.Start(t)
+			p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: tc.local}, h.Env, hub.WithPollSeconds(1))
+			require.NoError(t, err)
+			res := askThrough(t, p)
+			a := h.Ask(t, store.StatePending)
+			// The person reads where the question waits before answering
+			// there (a reply before the hub's answer to the ask's creation
+			// would leave nothing to say).
+			want := strings.Join(tc.want(h.URL), "\n")
+			deadline := time.Now().Add(30 * time.Second)
+			for tc.local.notices() != want && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond) // polling a condition
+			}
+			require.Equal(t, want, tc.local.notices())
+			_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
+			require.NoError(t, err)
+			select {
+			case r := <-res:
+				require.NoError(t, r.err)
+				assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
+			case <-time.After(30 * time.Second):
+				t.Fatal("the ask did not end after the inbox's reply")
+			}
+			assert.Equal(t, want, tc.local.notices(), "nothing more is said once the inbox answered")
+		})
+	}
+}
+
 func TestHubSettings(t *testing.T) {
 	local := askcore.Surface{Name: "the terminal", Provider: askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) { return askcore.Decline(), nil })}
 	none := func(string) string { return "" }
@@ -179,14 +231,16 @@ func TestHubRefusedKeepsLocal(t *testing.T) {
 // noticed is a local surface that records what it is told.
 type noticed struct {
 	ask  func(context.Context) (askcore.Reply, error)
+	now  bool // ends its ask at once, not after the first notice
 	mu   sync.Mutex
 	text []string
 }
 
 func (n *noticed) Ask(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
-	// Answer once the hub's refusal was told, as a person reads it first.
+	// Answer once the hub's first notice was told, as a person reads it
+	// first.
 	deadline := time.Now().Add(30 * time.Second)
-	for n.notices() == "" && time.Now().Before(deadline) {
+	for !n.now && n.notices() == "" && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond) // polling a condition
 	}
 	return n.ask(ctx)
