@@ -109,12 +109,13 @@ func localDropsOut(ctx context.Context, call *askcore.Call, err error) error {
 	return err
 }
 
-// withdrawWithin bounds the wait for the hub's withdrawal once the local
-// surface answered (the provider's own DELETE gives up after 5 s).
+// withdrawWithin bounds the wait for the withdrawn surface to end once
+// the other one ended the ask (the hub provider's own DELETE gives up
+// after 5 s).
 const withdrawWithin = 6 * time.Second
 
 func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
-	hubDone := make(chan struct{})
+	hubDone, localDone := make(chan struct{}), make(chan struct{})
 	// What the person is told the hub holds depends on whether the local
 	// surface still asks: "answer it here or there" only while it does.
 	// Either may happen first: the hub taking the question, or the local
@@ -181,6 +182,7 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		return r, err
 	})
 	local := askcore.Surface{Name: w.local.Name, Provider: askcore.ProviderFunc(func(lctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+		defer close(localDone)
 		if w.local.Provider == nil {
 			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoProvider}
 		}
@@ -202,15 +204,21 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		local,
 		askcore.Surface{Name: "the hub's inbox", Provider: inbox},
 	).Ask(ctx, call)
-	// FirstReply does not wait for the surfaces it withdrew: wait for the
-	// hub's, so that a front door that exits right after the answer
+	// FirstReply does not wait for the surfaces it withdrew: wait for
+	// them, so that a front door that exits right after the answer
 	// (askcore-stdio ask) has told the hub first, and the inbox does not
-	// keep offering a question answered in the terminal.
+	// keep offering a question answered in the terminal; and so that the
+	// local surface has said how the question ended there (the core's
+	// answered-elsewhere words) before the front door goes on (the chat's
+	// model replies).
 	t := time.NewTimer(withdrawWithin)
 	defer t.Stop()
-	select {
-	case <-hubDone:
-	case <-t.C:
+	for _, done := range []chan struct{}{hubDone, localDone} {
+		select {
+		case <-done:
+		case <-t.C:
+			return r, err
+		}
 	}
 	return r, err
 }
