@@ -45,11 +45,23 @@ func (h Hub) On(getenv func(string) string) bool {
 // drops out and the hub keeps it; a hub that refuses the ask drops out and
 // the local surface keeps it. Only when both dropped out does the model
 // hear why (the core's no_surface). A local provider that is a Noticer
-// hears what happens with the hub, for the person: refused, unreachable
-// (and reached again); the core's answered_elsewhere words reach it as
-// its ctx's cause, as FirstReply does for every surface.
-
+// hears what happens with the hub, for the person: held, refused,
+// unreachable (and reached again); the core's answered_elsewhere words
+// reach it as its ctx's cause, as FirstReply does for every surface.
 func (h Hub) Provider(local askcore.Surface, getenv func(string) string, opts ...hub.Option) (askcore.Provider, error) {
+	beside, err := h.Beside(getenv, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return beside(local), nil
+}
+
+// Beside checks the settings and reads the token once, and returns what
+// makes a local surface's provider as Provider does: for a front door
+// that makes one per session (askcore-acp), so that the token file is
+// read at start, where a bad one is a usage error, and never again. Its
+// errors are usage errors, naming the flag or variable to fix.
+func (h Hub) Beside(getenv func(string) string, opts ...hub.Option) (func(local askcore.Surface) askcore.Provider, error) {
 	url := h.URL
 	if url == "" {
 		url = getenv("ASKCORE_HUB_URL")
@@ -58,23 +70,28 @@ func (h Hub) Provider(local askcore.Surface, getenv func(string) string, opts ..
 		if h.TokenFile != "" {
 			return nil, errors.New("--hub-token-file needs --hub URL (or ASKCORE_HUB_URL)")
 		}
-		return local.Provider, nil
+		return func(local askcore.Surface) askcore.Provider { return local.Provider }, nil
 	}
 	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
 		return nil, fmt.Errorf("--hub %q: the hub's URL starts with http:// or https://", url)
 	}
 	token := getenv("ASKCORE_HUB_TOKEN")
 	if h.TokenFile != "" {
+		// The file, named on purpose, wins over the environment.
 		b, err := os.ReadFile(h.TokenFile)
 		if err != nil {
 			return nil, fmt.Errorf("--hub-token-file: %w", err)
 		}
 		token = strings.TrimSpace(string(b))
+		if token == "" {
+			return nil, fmt.Errorf("--hub-token-file: the file %s is empty: it holds the agent's token (askcore-hub agent add prints it)", h.TokenFile)
+		}
 	}
 	if token == "" {
 		return nil, errors.New("--hub needs the agent's token: set ASKCORE_HUB_TOKEN or pass --hub-token-file FILE (askcore-hub agent add prints it)")
 	}
-	return withHub{local: local, url: url, hub: hub.New(url, token, opts...)}, nil
+	p := hub.New(url, token, opts...)
+	return func(local askcore.Surface) askcore.Provider { return withHub{local: local, url: url, hub: p} }, nil
 }
 
 // Noticer is a local surface that can tell the person something while it

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -171,7 +172,6 @@ func TestHubSettings(t *testing.T) {
 		{"no token", frontdoor.Hub{URL: "http://127.0.0.1:1"}, none, "ASKCORE_HUB_TOKEN"},
 		{"not a URL", frontdoor.Hub{URL: "127.0.0.1:1"}, none, "http://"},
 		{"token file without hub", frontdoor.Hub{TokenFile: "x"}, none, "needs --hub"},
-		{"missing token file", frontdoor.Hub{URL: "http://127.0.0.1:1", TokenFile: filepath.Join(t.TempDir(), "none")}, none, "--hub-token-file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := tc.hub.Provider(local, tc.env)
@@ -184,6 +184,70 @@ func TestHubSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestHubTokenFile: --hub-token-file gives the agent's token from a file,
+// and wins over ASKCORE_HUB_TOKEN; a file that cannot be read or holds no
+// token is a usage error naming the flag, before anything is asked.
+func TestHubTokenFile(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		content  *string // the file's content; nil: no file at all
+		dir      bool    // the file is a directory
+		envToken string  // "right": the agent's token
+		err      string  // the usage error (after "--hub-token-file: "); "": the hub takes the ask
+	}{
+		{name: "the token and a newline", content: ptr("right\n")},
+		{name: "wins over the environment", content: ptr("right"), envToken: "askcore_wrong"},
+		{name: "a missing file", envToken: "right", err: "open "},
+		{name: "an empty file", content: ptr(""), envToken: "right", err: "the file FILE is empty"},
+		{name: "only blanks", content: ptr(" \n\t\n"), envToken: "right", err: "the file FILE is empty"},
+		{name: "a directory", dir: true, envToken: "right", err: "read "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hubtest.Start(t)
+			right := func(s string) string { return strings.ReplaceAll(s, "right", h.Token) }
+			path := filepath.Join(t.TempDir(), "token")
+			switch {
+			case tc.dir:
+				require.NoError(t, os.Mkdir(path, 0o700))
+			case tc.content != nil:
+				require.NoError(t, os.WriteFile(path, []byte(right(*tc.content)), 0o600))
+			}
+			env := func(k string) string {
+				if k == "ASKCORE_HUB_TOKEN" {
+					return right(tc.envToken)
+				}
+				return h.Env(k)
+			}
+			// The terminal cannot show the question: the hub alone asks,
+			// with the token the file gave.
+			local := askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+				return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoTerminal}
+			})
+			p, err := frontdoor.Hub{TokenFile: path}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, env, hub.WithPollSeconds(1))
+			if tc.err != "" {
+				require.ErrorContains(t, err, "--hub-token-file: "+strings.ReplaceAll(tc.err, "FILE", path))
+				assert.NotContains(t, err.Error(), h.Token, "the error never shows the token")
+				assert.Nil(t, p)
+				return
+			}
+			require.NoError(t, err)
+			res := askThrough(t, p)
+			a := h.Ask(t, store.StatePending)
+			_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+			require.NoError(t, err)
+			select {
+			case r := <-res:
+				require.NoError(t, r.err)
+				assert.Contains(t, string(r.answer.JSON()), `"PostgreSQL"`)
+			case <-time.After(30 * time.Second):
+				t.Fatal("the ask did not end after the inbox's reply")
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }
 
 // TestHubRefusedKeepsLocal: a hub that refuses the token is not an
 // answer: the local surface keeps the question (and hears why the inbox

@@ -67,8 +67,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	// With --hub, each question is also in the hub's inbox; the settings
-	// are checked now, before a client connects.
-	if _, err := hubFlags.Provider(askcore.Surface{Name: "the editor"}, getenv); err != nil {
+	// are checked (and the token read) now, before a client connects.
+	beside, err := hubFlags.Beside(getenv)
+	if err != nil {
 		fmt.Fprintf(stderr, "askcore-acp: %v\n", err)
 		return 2
 	}
@@ -85,8 +86,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Page: web.PageOptions(stderr, getenv),
 		Log:  log,
 		Beside: func(editor askcore.Provider) askcore.Provider {
-			p, _ := hubFlags.Provider(askcore.Surface{Name: "the editor", Provider: editor}, getenv) // checked above
-			return p
+			return beside(askcore.Surface{Name: "the editor", Provider: editor})
 		},
 	})
 	served := a.Serve(ctx, stdin, stdout)
