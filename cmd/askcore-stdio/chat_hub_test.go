@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,4 +70,24 @@ func TestHubChatWithoutTerminal(t *testing.T) {
 			assert.Equal(t, store.StateReplied, asks[0].State)
 		})
 	}
+}
+
+// TestHubTokenFileRefused: a token file that holds no token is a usage
+// error in the chat and in ask alike (ask writes the core's usage error),
+// before anything is asked.
+func TestHubTokenFileRefused(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "token")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	says := "--hub-token-file: the file " + empty + " is empty"
+	hubArgs := []string{"--engine", "native", "--hub", "http://127.0.0.1:9", "--hub-token-file", empty}
+
+	stdout, stderr, code := runWith(t, baseEnv(), "", hubArgs...)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, says)
+	assert.Empty(t, stdout)
+
+	stdout, _, code = runWith(t, baseEnv(), "", append(append([]string{"ask"}, hubArgs...), "--request", askRequest)...)
+	assert.Equal(t, askExitInvalidRequest, code)
+	assert.Equal(t, askcore.CodeInvalidRequest, askcore.Code(errorObject(t, stdout)))
+	assert.Contains(t, stdout, says)
 }
