@@ -208,3 +208,26 @@ func (d *declining) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest)
 func (d *declining) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
 	return acp.WaitForTerminalExitResponse{}, errNotAClient
 }
+
+// TestHubFlagsRefused: --hub without a token, or with a token file that
+// holds none, is a usage error, before an editor connects.
+func TestHubFlagsRefused(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "token")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"no token", nil, "ASKCORE_HUB_TOKEN"},
+		{"an empty token file", []string{"--hub-token-file", empty}, "--hub-token-file: the file " + empty + " is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"--hub", "http://127.0.0.1:1"}, tc.args...), bytes.NewReader(nil), &stdout, &stderr, noEnv)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, stderr.String(), tc.says)
+			assert.Empty(t, stdout.String(), "nothing was served")
+		})
+	}
+}
