@@ -15,6 +15,7 @@ import (
 )
 
 const usage = `usage: askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
+                   [--hub URL [--hub-token-file FILE]]
 An ACP agent on stdio; configure your editor to launch it (see docs/acp.md).
 Questions are form elicitations where the client advertised them; elsewhere
 (--web=auto, the default) they are asked on a local web page, whose URL
@@ -24,6 +25,11 @@ agent message text, and opened in the default browser on a desktop session
 even where forms are available; --web=never answers ASK_FAILED where they
 are not. Over SSH, pick the port and forward it, then open the URL printed:
   ssh -L 8765:127.0.0.1:8765 host askcore-acp --web-addr 127.0.0.1:8765
+With --hub URL (or ASKCORE_HUB_URL; the agent's token in ASKCORE_HUB_TOKEN or
+the file --hub-token-file names), each question is also in the askcore-hub's
+inbox and the first answer wins; a question the editor cannot show (no
+forms under --web=never, a form declined before anyone could read it) waits
+there.
 
 Flags:
 `
