@@ -42,8 +42,8 @@ func askThrough(t *testing.T, p askcore.Provider) <-chan outcome {
 }
 
 // TestHubAnsweredInInbox: the person answers in the hub; the local surface
-// is withdrawn with the core's answered_elsewhere words, and the answer is
-// the person's.
+// is withdrawn with the core's answered_elsewhere words, and has ended
+// (said them) before the answer is returned; the answer is the person's.
 func TestHubAnsweredInInbox(t *testing.T) {
 	h := hubtest.Start(t)
 	withdrawn := make(chan error, 1)
@@ -61,7 +61,12 @@ func TestHubAnsweredInInbox(t *testing.T) {
 	r := <-res
 	require.NoError(t, r.err)
 	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
-	cause := <-withdrawn
+	var cause error
+	select {
+	case cause = <-withdrawn:
+	default:
+		t.Fatal("the answer was returned before the withdrawn local surface ended")
+	}
 	var e *askcore.Error
 	require.True(t, errors.As(cause, &e), "%v", cause)
 	assert.Equal(t, askcore.CodeAskAborted, e.Code)
