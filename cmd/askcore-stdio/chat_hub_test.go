@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/testing/hubtest"
+	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
 // TestHubChatWithoutTerminal: "askcore-stdio --hub" (the chat) with no
@@ -90,4 +92,46 @@ func TestHubTokenFileRefused(t *testing.T) {
 	assert.Equal(t, askExitInvalidRequest, code)
 	assert.Equal(t, askcore.CodeInvalidRequest, askcore.Code(errorObject(t, stdout)))
 	assert.Contains(t, stdout, says)
+}
+
+// TestHubChatAnswerPage: the chat's answer page beside the hub. With
+// --web the question is on the page and in the inbox; answered on the
+// page, the inbox records that it was answered there. Without --web, a
+// question the terminal cannot take (stdin ended, no controlling
+// terminal) waits in the inbox, even where a browser could open the page.
+func TestHubChatAnswerPage(t *testing.T) {
+	script := func(t *testing.T) string {
+		return writeScript(t, reply{Content: "asking", ToolCalls: ask("q1", colors(false))}, reply{Content: "A1={{answer}}"})
+	}
+
+	t.Run("--web: answered on the page", func(t *testing.T) {
+		h := hubtest.Start(t)
+		p := start(t, baseEnv("ASKCORE_HUB_TOKEN="+h.Token), false, "--web", "--no-browser", "--engine", "native", "--hub", h.URL, "--script", script(t))
+		p.send("go\n")
+		w := chatPage(t, p)
+		id, _ := w.question()
+		h.Ask(t, store.StatePending)
+		status, body := w.post(id, pickOf(2))
+		require.Equal(t, http.StatusOK, status, body)
+		p.waitOut("A1", func(out string) bool { return strings.Contains(out, "A1=green\n") })
+		a := h.Ask(t, store.StateWithdrawn)
+		assert.Equal(t, "the answer page", a.RepliedWhere, "the inbox shows where the question was answered")
+		require.NoError(t, p.stdin.Close())
+		require.Equal(t, exitOK, p.wait(), p.stderr.String())
+	})
+
+	t.Run("no terminal: the inbox, not the page", func(t *testing.T) {
+		h := hubtest.Start(t)
+		browser := pagetest.NewBrowser(t)
+		p := start(t, baseEnv(browser.Env(), "ASKCORE_HUB_TOKEN="+h.Token), true, "--engine", "native", "--hub", h.URL, "--script", script(t))
+		p.send("go\n")
+		require.NoError(t, p.stdin.Close())
+		a := h.Ask(t, store.StatePending)
+		_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
+		require.NoError(t, err)
+		require.Equal(t, exitOK, p.wait(), p.stderr.String())
+		assert.Contains(t, p.stdout.String(), "A1=red\n")
+		assert.NotContains(t, p.stderr.String(), "answer at", "no page was served")
+		assert.Empty(t, browser.Opened(), "no browser was opened")
+	})
 }
