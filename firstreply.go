@@ -118,24 +118,35 @@ var dropOut = map[Situation]bool{
 	SituationNoProvider:      true,
 }
 
-// droppedOut reports whether err says its surface could not show the
-// question, and why, in the core's words where the core wrote them.
-func droppedOut(ctx context.Context, c *Core, err error) (string, bool) {
+// DroppedOut reports whether err, a surface's error, says the surface
+// could not show the question at all (the situations FirstReply lists),
+// so that the question waits for the other surfaces.
+func DroppedOut(err error) bool {
 	var f Failure
 	var e *Error
 	switch {
-	case err == nil:
-		return "", false
 	case errors.As(err, &f):
-		if !dropOut[f.Situation] {
-			return "", false
-		}
-		return c.Fail(ctx, f).reason, true
-	case errors.As(err, &e) && e != nil && dropOut[e.situation]:
-		if e.reason != "" {
-			return e.reason, true
-		}
-		return e.Message, true
+		return dropOut[f.Situation]
+	case errors.As(err, &e) && e != nil:
+		return dropOut[e.situation]
 	}
-	return "", false
+	return false
+}
+
+// droppedOut reports whether err says its surface could not show the
+// question, and why, in the core's words where the core wrote them.
+func droppedOut(ctx context.Context, c *Core, err error) (string, bool) {
+	if !DroppedOut(err) {
+		return "", false
+	}
+	var f Failure
+	if errors.As(err, &f) {
+		return c.Fail(ctx, f).reason, true
+	}
+	var e *Error
+	errors.As(err, &e)
+	if e.reason != "" {
+		return e.reason, true
+	}
+	return e.Message, true
 }

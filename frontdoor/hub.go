@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/askcore/askcore"
@@ -44,11 +45,23 @@ func (h Hub) On(getenv func(string) string) bool {
 // drops out and the hub keeps it; a hub that refuses the ask drops out and
 // the local surface keeps it. Only when both dropped out does the model
 // hear why (the core's no_surface). A local provider that is a Noticer
-// hears what happens with the hub, for the person: refused, unreachable
-// (and reached again); the core's answered_elsewhere words reach it as
-// its ctx's cause, as FirstReply does for every surface.
-
+// hears what happens with the hub, for the person: held, refused,
+// unreachable (and reached again); the core's answered_elsewhere words
+// reach it as its ctx's cause, as FirstReply does for every surface.
 func (h Hub) Provider(local askcore.Surface, getenv func(string) string, opts ...hub.Option) (askcore.Provider, error) {
+	beside, err := h.Beside(getenv, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return beside(local), nil
+}
+
+// Beside checks the settings and reads the token once, and returns what
+// makes a local surface's provider as Provider does: for a front door
+// that makes one per session (askcore-acp), so that the token file is
+// read at start, where a bad one is a usage error, and never again. Its
+// errors are usage errors, naming the flag or variable to fix.
+func (h Hub) Beside(getenv func(string) string, opts ...hub.Option) (func(local askcore.Surface) askcore.Provider, error) {
 	url := h.URL
 	if url == "" {
 		url = getenv("ASKCORE_HUB_URL")
@@ -57,23 +70,28 @@ func (h Hub) Provider(local askcore.Surface, getenv func(string) string, opts ..
 		if h.TokenFile != "" {
 			return nil, errors.New("--hub-token-file needs --hub URL (or ASKCORE_HUB_URL)")
 		}
-		return local.Provider, nil
+		return func(local askcore.Surface) askcore.Provider { return local.Provider }, nil
 	}
 	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
 		return nil, fmt.Errorf("--hub %q: the hub's URL starts with http:// or https://", url)
 	}
 	token := getenv("ASKCORE_HUB_TOKEN")
 	if h.TokenFile != "" {
+		// The file, named on purpose, wins over the environment.
 		b, err := os.ReadFile(h.TokenFile)
 		if err != nil {
 			return nil, fmt.Errorf("--hub-token-file: %w", err)
 		}
 		token = strings.TrimSpace(string(b))
+		if token == "" {
+			return nil, fmt.Errorf("--hub-token-file: the file %s is empty: it holds the agent's token (askcore-hub agent add prints it)", h.TokenFile)
+		}
 	}
 	if token == "" {
 		return nil, errors.New("--hub needs the agent's token: set ASKCORE_HUB_TOKEN or pass --hub-token-file FILE (askcore-hub agent add prints it)")
 	}
-	return withHub{local: local, url: url, hub: hub.New(url, token, opts...)}, nil
+	p := hub.New(url, token, opts...)
+	return func(local askcore.Surface) askcore.Provider { return withHub{local: local, url: url, hub: p} }, nil
 }
 
 // Noticer is a local surface that can tell the person something while it
@@ -108,12 +126,23 @@ func localDropsOut(ctx context.Context, call *askcore.Call, err error) error {
 	return err
 }
 
-// withdrawWithin bounds the wait for the hub's withdrawal once the local
-// surface answered (the provider's own DELETE gives up after 5 s).
+// withdrawWithin bounds the wait for the withdrawn surface to end once
+// the other one ended the ask (the hub provider's own DELETE gives up
+// after 5 s).
 const withdrawWithin = 6 * time.Second
 
 func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, error) {
-	hubDone := make(chan struct{})
+	hubDone, localDone := make(chan struct{}), make(chan struct{})
+	// What the person is told the hub holds depends on whether the local
+	// surface still asks: "answer it here or there" only while it does.
+	// Either may happen first: the hub taking the question, or the local
+	// surface dropping out.
+	var (
+		mu       sync.Mutex // held while a notice is written, so notices keep their order
+		held     bool       // the hub holds the question
+		localOut bool       // the local surface could not show it
+	)
+	waitsThere := fmt.Sprintf("This question waits in the hub's inbox (%s): answer it there.", w.url)
 	inbox := askcore.ProviderFunc(func(hctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 		defer close(hubDone)
 		// FirstReply withdraws the hub's ask with the core's
@@ -133,12 +162,25 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		r, err := w.hub.Watched(hub.Watch{
 			AnsweredIn: answeredIn,
 			Unreachable: func(err error) {
-				w.notice(fmt.Sprintf("The hub at %s cannot be reached (%v); still trying. Meanwhile the question is asked here.", w.url, err))
+				mu.Lock()
+				defer mu.Unlock()
+				text := fmt.Sprintf("The hub at %s cannot be reached (%v); still trying.", w.url, err)
+				if !localOut {
+					text += " Meanwhile the question is asked here."
+				}
+				w.notice(text)
 			},
 			Reached: func() {
 				w.notice(fmt.Sprintf("The hub at %s is reached again.", w.url))
 			},
 			Held: func() {
+				mu.Lock()
+				defer mu.Unlock()
+				held = true
+				if localOut {
+					w.notice(waitsThere)
+					return
+				}
 				w.notice(fmt.Sprintf("This question is also in the hub's inbox (%s): answer it here or there.", w.url))
 			},
 		}).Ask(hctx, call)
@@ -147,12 +189,17 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 			// Not an answer: the hub could not take the question. The
 			// local surface keeps it; the model hears this only if no
 			// surface is left.
-			w.notice("The hub's inbox does not have this question: " + refused.Failure.Detail + ". Answer it here.")
+			mu.Lock()
+			if !localOut {
+				w.notice("The hub's inbox does not have this question: " + refused.Failure.Detail + ". Answer it here.")
+			}
+			mu.Unlock()
 			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNotShown, Detail: refused.Failure.Detail}
 		}
 		return r, err
 	})
 	local := askcore.Surface{Name: w.local.Name, Provider: askcore.ProviderFunc(func(lctx context.Context, call *askcore.Call) (askcore.Reply, error) {
+		defer close(localDone)
 		if w.local.Provider == nil {
 			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoProvider}
 		}
@@ -160,21 +207,35 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		if lctx.Err() == nil {
 			err = localDropsOut(lctx, call, err)
 		}
+		if askcore.DroppedOut(err) {
+			mu.Lock()
+			defer mu.Unlock()
+			localOut = true
+			if held {
+				w.notice(waitsThere)
+			}
+		}
 		return r, err
 	})}
 	r, err := askcore.FirstReply(
 		local,
 		askcore.Surface{Name: "the hub's inbox", Provider: inbox},
 	).Ask(ctx, call)
-	// FirstReply does not wait for the surfaces it withdrew: wait for the
-	// hub's, so that a front door that exits right after the answer
+	// FirstReply does not wait for the surfaces it withdrew: wait for
+	// them, so that a front door that exits right after the answer
 	// (askcore-stdio ask) has told the hub first, and the inbox does not
-	// keep offering a question answered in the terminal.
+	// keep offering a question answered in the terminal; and so that the
+	// local surface has said how the question ended there (the core's
+	// answered-elsewhere words) before the front door goes on (the chat's
+	// model replies).
 	t := time.NewTimer(withdrawWithin)
 	defer t.Stop()
-	select {
-	case <-hubDone:
-	case <-t.C:
+	for _, done := range []chan struct{}{hubDone, localDone} {
+		select {
+		case <-done:
+		case <-t.C:
+			return r, err
+		}
 	}
 	return r, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -41,8 +42,8 @@ func askThrough(t *testing.T, p askcore.Provider) <-chan outcome {
 }
 
 // TestHubAnsweredInInbox: the person answers in the hub; the local surface
-// is withdrawn with the core's answered_elsewhere words, and the answer is
-// the person's.
+// is withdrawn with the core's answered_elsewhere words, and has ended
+// (said them) before the answer is returned; the answer is the person's.
 func TestHubAnsweredInInbox(t *testing.T) {
 	h := hubtest.Start(t)
 	withdrawn := make(chan error, 1)
@@ -60,7 +61,12 @@ func TestHubAnsweredInInbox(t *testing.T) {
 	r := <-res
 	require.NoError(t, r.err)
 	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
-	cause := <-withdrawn
+	var cause error
+	select {
+	case cause = <-withdrawn:
+	default:
+		t.Fatal("the answer was returned before the withdrawn local surface ended")
+	}
 	var e *askcore.Error
 	require.True(t, errors.As(cause, &e), "%v", cause)
 	assert.Equal(t, askcore.CodeAskAborted, e.Code)
@@ -106,6 +112,58 @@ func TestHubKeepsWhatLocalCannotShow(t *testing.T) {
 	assert.Contains(t, string(r.answer.JSON()), `"PostgreSQL"`)
 }
 
+// TestHubSaysWhereTheQuestionWaits: once the local surface could not
+// show the question, the person is told it waits in the hub's inbox, and
+// never to answer it "here": whether the surface dropped out before the
+// hub held the question or after.
+func TestHubSaysWhereTheQuestionWaits(t *testing.T) {
+	noTerminal := func(context.Context) (askcore.Reply, error) {
+		return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoTerminal}
+	}
+	for _, tc := range []struct {
+		name  string
+		local *noticed
+		want  func(url string) []string
+	}{
+		{"dropped out before the hub held it", &noticed{ask: noTerminal, now: true}, func(url string) []string {
+			return []string{"This question waits in the hub's inbox (" + url + "): answer it there."}
+		}},
+		{"dropped out after", &noticed{ask: noTerminal}, func(url string) []string {
+			return []string{
+				"This question is also in the hub's inbox (" + url + "): answer it here or there.",
+				"This question waits in the hub's inbox (" + url + "): answer it there.",
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hubtest.Start(t)
+			p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: tc.local}, h.Env, hub.WithPollSeconds(1))
+			require.NoError(t, err)
+			res := askThrough(t, p)
+			a := h.Ask(t, store.StatePending)
+			// The person reads where the question waits before answering
+			// there (a reply before the hub's answer to the ask's creation
+			// would leave nothing to say).
+			want := strings.Join(tc.want(h.URL), "\n")
+			deadline := time.Now().Add(30 * time.Second)
+			for tc.local.notices() != want && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond) // polling a condition
+			}
+			require.Equal(t, want, tc.local.notices())
+			_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
+			require.NoError(t, err)
+			select {
+			case r := <-res:
+				require.NoError(t, r.err)
+				assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
+			case <-time.After(30 * time.Second):
+				t.Fatal("the ask did not end after the inbox's reply")
+			}
+			assert.Equal(t, want, tc.local.notices(), "nothing more is said once the inbox answered")
+		})
+	}
+}
+
 func TestHubSettings(t *testing.T) {
 	local := askcore.Surface{Name: "the terminal", Provider: askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) { return askcore.Decline(), nil })}
 	none := func(string) string { return "" }
@@ -119,7 +177,6 @@ func TestHubSettings(t *testing.T) {
 		{"no token", frontdoor.Hub{URL: "http://127.0.0.1:1"}, none, "ASKCORE_HUB_TOKEN"},
 		{"not a URL", frontdoor.Hub{URL: "127.0.0.1:1"}, none, "http://"},
 		{"token file without hub", frontdoor.Hub{TokenFile: "x"}, none, "needs --hub"},
-		{"missing token file", frontdoor.Hub{URL: "http://127.0.0.1:1", TokenFile: filepath.Join(t.TempDir(), "none")}, none, "--hub-token-file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := tc.hub.Provider(local, tc.env)
@@ -132,6 +189,70 @@ func TestHubSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestHubTokenFile: --hub-token-file gives the agent's token from a file,
+// and wins over ASKCORE_HUB_TOKEN; a file that cannot be read or holds no
+// token is a usage error naming the flag, before anything is asked.
+func TestHubTokenFile(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		content  *string // the file's content; nil: no file at all
+		dir      bool    // the file is a directory
+		envToken string  // "right": the agent's token
+		err      string  // the usage error (after "--hub-token-file: "); "": the hub takes the ask
+	}{
+		{name: "the token and a newline", content: ptr("right\n")},
+		{name: "wins over the environment", content: ptr("right"), envToken: "askcore_wrong"},
+		{name: "a missing file", envToken: "right", err: "open "},
+		{name: "an empty file", content: ptr(""), envToken: "right", err: "the file FILE is empty"},
+		{name: "only blanks", content: ptr(" \n\t\n"), envToken: "right", err: "the file FILE is empty"},
+		{name: "a directory", dir: true, envToken: "right", err: "read "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hubtest.Start(t)
+			right := func(s string) string { return strings.ReplaceAll(s, "right", h.Token) }
+			path := filepath.Join(t.TempDir(), "token")
+			switch {
+			case tc.dir:
+				require.NoError(t, os.Mkdir(path, 0o700))
+			case tc.content != nil:
+				require.NoError(t, os.WriteFile(path, []byte(right(*tc.content)), 0o600))
+			}
+			env := func(k string) string {
+				if k == "ASKCORE_HUB_TOKEN" {
+					return right(tc.envToken)
+				}
+				return h.Env(k)
+			}
+			// The terminal cannot show the question: the hub alone asks,
+			// with the token the file gave.
+			local := askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+				return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNoTerminal}
+			})
+			p, err := frontdoor.Hub{TokenFile: path}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, env, hub.WithPollSeconds(1))
+			if tc.err != "" {
+				require.ErrorContains(t, err, "--hub-token-file: "+strings.ReplaceAll(tc.err, "FILE", path))
+				assert.NotContains(t, err.Error(), h.Token, "the error never shows the token")
+				assert.Nil(t, p)
+				return
+			}
+			require.NoError(t, err)
+			res := askThrough(t, p)
+			a := h.Ask(t, store.StatePending)
+			_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+			require.NoError(t, err)
+			select {
+			case r := <-res:
+				require.NoError(t, r.err)
+				assert.Contains(t, string(r.answer.JSON()), `"PostgreSQL"`)
+			case <-time.After(30 * time.Second):
+				t.Fatal("the ask did not end after the inbox's reply")
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }
 
 // TestHubRefusedKeepsLocal: a hub that refuses the token is not an
 // answer: the local surface keeps the question (and hears why the inbox
@@ -179,14 +300,16 @@ func TestHubRefusedKeepsLocal(t *testing.T) {
 // noticed is a local surface that records what it is told.
 type noticed struct {
 	ask  func(context.Context) (askcore.Reply, error)
+	now  bool // ends its ask at once, not after the first notice
 	mu   sync.Mutex
 	text []string
 }
 
 func (n *noticed) Ask(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
-	// Answer once the hub's refusal was told, as a person reads it first.
+	// Answer once the hub's first notice was told, as a person reads it
+	// first.
 	deadline := time.Now().Add(30 * time.Second)
-	for n.notices() == "" && time.Now().Before(deadline) {
+	for !n.now && n.notices() == "" && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond) // polling a condition
 	}
 	return n.ask(ctx)

@@ -15,6 +15,7 @@ import (
 )
 
 const usage = `usage: askcore-acp [--script FILE] [--engine wasm|native] [--web auto|always|never] [--no-browser] [--web-addr HOST:PORT]
+                   [--hub URL [--hub-token-file FILE]]
 An ACP agent on stdio; configure your editor to launch it (see docs/acp.md).
 Questions are form elicitations where the client advertised them; elsewhere
 (--web=auto, the default) they are asked on a local web page, whose URL
@@ -24,6 +25,11 @@ agent message text, and opened in the default browser on a desktop session
 even where forms are available; --web=never answers ASK_FAILED where they
 are not. Over SSH, pick the port and forward it, then open the URL printed:
   ssh -L 8765:127.0.0.1:8765 host askcore-acp --web-addr 127.0.0.1:8765
+With --hub URL (or ASKCORE_HUB_URL; the agent's token in ASKCORE_HUB_TOKEN or
+the file --hub-token-file names), each question is also in the askcore-hub's
+inbox and the first answer wins; a question the editor cannot show (no
+forms under --web=never, a form declined before anyone could read it) waits
+there.
 
 Flags:
 `
@@ -67,8 +73,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	// With --hub, each question is also in the hub's inbox; the settings
-	// are checked now, before a client connects.
-	if _, err := hubFlags.Provider(askcore.Surface{Name: "the editor"}, getenv); err != nil {
+	// are checked (and the token read) now, before a client connects.
+	beside, err := hubFlags.Beside(getenv)
+	if err != nil {
 		fmt.Fprintf(stderr, "askcore-acp: %v\n", err)
 		return 2
 	}
@@ -85,8 +92,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Page: web.PageOptions(stderr, getenv),
 		Log:  log,
 		Beside: func(editor askcore.Provider) askcore.Provider {
-			p, _ := hubFlags.Provider(askcore.Surface{Name: "the editor", Provider: editor}, getenv) // checked above
-			return p
+			return beside(askcore.Surface{Name: "the editor", Provider: editor})
 		},
 	})
 	served := a.Serve(ctx, stdin, stdout)

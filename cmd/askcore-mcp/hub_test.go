@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -89,13 +91,26 @@ func serveWithHub(t *testing.T, h *hubtest.Hub, client *mcp.Client) (context.Con
 	return ctx, cs, stderr
 }
 
-// TestHubFlagsRefused: --hub without a token is a usage error, before
-// anything is served.
+// TestHubFlagsRefused: --hub without a token, or with a token file that
+// holds none, is a usage error, before anything is served.
 func TestHubFlagsRefused(t *testing.T) {
-	var stderr syncbuf.Buffer
-	code := run(context.Background(), []string{"--hub", "http://127.0.0.1:1"}, eofReader{}, io.Discard, &stderr, noEnv)
-	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr.String(), "ASKCORE_HUB_TOKEN")
+	empty := filepath.Join(t.TempDir(), "token")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"no token", nil, "ASKCORE_HUB_TOKEN"},
+		{"an empty token file", []string{"--hub-token-file", empty}, "--hub-token-file: the file " + empty + " is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr syncbuf.Buffer
+			code := run(context.Background(), append([]string{"--hub", "http://127.0.0.1:1"}, tc.args...), eofReader{}, io.Discard, &stderr, noEnv)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, stderr.String(), tc.says)
+		})
+	}
 }
 
 type eofReader struct{}

@@ -53,7 +53,9 @@ Where the answer comes from:
                       first answer wins. A terminal that cannot show the
                       question (none, or input at its end) drops out and
                       the ask waits for the inbox; --ask-id ID names the
-                      ask, so that a re-run attaches to it.
+                      ask, so that a re-run attaches to it. The agent's
+                      token: ASKCORE_HUB_TOKEN, or the file
+                      --hub-token-file FILE names.
 
 In a browser (--web): the question is asked on a local web page instead
 of the terminal; the request is still taken from --request or stdin. The

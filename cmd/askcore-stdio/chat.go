@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -30,6 +31,7 @@ const demoKickoff = "Hello!"
 
 const chatUsage = `usage: askcore-stdio [--script FILE] [--engine wasm|native] [--plain]
                      [--web [--no-browser] [--web-addr HOST:PORT]]
+                     [--hub URL [--hub-token-file FILE]]
        askcore-stdio ask [--request JSON] [--engine wasm|native] [--timeout D] [--plain]
 
 A terminal agent whose model can ask you questions (ask_user_question).
@@ -63,6 +65,13 @@ a command). The page takes the picker's keys and the mouse; Decline (or
 Esc) declines. Over SSH, fix the port and forward it:
   ssh -L 8765:127.0.0.1:8765 host askcore-stdio --web --web-addr 127.0.0.1:8765
 
+Through an askcore-hub (--hub URL, or ASKCORE_HUB_URL; the agent's token
+in ASKCORE_HUB_TOKEN or the file --hub-token-file names): every question
+is also in the hub's inbox, and the first answer wins; the other place
+says it was answered elsewhere. When the terminal cannot take the answer
+(stdin has ended), the question waits in the inbox instead (the answer
+page is then not opened).
+
 Model (first that applies):
   --script FILE       a scripted model (JSON Lines, one model reply a line)
   DEEPSEEK_API_KEY    DeepSeek's OpenAI-compatible API
@@ -90,6 +99,8 @@ func runChat(ctx context.Context, args []string, s sys) int {
 	version := fs.Bool("version", false, "print the version and exit")
 	var web webFlags
 	web.add(fs)
+	var hubFlags frontdoor.Hub
+	hubFlags.AddFlags(fs)
 	if help, err := s.parseFlags(fs, chatUsage, args); help {
 		return exitOK
 	} else if err != nil {
@@ -129,12 +140,12 @@ func runChat(ctx context.Context, args []string, s sys) int {
 		fmt.Fprintln(s.stderr, show.text("askcore-stdio: "+err.Error()))
 		return exitError
 	}
-	return chat(ctx, s, rt, show, mode, errMode.Color, web)
+	return chat(ctx, s, rt, show, mode, errMode.Color, web, hubFlags)
 }
 
 // chat is the conversation: each stdin line a prompt, questions through the
 // terminal provider in the mode the core chose.
-func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode askcore.TerminalMode, errColor bool, web webFlags) int {
+func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode askcore.TerminalMode, errColor bool, web webFlags, hubFlags frontdoor.Hub) int {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
@@ -181,8 +192,19 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode a
 		defer cancel()
 		_ = prov.page.Shutdown(ctx)
 	}()
-	if !web.on && !s.stdinTTY && !s.canOpenTTY() && prov.page.OpensBrowser() {
+	// With a hub, a question the terminal cannot take waits in the
+	// hub's inbox: the answer page is not opened for it.
+	if !web.on && !hubFlags.On(s.getenv) && !s.stdinTTY && !s.canOpenTTY() && prov.page.OpensBrowser() {
 		prov.onEOF = true
+	}
+	local := askcore.Surface{Name: "the terminal", Provider: prov}
+	if web.on {
+		local.Name = "the answer page"
+	}
+	asker, err := hubFlags.Provider(local, s.getenv)
+	if err != nil {
+		errOut.WriteString(show.text("askcore-stdio: "+err.Error()) + "\n")
+		return exitUsage
 	}
 
 	// Signals: Ctrl-C dismisses the question on screen; with no question,
@@ -203,13 +225,17 @@ func chat(ctx context.Context, s sys, rt *frontdoor.Runtime, show shower, mode a
 		}
 	}()
 
-	dispose, err := rt.Service.Register(prov)
+	dispose, err := rt.Service.Register(asker)
 	if err != nil {
 		errOut.WriteString(show.text("askcore-stdio: "+err.Error()) + "\n")
 		return exitError
 	}
 	defer dispose()
-	ag := rt.NewAgent("stdio", "", agent.Hooks{
+	// Each run is a session of its own: a hub knows an ask by its
+	// session and tool call id, and a model's ids ("call_1", a script's)
+	// repeat from one run to the next; without it, a new run's question
+	// would attach to an old run's ask and get its answer.
+	ag := rt.NewAgent("stdio", "stdio-"+rand.Text(), agent.Hooks{
 		OnText: func(text string) {
 			out.WriteString(show.text(text) + "\n")
 		},
@@ -343,6 +369,10 @@ func (p *chatProvider) Ask(ctx context.Context, call *askcore.Call) (askcore.Rep
 	}
 	return reply, err
 }
+
+// Notice tells the person what happens with the hub while a question is
+// asked (frontdoor.Noticer): on the terminal, where the chat writes.
+func (p *chatProvider) Notice(text string) { p.term.Notice(text) }
 
 // errPageInterrupted dismisses the question on the page (Ctrl-C).
 var errPageInterrupted = errors.New("interrupted (Ctrl-C)")

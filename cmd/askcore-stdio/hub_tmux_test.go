@@ -155,3 +155,33 @@ func TestHubAskID(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, asks, 1, "the re-run attached to the same ask")
 }
+
+// TestHubChat: the chat with --hub in a real terminal with a real hub:
+// the model's question is on the picker and in the inbox at once. The
+// person answers in the inbox; the picker is withdrawn, leaving the
+// core's answered-elsewhere words, and the model receives the core's
+// answer to the inbox's reply, byte for byte.
+func TestHubChat(t *testing.T) {
+	server := newTmux(t)
+	h := hubtest.Start(t)
+	model := newFakeModel(t, askRequest)
+	tm := server.With(t)
+	tm.Session("chat", 120, 40, fmt.Sprintf("ASKCORE_HUB_TOKEN=%s OPENAI_API_KEY=sk-test OPENAI_BASE_URL=%s OPENAI_MODEL=fake %s --engine native --hub %s",
+		tmuxtest.Quote(h.Token), tmuxtest.Quote(model.URL), bin, tmuxtest.Quote(h.URL)))
+	tm.WaitFor("chat", "Esc declines.", "\n>")
+	tm.Line("chat", "deploy it")
+	tm.WaitCursor("chat", "1. Production")
+	tm.WaitFor("chat", "This question is also in the hub's inbox ("+h.URL+"): answer it here or there.")
+	a := h.Ask(t, store.StatePending)
+	assert.JSONEq(t, askRequest, a.Arguments, "the model's arguments reach the hub")
+	_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
+	require.NoError(t, err)
+	tm.WaitFor("chat", "Thanks.")
+	answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
+	assert.Equal(t, answer, model.received(), "the person's answer, byte for byte")
+	withdrawn := askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"})
+	assert.Contains(t, tm.All("chat", false), withdrawn.Message+"\nThanks.", "the terminal says, in the core's words, where the question was answered")
+	assert.NotContains(t, tm.Screen("chat", false), "1. Production", "the picker is gone")
+	tm.Keys("chat", "C-d")
+	tm.WaitFor("chat", "[exit 0]")
+}

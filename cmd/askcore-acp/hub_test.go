@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/hubtest"
+	"github.com/askcore/askcore/internal/testing/syncbuf"
+)
+
+// hubQuestion is the model's question in the hub tests.
+const hubQuestion = `{"header":"Database","question":"Which database should I use?","options":[` +
+	`{"label":"PostgreSQL","value":"postgres"},{"label":"SQLite","value":"sqlite","recommended":true}]}`
+
+// TestHubWaitsWhenTheEditorCannotShow: askcore-acp --hub with an editor
+// that cannot show the question (it has no forms, or it declines the form
+// before anyone could have read it: the core's not_shown) drops the editor
+// out; the ask waits in the hub, the person replies there, and the prompt's
+// tool result is the core's answer for that reply, byte for byte. The
+// model is never told "declined" for a form nobody saw.
+func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		forms bool // the editor says it shows forms (and declines at once)
+	}{
+		{"no forms", false},
+		{"declines unseen", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hubtest.Start(t)
+			script := filepath.Join(t.TempDir(), "script.jsonl")
+			require.NoError(t, os.WriteFile(script, []byte(`{"content":"Let me ask.","tool_calls":[{"id":"call_db","name":"ask_user_question","arguments":`+hubQuestion+`}]}`+"\n"+
+				`{"content":"You chose {{answer}}."}`+"\n"), 0o600))
+
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			toAgentR, toAgentW := io.Pipe()
+			fromAgentR, fromAgentW := io.Pipe()
+			var stderr, wire syncbuf.Buffer
+			exited := make(chan int, 1)
+			go func() {
+				exited <- run(ctx, []string{"--engine", "native", "--script", script, "--web", "never", "--hub", h.URL}, toAgentR, fromAgentW, &stderr, h.Env)
+				_ = fromAgentW.Close()
+			}()
+			editor := &declining{declined: make(chan struct{}, 1)}
+			// wire keeps every line the agent wrote: the tool result's
+			// bytes, as they went to the editor.
+			conn := acp.NewClientSideConnection(editor, toAgentW, io.TeeReader(fromAgentR, &wire))
+			defer func() {
+				// The prompt ended (or the test failed): end the agent,
+				// then wait for it, within a bound.
+				_ = toAgentW.Close()
+				select {
+				case <-exited:
+				case <-time.After(patience):
+					t.Errorf("askcore-acp did not return after its input closed; stderr: %s", stderr.String())
+				}
+				select {
+				case <-conn.Done():
+				case <-time.After(patience):
+					t.Errorf("the client's connection did not end")
+				}
+			}()
+
+			caps := acp.ClientCapabilities{}
+			if tc.forms {
+				caps.Elicitation = &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}
+			}
+			ictx, icancel := context.WithTimeout(ctx, patience)
+			defer icancel()
+			_, err := conn.Initialize(ictx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
+			require.NoError(t, err, stderr.String())
+			sess, err := conn.NewSession(ictx, acp.NewSessionRequest{Cwd: "/tmp", McpServers: []acp.McpServer{}})
+			require.NoError(t, err, stderr.String())
+
+			type promptResult struct {
+				resp acp.PromptResponse
+				err  error
+			}
+			prompted := make(chan promptResult, 1)
+			pctx, pcancel := context.WithCancel(ctx)
+			defer pcancel() // a prompt still waiting ends before the connection closes
+			go func() {
+				resp, err := conn.Prompt(pctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("pick a database")}})
+				prompted <- promptResult{resp, err}
+			}()
+			if tc.forms {
+				select {
+				case <-editor.declined:
+				case <-time.After(patience):
+					t.Fatalf("the editor was never asked; stderr: %s", stderr.String())
+				}
+			}
+			a := h.Ask(t, store.StatePending)
+			assert.JSONEq(t, hubQuestion, a.Arguments, "the model's arguments reach the hub")
+			assert.Equal(t, "call_db", a.ToolCallID, "the hub knows the ask by the model's tool call id")
+			_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+			require.NoError(t, err)
+
+			var r promptResult
+			select {
+			case r = <-prompted:
+			case <-time.After(patience): // fail with what the hub holds, not at the test binary's timeout
+				asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
+				t.Fatalf("the prompt did not end after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
+			}
+			require.NoError(t, r.err, stderr.String())
+			assert.Equal(t, acp.StopReasonEndTurn, r.resp.StopReason)
+
+			call, err := askcore.NewCore(nil).Normalize(ctx, hubQuestion)
+			require.NoError(t, err)
+			want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL"))
+			require.NoError(t, err)
+			assert.Equal(t, []string{string(want.JSON())}, rawOutputs(t, wire.String(), "call_db"),
+				"the tool result is the core's answer for the inbox's reply, byte for byte")
+			assert.Equal(t, tc.forms, editor.count() == 1, "the editor was asked only when it said it shows forms")
+		})
+	}
+}
+
+// rawOutputs are the rawOutput bytes of each tool_call_update for
+// toolCallID among the agent's lines.
+func rawOutputs(t *testing.T, lines, toolCallID string) []string {
+	t.Helper()
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader([]byte(lines)))
+	sc.Buffer(make([]byte, 0, 64<<10), 10<<20)
+	for sc.Scan() {
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				Update struct {
+					SessionUpdate string          `json:"sessionUpdate"`
+					ToolCallID    string          `json:"toolCallId"`
+					RawOutput     json.RawMessage `json:"rawOutput"`
+				} `json:"update"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Method == acp.ClientMethodSessionUpdate &&
+			msg.Params.Update.SessionUpdate == "tool_call_update" && msg.Params.Update.ToolCallID == toolCallID &&
+			len(msg.Params.Update.RawOutput) > 0 {
+			out = append(out, string(msg.Params.Update.RawOutput))
+		}
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// declining is an editor that declines every form at once, as a client
+// that cannot show it does (sooner than anyone could read it), and
+// implements nothing else of a client.
+type declining struct {
+	declined chan struct{}
+	asked    atomic.Int32 // the forms it was asked
+}
+
+func (d *declining) count() int { return int(d.asked.Load()) }
+
+func (d *declining) UnstableCreateElicitation(context.Context, acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+	d.asked.Add(1)
+	select {
+	case d.declined <- struct{}{}:
+	default:
+	}
+	return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
+}
+
+func (d *declining) SessionUpdate(context.Context, acp.SessionNotification) error { return nil }
+
+var errNotAClient = errors.New("not implemented by this editor")
+
+func (d *declining) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	return acp.ReadTextFileResponse{}, errNotAClient
+}
+func (d *declining) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	return acp.WriteTextFileResponse{}, errNotAClient
+}
+func (d *declining) RequestPermission(context.Context, acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	return acp.RequestPermissionResponse{}, errNotAClient
+}
+func (d *declining) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	return acp.CreateTerminalResponse{}, errNotAClient
+}
+func (d *declining) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
+	return acp.KillTerminalResponse{}, errNotAClient
+}
+func (d *declining) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
+	return acp.TerminalOutputResponse{}, errNotAClient
+}
+func (d *declining) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
+	return acp.ReleaseTerminalResponse{}, errNotAClient
+}
+func (d *declining) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
+	return acp.WaitForTerminalExitResponse{}, errNotAClient
+}
+
+// TestHubFlagsRefused: --hub without a token, or with a token file that
+// holds none, is a usage error, before an editor connects.
+func TestHubFlagsRefused(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "token")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"no token", nil, "ASKCORE_HUB_TOKEN"},
+		{"an empty token file", []string{"--hub-token-file", empty}, "--hub-token-file: the file " + empty + " is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"--hub", "http://127.0.0.1:1"}, tc.args...), bytes.NewReader(nil), &stdout, &stderr, noEnv)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, stderr.String(), tc.says)
+			assert.Empty(t, stdout.String(), "nothing was served")
+		})
+	}
+}
