@@ -4,7 +4,10 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -96,37 +99,74 @@ func release() {
 			ratio(r.released/r.idle), "≤ 25 MB", passMiss(r.released <= target))
 		row(what+": question round trip: first / second / after the release", fmt.Sprintf("%s / %s / %s",
 			ms(r.first), ms(r.second), ms(r.again)), "", "", "")
-		first, second, err := questionTimes(r.d, r.warm, r.engine)
+		q, err := questionTimes(r.d, r.warm, r.engine)
 		if err != nil {
 			row(what+": question round trips, fresh processes", "n/a ("+cell(err)+")", "", "", "n/a")
 			continue
 		}
-		row(fmt.Sprintf("%s: question round trip, first / second, median of %d fresh processes", what, *questionRuns),
-			fmt.Sprintf("%s / %s", ms(first), ms(second)), "", "", "")
+		row(fmt.Sprintf("%s: question round trip, first / second, median of %d fresh processes (CPU time of the process during it)", what, *questionRuns),
+			fmt.Sprintf("%s / %s (CPU %s / %s)", ms(q.first), ms(q.second), ms(q.firstCPU), ms(q.secondCPU)), "", "", "")
 	}
 }
+
+type questionFigures struct{ first, second, firstCPU, secondCPU time.Duration }
 
 // questionTimes is the median round trip of the first and of the second
 // question of *questionRuns processes started one after the other on the
 // warm cacheHome (not waiting for them to settle: a front door is asked
-// when its client is ready).
-func questionTimes(d door, cacheHome, engine string) (first, second time.Duration, err error) {
-	var firsts, seconds []time.Duration
+// when its client is ready), and the median CPU time the process spent
+// during each: on a loaded machine the round trip is mostly waiting for a
+// core, the CPU time is the cost.
+func questionTimes(d door, cacheHome, engine string) (questionFigures, error) {
+	var all [4][]time.Duration
 	for range *questionRuns {
 		ps, err := startAll(d, cacheHome, 1, append(d.questionArgs(), "--engine", engine))
-		if err == nil {
-			var f, s time.Duration
-			if f, err = timedQuestion(ps[0], d, 1); err == nil {
-				s, err = timedQuestion(ps[0], d, 2)
-			}
-			firsts, seconds = append(firsts, f), append(seconds, s)
+		for n := 1; err == nil && n <= 2; n++ {
+			var took, cpu time.Duration
+			took, cpu, err = timedCPUQuestion(ps[0], d, n)
+			all[n-1], all[n+1] = append(all[n-1], took), append(all[n+1], cpu)
 		}
 		stopAll(ps)
 		if err != nil {
-			return 0, 0, err
+			return questionFigures{}, err
 		}
 	}
-	return median(firsts), median(seconds), nil
+	return questionFigures{median(all[0]), median(all[1]), median(all[2]), median(all[3])}, nil
+}
+
+// timedCPUQuestion is timedQuestion with the CPU time (user + system) the
+// process spent meanwhile.
+func timedCPUQuestion(p *proc, d door, n int) (took, cpu time.Duration, err error) {
+	before, err := cpuTime(p.cmd.Process.Pid)
+	if err != nil {
+		return 0, 0, err
+	}
+	if took, err = timedQuestion(p, d, n); err != nil {
+		return 0, 0, err
+	}
+	after, err := cpuTime(p.cmd.Process.Pid)
+	return took, after - before, err
+}
+
+// cpuTime is utime + stime of pid (/proc/PID/stat, in clock ticks of
+// 10 ms: USER_HZ is 100 on Linux).
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// Fields after the command name, which ends at the last ')'.
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
 }
 
 func median(ds []time.Duration) time.Duration {
