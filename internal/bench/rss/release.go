@@ -30,6 +30,7 @@ func release() {
 		idle, held, released float64
 		// The questions' round trips: first, second, after the release.
 		first, second, again time.Duration
+		againCPU             time.Duration // the CPU time of the one after the release
 		lastReply            time.Time
 		warm                 string // its cache
 	}
@@ -82,7 +83,7 @@ func release() {
 	wg.Wait()
 	for _, r := range runs {
 		if r.err == nil {
-			r.again, r.err = timedQuestion(r.ps[0], r.d, 3)
+			r.again, r.againCPU, r.err = timedCPUQuestion(r.ps[0], r.d, 3)
 		}
 	}
 
@@ -97,8 +98,8 @@ func release() {
 		row(what+": after two questions (engine held)", mb(r.held), ratio(r.held/r.idle), "", "")
 		row(fmt.Sprintf("%s: %s after the last question (engine released)", what, *idleRelease), mb(r.released),
 			ratio(r.released/r.idle), "≤ 25 MB", passMiss(r.released <= target))
-		row(what+": question round trip: first / second / after the release", fmt.Sprintf("%s / %s / %s",
-			ms(r.first), ms(r.second), ms(r.again)), "", "", "")
+		row(what+": question round trip: first / second / after the release (its CPU time)", fmt.Sprintf("%s / %s / %s (CPU %s)",
+			ms(r.first), ms(r.second), ms(r.again), ms(r.againCPU)), "", "", "")
 		q, err := questionTimes(r.d, r.warm, r.engine)
 		if err != nil {
 			row(what+": question round trips, fresh processes", "n/a ("+cell(err)+")", "", "", "n/a")
