@@ -15,15 +15,17 @@ import (
 // call: a server idle for minutes gives back the engine and the compiled
 // module under it (the machine code, the decoded module, the instances'
 // linear memory: most of an idle engine's resident memory) and opens a
-// fresh one, from the on-disk cache, at the next question (RATIONALE.md,
-// "The wasm engine of a front door opens at the first question").
+// fresh one, from the on-disk cache, at the next question: about 120 ms of
+// CPU, paid at most once per idle period (RATIONALE.md, "An engine that
+// waits for a question, and goes when idle").
 const engineIdleRelease = 2 * time.Minute
 
 // lazyEngine is the wasm engine of a front door, opened at the first call
 // that needs it and released after idle of no call. A front door waiting
 // for its first question (an MCP server listing its tool, an ACP agent
 // answering initialize), or idle since its last one, then holds no engine:
-// about 20 MB less resident (BENCHMARKS.md, "Idle memory").
+// about 20 MB less resident (BENCHMARKS.md, "The engine waits for a
+// question, and goes when idle").
 //
 // The one call that never needs it is op "schema": its output depends on
 // nothing but the request's strict flag, and the conformance corpus holds
