@@ -116,9 +116,9 @@ func (s Settings) model(getenv func(string) string) (agent.Model, ModelSource, s
 
 // Open starts the chosen engine and returns a core on it and a func that
 // releases it. The wasm engine is opened at the first call that needs it
-// and released after two minutes without a call (lazyEngine): a front door
-// waiting for a question holds no engine, and a broken module fails that
-// call rather than Open.
+// and released, with its compiled module, after two minutes without a call
+// (lazyEngine): a front door waiting for a question holds no engine, and a
+// broken module fails that call rather than Open.
 func (s Settings) Open(ctx context.Context) (*askcore.Core, func(context.Context) error, error) {
 	if s.Engine == EngineWasm || s.Engine == "" {
 		l := newLazyEngine(engineIdleRelease)

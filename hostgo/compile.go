@@ -31,9 +31,9 @@ type tierKey struct {
 }
 
 // tier is a compiled module and the runtime that owns it. An optimizing
-// tier lives for the rest of the process (like ncruces/go-sqlite3's
-// compiled module): a CompiledModule cannot outlive its runtime, and
-// compiling again would cost what the sharing saves. An interpreter tier that
+// tier lives until ReleaseUnused (like ncruces/go-sqlite3's compiled
+// module): a CompiledModule cannot outlive its runtime, and compiling again
+// would cost what the sharing saves. An interpreter tier that
 // a tiered start used as a stand-in is released once nothing uses it (see
 // unref): its compiled form is about 50 MB of Go heap, and the process has
 // the compiled code by then.
@@ -143,6 +143,39 @@ func (t *tier) free() {
 		_ = t.rt.Close(ctx)
 	}
 	returnMemory()
+}
+
+// ReleaseUnused closes the compiled modules that no Engine, instance or
+// Warmup holds any more, optimizing ones included, and returns the memory
+// they held to the operating system; it reports how many it closed. An
+// optimizing tier otherwise lives for the rest of the process: that is
+// right while Engines come and go, and wrong for a process that closed its
+// last Engine to sit idle for minutes (a front door between questions),
+// where the machine code and the decoded module are most of its resident
+// memory. A later New compiles again, which on a warm on-disk cache is a
+// load of about 100 ms. A compile still running is left alone.
+func ReleaseUnused() int {
+	tiersMu.Lock()
+	var unused []*tier
+	for key, t := range tiers {
+		if t.refs == 0 && isDone(t.done) && !t.released {
+			t.released = true
+			delete(tiers, key)
+			unused = append(unused, t)
+		}
+	}
+	tiersMu.Unlock()
+	for _, t := range unused {
+		t.free()
+	}
+	if len(unused) > 0 {
+		// Once more: after the collection of free, about 5 MB of the
+		// closed module's heap is still in use (measured on askcore.wasm;
+		// what is held one collection longer: sync.Pool's victims, objects
+		// behind finalizers), and only a second collection frees it.
+		returnMemory()
+	}
+	return len(unused)
 }
 
 // For tests: returnMemory calls, and optimizing compiles into an on-disk

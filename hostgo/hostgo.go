@@ -493,8 +493,9 @@ func isDone(ch chan struct{}) bool {
 // process; a compile that has not begun because another process is
 // compiling into the same cache is given up when no other Engine wants
 // it). Later calls to Handle return ErrClosed. The shared compiled
-// module stays for other Engines. When ctx ends first, Close returns its
-// error and whatever is still running is closed as it finishes.
+// module stays for other Engines (ReleaseUnused closes it once none is
+// left). When ctx ends first, Close returns its error and whatever is still
+// running is closed as it finishes.
 func (e *Engine) Close(ctx context.Context) error {
 	e.closeOnce.Do(func() {
 		close(e.closed)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -196,4 +197,47 @@ func TestLargeInputReturnsMemory(t *testing.T) {
 	out, err := e.Handle(ctx, large)
 	same(t, "large call", large, core.Handle(large), out, err)
 	assert.Equal(t, returns+1, memoryReturns.Load(), "memory not returned after a %d-byte input", len(large))
+}
+
+// TestReleaseUnusedClosesTheTiersNothingHolds: ReleaseUnused leaves alone the
+// compiled tier an Engine holds, closes it once the last Engine using it is
+// closed, and a later New compiles (here: loads) it again and answers the
+// same bytes.
+func TestReleaseUnusedClosesTheTiersNothingHolds(t *testing.T) {
+	ctx := context.Background()
+	warmTestCache(t)
+	dir := t.TempDir() // a configuration of its own: no shared Engine holds its tier
+	require.NoError(t, os.CopyFS(dir, os.DirFS(testCacheDir)))
+	opts := []Option{WithCompilationCacheDir(dir), WithTieredStart(false)}
+	key := buildConfig(opts).key(false)
+	known := func() bool {
+		tiersMu.Lock()
+		defer tiersMu.Unlock()
+		return tiers[key] != nil
+	}
+	in := benchdata.Ops[0].Input // normalize
+
+	e, err := New(ctx, opts...)
+	require.NoError(t, err)
+	want, err := e.Handle(ctx, in)
+	require.NoError(t, err)
+	ReleaseUnused()
+	require.True(t, known(), "an Engine holds the tier")
+	got, err := e.Handle(ctx, in)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+
+	require.NoError(t, e.Close(ctx))
+	require.True(t, known(), "an optimizing tier outlives its Engine")
+	returns := memoryReturns.Load()
+	require.GreaterOrEqual(t, ReleaseUnused(), 1)
+	require.False(t, known(), "released once nothing holds it")
+	require.Greater(t, memoryReturns.Load(), returns, "its memory is returned at once")
+
+	e, err = New(ctx, opts...)
+	require.NoError(t, err)
+	defer e.Close(ctx)
+	got, err = e.Handle(ctx, in)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got), "the tier compiled again answers the same")
 }

@@ -2,7 +2,8 @@
 # make bench: builds the front doors and the bench programs, then prints
 # the performance table (internal/bench/engine) and the idle memory table of
 # askcore-mcp and askcore-acp (internal/bench/rss: alone, started together,
-# after a 15 MB call). Extra arguments go to internal/bench/engine, e.g.
+# after a 15 MB call, after a question and the engine's idle release).
+# Extra arguments go to internal/bench/engine, e.g.
 # scripts/bench.sh -v -runs 9; BENCHRSS_ARGS to internal/bench/rss (e.g.
 # BENCHRSS_ARGS="-v -n 20"); then the answer page's figures in headless
 # Chromium (hostjs/bench/page.mjs: warm time to a question, transfer size,

@@ -5,7 +5,7 @@
 // targets: at most 1.3x when started together, back within 10% of idle after
 // an oversized call). `make bench` runs it through scripts/bench.sh.
 //
-//	go run ./internal/bench/rss -mcp BIN -acp BIN [-n 10] [-big 15000000]
+//	go run ./internal/bench/rss -mcp BIN -acp BIN [-n 10] [-big 15000000] [-only release]
 //
 // How:
 //
@@ -24,6 +24,11 @@
 //     native: what the wasm engine adds over native is the engine's part,
 //     the rest is the transport's (the JSON-RPC line read whole, decoded,
 //     and copied into the envelope).
+//   - "release" (release.go): the front doors open the wasm engine at the
+//     first question and release it after -idle-release without a call;
+//     the RSS idle after initialize, after two questions and once that
+//     period is over, against the 25 MB target, and how long the first
+//     question takes against the second.
 //
 // Linux only (it reads /proc/PID/status).
 //
@@ -55,12 +60,15 @@ const (
 )
 
 var (
-	mcpBin = flag.String("mcp", "", "built askcore-mcp (required unless -only acp)")
-	acpBin = flag.String("acp", "", "built askcore-acp (required unless -only mcp)")
-	nProcs = flag.Int("n", 10, "processes started at once")
-	big    = flag.Int("big", 15_000_000, "bytes of the oversized request's text")
-	only   = flag.String("only", "", "askcore-mcp, askcore-acp or engine: measure only that")
-	verb   = flag.Bool("v", false, "progress on stderr")
+	mcpBin      = flag.String("mcp", "", "built askcore-mcp (required unless -only acp)")
+	acpBin      = flag.String("acp", "", "built askcore-acp (required unless -only mcp)")
+	nProcs      = flag.Int("n", 10, "processes started at once")
+	big         = flag.Int("big", 15_000_000, "bytes of the oversized request's text")
+	only        = flag.String("only", "", "askcore-mcp, askcore-acp, engine or release: measure only that")
+	idleRelease = flag.Duration("idle-release", 2*time.Minute,
+		"how long the front doors keep the wasm engine after a call (frontdoor's engineIdleRelease): the release section waits that long")
+	questionRuns = flag.Int("question-runs", 7, "fresh processes whose first and second question the release section times")
+	verb         = flag.Bool("v", false, "progress on stderr")
 )
 
 const (
@@ -90,6 +98,13 @@ func main() {
 		fatal(err)
 	}
 	acpDoor.args = []string{"--script", script}
+	// For a question: the model calls the tool with arguments the core
+	// refuses (an empty question), then answers: the core is called, and
+	// no person is asked.
+	acpQuestionScript = filepath.Join(tmp, "question.jsonl")
+	if err := os.WriteFile(acpQuestionScript, []byte(`{"tool_calls":[{"id":"q","name":"ask_user_question","arguments":{"question":""}}]}`+"\n"+`{"content":"ok"}`+"\n"), 0o600); err != nil {
+		fatal(err)
+	}
 	fmt.Printf("Idle RSS (VmRSS) of the front doors, %d started at once, and after a %s request\n\n", *nProcs, mb(float64(*big)))
 	fmt.Println("| what | RSS | ratio to one alone, idle | target | result |")
 	fmt.Println("|---|---|---|---|---|")
@@ -101,6 +116,9 @@ func main() {
 			fatal(fmt.Errorf("the path of %s is required (-mcp, -acp)", d.name))
 		}
 		measure(d)
+	}
+	if *only == "" || *only == "release" {
+		release()
 	}
 	if *only == "" || *only == "engine" {
 		warm := freshDir("warm-engine-")
@@ -130,6 +148,11 @@ type door struct {
 	// bigCall sends the oversized request and waits for its reply; the
 	// string says what came back.
 	bigCall func(p *proc) (string, error)
+	// question asks the n-th question (n ≥ 1, ids of its own) that the
+	// core answers, without asking a person, and waits for its reply;
+	// questionArgs are the flags that process needs for it.
+	question     func(p *proc, n int) (string, error)
+	questionArgs func() []string
 }
 
 func measure(d door) {
@@ -403,7 +426,20 @@ var mcpDoor = door{
 		}
 		return p.reply(2)
 	},
+	question: func(p *proc, n int) (string, error) {
+		id := 100 + n
+		if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{
+			"name": "ask_user_question", "arguments": json.RawMessage(benchdata.Request)}}); err != nil {
+			return "", err
+		}
+		return p.reply(id)
+	},
+	// A client without elicitation and no answer page: the core
+	// normalizes the call and writes ASK_FAILED at once.
+	questionArgs: func() []string { return []string{"--web", "never"} },
 }
+
+var acpQuestionScript string
 
 var acpDoor = door{
 	name: "askcore-acp",
@@ -440,6 +476,34 @@ var acpDoor = door{
 		}
 		return p.reply(3)
 	},
+	question: func(p *proc, n int) (string, error) {
+		// A session of its own: the scripted model replays from its first
+		// line in each.
+		id := 100 + 2*n
+		if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "session/new", "params": map[string]any{
+			"cwd": os.TempDir(), "mcpServers": []any{}}}); err != nil {
+			return "", err
+		}
+		line, err := p.reply(id)
+		if err != nil {
+			return "", err
+		}
+		var r struct {
+			Result struct {
+				SessionID string `json:"sessionId"`
+			} `json:"result"`
+		}
+		if json.Unmarshal([]byte(line), &r); r.Result.SessionID == "" {
+			return "", fmt.Errorf("session/new: %.200s", line)
+		}
+		if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id + 1, "method": "session/prompt", "params": map[string]any{
+			"sessionId": r.Result.SessionID,
+			"prompt":    []any{map[string]any{"type": "text", "text": "Which database?"}}}}); err != nil {
+			return "", err
+		}
+		return p.reply(id + 1)
+	},
+	questionArgs: func() []string { return []string{"--script", acpQuestionScript} },
 }
 
 func (p *proc) send(v any) error {
