@@ -14,6 +14,7 @@ export const WORDS = {
   waiting: (/** @type {number} */ n) => (n === 1 ? '1 question is waiting for your answer.' : `${n} questions are waiting for your answer.`),
   gone: 'This question is no longer waiting for an answer.',
   failed: 'This page could not start: ',
+  sent: 'Your answer was sent.',
 };
 
 /**
@@ -44,8 +45,9 @@ export const WORDS = {
  * @param {(entry: Entry) => void} [o.settled] once its form is settled
  * @param {(p: Pending) => void} [o.arrived] a question added live (not in a snapshot)
  * @param {() => void} [o.changed] after the questions changed, before the status line
- * @param {(status: number, id: string, entry: Entry, message: string) => void} [o.refused] a post the server refused
+ * @param {(status: number, id: string, entry: Entry, body: any) => void} [o.refused] a post the server refused, and its body
  * @param {() => object} [o.state] more fields of the window's property
+ * @param {string} [o.remember] a sessionStorage key: once an answer was sent from this tab, the status line says so, after a reload too
  */
 export function startClient(o) {
   /** The questions on the page by id. @type {Map<string, Entry>} */
@@ -54,6 +56,15 @@ export function startClient(o) {
   const idOf = new WeakMap();
   /** Why the page stopped ('' while it is live): its status line. */
   let stopped = '';
+  /** An answer was sent from this tab (o.remember). */
+  let sent = false;
+  if (o.remember) {
+    try {
+      sent = sessionStorage.getItem(o.remember) === '1';
+    } catch {
+      // Storage refused: the page says it only until it is left.
+    }
+  }
 
   const events = new EventSource(o.events);
   // The stream opens while askcore.wasm compiles; its events wait for it.
@@ -100,7 +111,7 @@ export function startClient(o) {
       if (!entry) return;
       // This page's own answer: the reply to its post settles it.
       if (entry.sending && o.ownStates.includes(e.state)) return;
-      end(e.id, entry, o.endMessage ? o.endMessage(e) : e.message);
+      end(e.id, entry, o.endMessage ? o.endMessage(e) : e.message, e.reply);
       update();
     });
   });
@@ -133,14 +144,20 @@ export function startClient(o) {
   }
 
   /**
-   * Withdraws a question from the page's open forms, saying why.
+   * Withdraws a question from the page's open forms, saying why. When the
+   * server says what the person answered elsewhere (another device's
+   * reply), the form shows that answer as the outcome (the DOM provider's
+   * `answered` reason), not as an error.
    * @param {string} id
    * @param {Entry} entry
    * @param {string} why
+   * @param {unknown} [answered] the reply given elsewhere
    */
-  function end(id, entry, why) {
+  function end(id, entry, why, answered) {
     items.delete(id);
-    entry.controller.abort(new Error(why));
+    const reason = new Error(why);
+    if (answered !== null && typeof answered === 'object') /** @type {any} */ (reason).answered = answered;
+    entry.controller.abort(reason);
   }
 
   /**
@@ -196,15 +213,37 @@ export function startClient(o) {
     }
     entry.sending = false;
     const message = typeof body.message === 'string' ? body.message : '';
-    if (res.ok) return message;
-    o.refused?.(res.status, id, entry, message);
+    if (res.ok) {
+      remember();
+      return message;
+    }
+    o.refused?.(res.status, id, entry, body);
     throw new Error(message || `HTTP ${res.status}`);
+  }
+
+  /** Keeps that an answer was sent from this tab (o.remember). */
+  function remember() {
+    if (!o.remember) return;
+    sent = true;
+    try {
+      sessionStorage.setItem(o.remember, '1');
+    } catch {
+      // Said on this page; a reload will not know.
+    }
+  }
+
+  /** The status line when nothing overrides it. */
+  function statusText() {
+    const n = items.size;
+    if (stopped) return sent ? `${WORDS.sent} ${stopped}` : stopped;
+    if (n) return WORDS.waiting(n);
+    return sent ? WORDS.sent : WORDS.none;
   }
 
   /** The status line and title. @param {string} [override] */
   function update(override) {
     const n = items.size;
-    o.status.textContent = override ?? (stopped || (n ? WORDS.waiting(n) : WORDS.none));
+    o.status.textContent = override ?? statusText();
     document.title = n ? `(${n}) ${o.title}` : o.title;
     /** @type {any} */ (window)[o.global] = { ready: true, pending: n, ...o.state?.() };
   }

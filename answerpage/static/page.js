@@ -31,6 +31,8 @@ const client = startClient({
   post: new URL('answer', base),
   words: WORDS,
   ownStates: ['answered', 'declined'],
+  // "Your answer was sent", per page (its token), for the tab's life.
+  remember: `askcore-sent:${base.pathname}`,
   endMessage: (e) => (e.state === 'answered' || e.state === 'declined' ? `${e.message}\n${WORDS.elsewhere}` : e.message),
   // Who asks, shown above the question.
   prepare: (p, call) => {

@@ -154,7 +154,6 @@ async function signIn(t, hub, contextOptions = {}) {
 }
 
 const opts = { skip, timeout: 4 * PATIENCE };
-const notYet = { ...opts, skip: skip || 'not in the page yet: the page scripts lost this at the page-client merge (issue 38 is open until it is back)' };
 
 test('sign in with the link, an ask appears live, answered with the keys; the agent gets it; a second browser sees it answered', opts, async (t) => {
   const agent = agentAPI(hub, agentToken(hub, 'builder'));
@@ -393,7 +392,7 @@ test('askcore-stdio ask --hub: answered in the terminal, the open inbox shows it
   assert.ok(await form.getByRole('radio', { name: 'PostgreSQL' }).isDisabled(), 'the inbox form is closed');
 });
 
-test('answered on another device: the open inbox marks what was chosen (not the recommended option), with notes, as an outcome not an error; times age', notYet, async (t) => {
+test('answered on another device: the open inbox marks what was chosen (not the recommended option), with notes, as an outcome not an error; times age', opts, async (t) => {
   const agent = agentAPI(hub, agentToken(hub, 'answered-elsewhere'));
   const desktop = await signIn(t, hub);
   const phone = await signIn(t, hub);
@@ -420,7 +419,7 @@ test('answered on another device: the open inbox marks what was chosen (not the 
   assert.equal(await status.getAttribute('role'), 'status');
 });
 
-test('times age, and the inbox says when the asking program is not waiting now', notYet, async (t) => {
+test('times age, and the inbox says when the asking program is not waiting now', opts, async (t) => {
   const agent = agentAPI(hub, agentToken(hub, 'stopped'));
   const context = await browser.newContext();
   t.after(() => context.close());

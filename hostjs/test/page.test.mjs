@@ -111,7 +111,6 @@ const MODEL = JSON.stringify(DB_REQUEST);
 const expected = (args, picks) => answerText(core.resolveAll(args, picks)) + '\n';
 const failed = (f) => errorText(core.fail(f)) + '\n';
 const opts = { skip, timeout: 4 * PATIENCE };
-const notYet = { ...opts, skip: skip || 'not in the page yet: the page scripts lost this at the page-client merge (issue 38 is open until it is back)' };
 
 test('single question with the keyboard: the core\'s answer on stdout; the page\'s size and time to the question', opts, async (t) => {
   const run = await startAsk(t, MODEL);
@@ -165,7 +164,7 @@ test('multi-select with the mouse', opts, async (t) => {
   assert.equal(r.stdout, expected(args, [{ options: [0, 1, 2] }]));
 });
 
-test('after a submit the page says "Your answer was sent", also once the program stopped', notYet, async (t) => {
+test('after a submit the page says "Your answer was sent", also once the program stopped', opts, async (t) => {
   const run = await startAsk(t, MODEL);
   const page = await openPage(t, run.url);
   await page.getByRole('radio', { name: 'SQLite' }).check();
