@@ -17,6 +17,12 @@ export const WORDS = {
   sent: 'Your answer was sent.',
 };
 
+/** The least and the most a reopening of the event stream waits (ms). */
+const RETRY_LEAST = 1000;
+const RETRY_MOST = 15000;
+/** At most this many questions are named when the stream reopens (the hub's maxKnown). */
+const MAX_KNOWN = 100;
+
 /**
  * @typedef {{controller: AbortController, sending: boolean, [more: string]: any}} Entry
  * @typedef {{id: string, call: unknown, [more: string]: any}} Pending
@@ -48,6 +54,7 @@ export const WORDS = {
  * @param {(status: number, id: string, entry: Entry, body: any) => void} [o.refused] a post the server refused, and its body
  * @param {() => object} [o.state] more fields of the window's property
  * @param {string} [o.remember] a sessionStorage key: once an answer was sent from this tab, the status line says so, after a reload too
+ * @param {Record<string, (data: any) => void>} [o.on] this page's own events of the stream, each with its data, as they come
  */
 export function startClient(o) {
   /** The questions on the page by id. @type {Map<string, Entry>} */
@@ -66,8 +73,11 @@ export function startClient(o) {
     }
   }
 
-  const events = new EventSource(o.events);
   // The stream opens while askcore.wasm compiles; its events wait for it.
+  let events = connect();
+  /** How long the next reopening of the stream waits (ms); back to the least once a stream opens. */
+  let retryIn = RETRY_LEAST;
+  let retryTimer = 0;
   /** @type {Promise<Ready>} */
   const ready = o.load().then((core) => ({
     core,
@@ -85,40 +95,71 @@ export function startClient(o) {
     queue = queue.then(() => ready.then(fn)).catch((err) => console.error(err));
   }
 
-  events.addEventListener('pending', (ev) => {
-    const data = JSON.parse(/** @type {MessageEvent} */ (ev).data);
-    o.snapshot?.(data);
-    later((r) => {
-      const ids = new Set(data.items.map((/** @type {Pending} */ p) => p.id));
-      for (const [id, entry] of items) if (!ids.has(id) && !entry.sending) end(id, entry, WORDS.gone);
-      for (const p of data.items) add(r, p, false);
-      o.changed?.();
-      update();
+  /**
+   * Opens the event stream. A page that shows questions names them
+   * (?known=): the server first tells how each that ended meanwhile ended
+   * (answered on another device, withdrawn), then the pending questions.
+   */
+  function connect() {
+    const url = new URL(o.events, location.href);
+    if (items.size) url.searchParams.set('known', [...items.keys()].slice(0, MAX_KNOWN).join(','));
+    const es = new EventSource(url);
+    es.addEventListener('pending', (ev) => {
+      const data = JSON.parse(/** @type {MessageEvent} */ (ev).data);
+      o.snapshot?.(data);
+      later((r) => {
+        const ids = new Set(data.items.map((/** @type {Pending} */ p) => p.id));
+        for (const [id, entry] of items) if (!ids.has(id) && !entry.sending) end(id, entry, WORDS.gone);
+        for (const p of data.items) add(r, p, false);
+        o.changed?.();
+        update();
+      });
     });
-  });
-  events.addEventListener('add', (ev) => {
-    const p = JSON.parse(/** @type {MessageEvent} */ (ev).data);
-    later((r) => {
-      if (add(r, p, true)) o.arrived?.(p);
-      o.changed?.();
-      update();
+    es.addEventListener('add', (ev) => {
+      const p = JSON.parse(/** @type {MessageEvent} */ (ev).data);
+      later((r) => {
+        if (add(r, p, true)) o.arrived?.(p);
+        o.changed?.();
+        update();
+      });
     });
-  });
-  events.addEventListener('end', (ev) => {
-    const e = JSON.parse(/** @type {MessageEvent} */ (ev).data);
-    later(() => {
-      const entry = items.get(e.id);
-      if (!entry) return;
-      // This page's own answer: the reply to its post settles it.
-      if (entry.sending && o.ownStates.includes(e.state)) return;
-      end(e.id, entry, o.endMessage ? o.endMessage(e) : e.message, e.reply);
-      update();
+    es.addEventListener('end', (ev) => {
+      const e = JSON.parse(/** @type {MessageEvent} */ (ev).data);
+      later(() => {
+        const entry = items.get(e.id);
+        if (!entry) return;
+        // This page's own answer: the reply to its post settles it.
+        if (entry.sending && o.ownStates.includes(e.state)) return;
+        end(e.id, entry, o.endMessage ? o.endMessage(e) : e.message, e.reply);
+        update();
+      });
     });
-  });
-  events.addEventListener('open', () => later(() => update()));
-  events.addEventListener('error', () => {
-    if (!stopped) later(() => update(o.words.lost));
-  });
+    for (const [name, fn] of Object.entries(o.on ?? {})) {
+      es.addEventListener(name, (ev) => fn(JSON.parse(/** @type {MessageEvent} */ (ev).data)));
+    }
+    es.addEventListener('open', () => {
+      retryIn = RETRY_LEAST;
+      later(() => update());
+    });
+    // A browser gives up on a stream for good after an HTTP error (a 502
+    // from a proxy while a replica restarts; Chromium does on a stream's
+    // first connection), and reopens it after a network error with the URL
+    // it had (naming the questions shown then): either way this page
+    // reopens it itself, waiting longer each time, up to RETRY_MOST.
+    es.addEventListener('error', () => {
+      es.close();
+      if (stopped || es !== events) return;
+      later(() => {
+        if (!stopped) update(o.words.lost);
+      });
+      const wait = retryIn * (0.75 + Math.random() / 2); // pages that lost one hub do not all come back at once
+      retryIn = Math.min(retryIn * 2, RETRY_MOST);
+      retryTimer = setTimeout(() => {
+        if (!stopped) events = connect();
+      }, wait);
+    });
+    return es;
+  }
 
   /**
    * Shows one pending question (once); false if it is shown already.
@@ -161,7 +202,8 @@ export function startClient(o) {
   }
 
   /**
-   * Stops the page: no more events, and every question not on its way
+   * Stops the page: no more events (at once), then, after the events that
+   * came before (the last questions' ends), every question not on its way
    * (all of them, with all) withdrawn, saying why; the status line says it
    * too.
    * @param {string} why
@@ -170,8 +212,11 @@ export function startClient(o) {
   function stop(why, all = false) {
     stopped = why;
     events.close();
-    for (const [id, entry] of items) if (all || !entry.sending) end(id, entry, why);
-    update();
+    clearTimeout(retryTimer);
+    later(() => {
+      for (const [id, entry] of items) if (all || !entry.sending) end(id, entry, why);
+      update();
+    });
   }
 
   /**
@@ -248,5 +293,5 @@ export function startClient(o) {
     /** @type {any} */ (window)[o.global] = { ready: true, pending: n, ...o.state?.() };
   }
 
-  return { items, later, end, stop, update, events };
+  return { items, later, end, stop, update };
 }

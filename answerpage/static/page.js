@@ -48,10 +48,7 @@ const client = startClient({
     }));
   },
   state: () => ({ firstQuestionMs: Math.max(firstQuestionMs, 0) }),
-});
-
-client.events.addEventListener('bye', () => {
-  client.events.close();
-  // A question whose answer is on its way is settled by the reply.
-  client.later(() => client.stop(WORDS.bye));
+  // The program exits: no reconnecting. A question whose answer is on its
+  // way is settled by the reply.
+  on: { bye: () => client.stop(WORDS.bye) },
 });

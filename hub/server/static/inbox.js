@@ -71,6 +71,16 @@ const client = startClient({
     notify(p);
   },
   changed: () => focusTop(),
+  on: {
+    signedout: () => signOut(),
+    // The asking program polled again (or for longer): it waits.
+    waiting: (w) => client.later(() => {
+      const entry = client.items.get(w.id);
+      if (!entry) return;
+      entry.waitingUntil = w.waitingUntil;
+      age(/** @type {any} */ (entry));
+    }),
+  },
   refused: (status, id, entry, body) => {
     if (status === 401) signOut();
     if (status === 409 || status === 404) {
@@ -80,17 +90,6 @@ const client = startClient({
       client.update();
     }
   },
-});
-client.events.addEventListener('signedout', () => signOut());
-// The asking program polled again (or for longer): it waits.
-client.events.addEventListener('waiting', (ev) => {
-  const w = JSON.parse(/** @type {MessageEvent} */ (ev).data);
-  client.later(() => {
-    const entry = client.items.get(w.id);
-    if (!entry) return;
-    entry.waitingUntil = w.waitingUntil;
-    age(entry);
-  });
 });
 
 /**
