@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -603,6 +604,14 @@ func TestInboxStreamAcrossReplicaStop(t *testing.T) {
 			require.NoError(t, json.Unmarshal(snap.data, &pending))
 			require.Len(t, pending.Items, 1)
 			assert.Equal(t, kept, pending.Items[0].ID)
+
+			// Past maxKnown names, nothing more is looked at.
+			many := make([]string, 0, maxKnown+1)
+			for i := range maxKnown {
+				many = append(many, fmt.Sprintf("ask_madeup%d", i))
+			}
+			capped := onSecond.eventsAt("/inbox/events?known=" + strings.Join(append(many, answered), ","))
+			assert.Equal(t, "pending", capped.next().name, "the answered ask, named 101st, is not looked at")
 		})
 	}
 }
