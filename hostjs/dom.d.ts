@@ -26,6 +26,11 @@ export interface DomProviderOptions {
   document?: Document;
 }
 
+/** An abort reason saying the call was answered elsewhere, and with what. */
+export interface DomAnswered extends Error {
+  answered: PicksReply | DeclineReply;
+}
+
 /** What ask accepts: what UserInteraction hands a provider, or a core.normalizeRaw result (optionally with `from`). */
 export type DomQuestion = Question | (Call & { from?: Identity });
 
@@ -46,6 +51,10 @@ export declare class DomProvider implements Provider {
    * Resolves to {picks} (one per question, each accepted by the core) or
    * {decline: true}; rejects with the core's "aborted" error when the signal
    * aborts (the form shows the reason's message), "input_closed" after close().
+   * A reason with `answered` (what the person gave on another surface, as a
+   * {@link DomAnswered}) makes the form show that answer as its outcome: the
+   * chosen options marked and only them, the typed text and the notes, the
+   * form answered (or declined), its message a status, not an error.
    */
   ask(question: DomQuestion, options?: { signal?: AbortSignal }): Promise<PicksReply | DeclineReply>;
   /** Rejects every call on the page with the core's "input_closed"; later calls fail at once. */

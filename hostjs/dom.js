@@ -107,10 +107,10 @@ export class DomProvider {
       this.#root.appendChild(form.element);
       let settled = false;
       const job = {
-        /** @param {unknown} err */
-        end: (err, shown = messageOf(err)) => {
+        /** @param {unknown} err @param {string} [shown] @param {string} [state] */
+        end: (err, shown = messageOf(err), state = 'ended') => {
           if (settled) return;
-          settle('ended', shown);
+          settle(state, shown);
           reject(err);
         },
       };
@@ -131,10 +131,20 @@ export class DomProvider {
       // The core could not judge a pick (an engine fault): the ask ends
       // with its error.
       form.onFail = (err) => job.end(err);
+      // A reason that carries what the person gave on another surface (an
+      // inbox on another device) makes the form show that answer as the
+      // outcome it is; the ask still rejects: this provider got no reply.
       const onAbort = () => {
         const err = abortedError(core, signal);
         const r = signal?.reason;
-        job.end(err, r instanceof Error && r.name !== 'AbortError' && r.message ? r.message : err.message);
+        const shown = r instanceof Error && r.name !== 'AbortError' && r.message ? r.message : err.message;
+        const given = r !== null && typeof r === 'object' ? /** @type {any} */ (r).answered : undefined;
+        if (given !== null && typeof given === 'object') {
+          form.show(given);
+          job.end(err, shown, 'decline' in given ? 'declined' : 'answered');
+        } else {
+          job.end(err, shown);
+        }
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#open.add(job);
@@ -380,6 +390,26 @@ export class DomProvider {
         status.textContent = text;
         status.setAttribute('role', alert ? 'alert' : 'status');
         status.classList.toggle('askcore-status-error', alert);
+      },
+      /**
+       * Sets the controls to what the person gave elsewhere: the chosen
+       * options and only them (never the recommended one the form started
+       * on), the typed text and the notes. A decline, or a reply of
+       * another shape (typed lines), marks nothing: the status says it.
+       * @param {any} reply
+       */
+      show(reply) {
+        const picks = Array.isArray(reply.picks) ? reply.picks : [];
+        for (const v of views) {
+          const pick = picks[v.i] ?? {};
+          const options = Array.isArray(pick.options) ? pick.options : [];
+          const text = typeof pick.text === 'string' ? pick.text : '';
+          for (const e of v.entries) e.checked = options.includes(Number(e.value));
+          if (v.customToggle) v.customToggle.checked = text !== '' && options.length === 0;
+          if (v.customText) v.customText.value = text;
+          v.notes.value = typeof pick.notes === 'string' ? pick.notes : '';
+          v.error.hidden = true;
+        }
       },
       /** @param {string} state @param {string} text */
       finish(state, text) {

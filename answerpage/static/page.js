@@ -31,6 +31,8 @@ const client = startClient({
   post: new URL('answer', base),
   words: WORDS,
   ownStates: ['answered', 'declined'],
+  // "Your answer was sent", per page (its token), for the tab's life.
+  remember: `askcore-sent:${base.pathname}`,
   endMessage: (e) => (e.state === 'answered' || e.state === 'declined' ? `${e.message}\n${WORDS.elsewhere}` : e.message),
   // Who asks, shown above the question.
   prepare: (p, call) => {
@@ -46,10 +48,7 @@ const client = startClient({
     }));
   },
   state: () => ({ firstQuestionMs: Math.max(firstQuestionMs, 0) }),
-});
-
-client.events.addEventListener('bye', () => {
-  client.events.close();
-  // A question whose answer is on its way is settled by the reply.
-  client.later(() => client.stop(WORDS.bye));
+  // The program exits: no reconnecting. A question whose answer is on its
+  // way is settled by the reply.
+  on: { bye: () => client.stop(WORDS.bye) },
 });

@@ -365,6 +365,48 @@ test('withdrawn while open: the form says why and takes nothing more', opts, asy
   assert.ok(!(await page.getByRole('button', { name: 'Submit' }).isVisible()));
 });
 
+test('answered elsewhere: the form shows that answer (the chosen option, never the recommended start; text; notes) as its outcome, not an error', opts, async (t) => {
+  const page = await openPage(t);
+  const forms = page.locator('form.askcore-call');
+  const a = await askDirect(page, MODEL);
+  const b = await askDirect(page, MODEL);
+  const c = await askDirect(page, MODEL);
+  await page.getByRole('radio', { name: 'MySQL' }).nth(2).waitFor();
+  await page.evaluate((i) => window.harness.answeredElsewhere(i, '→ MySQL\nAnswered by ana', { picks: [{ options: [2], notes: 'hosted already' }] }), a);
+  await page.evaluate((i) => window.harness.answeredElsewhere(i, '→ CockroachDB', { picks: [{ options: [], text: 'CockroachDB' }] }), b);
+  await page.evaluate((i) => window.harness.answeredElsewhere(i, '✗ declined', { decline: true }), c);
+  // The provider got no reply itself: its ask ends as aborted, in the reason's words.
+  assert.equal(await outcome(page, a), failed({ situation: 'aborted', detail: '→ MySQL\nAnswered by ana' }));
+  assert.equal(await outcome(page, c), failed({ situation: 'aborted', detail: '✗ declined' }));
+
+  const first = forms.nth(0);
+  assert.equal(await first.getAttribute('data-askcore-state'), 'answered');
+  assert.ok(await first.getByRole('radio', { name: 'MySQL' }).isChecked(), 'the chosen option is marked');
+  assert.ok(!(await first.getByRole('radio', { name: 'PostgreSQL' }).isChecked()), 'the recommended start is not');
+  assert.equal(await first.locator('.askcore-notes-text').inputValue(), 'hosted already');
+  const status = first.locator('.askcore-status');
+  assert.equal(await status.textContent(), '→ MySQL\nAnswered by ana');
+  assert.equal(await status.getAttribute('role'), 'status');
+  assert.equal(await status.evaluate((e) => e.classList.contains('askcore-status-error')), false);
+  assert.notEqual(await status.evaluate((e) => getComputedStyle(e).color), await page.evaluate(() => {
+    const probe = document.createElement('p');
+    probe.className = 'askcore-status askcore-status-error';
+    document.body.appendChild(probe);
+    return getComputedStyle(probe).color;
+  }), 'not the error colour');
+
+  const second = forms.nth(1);
+  assert.equal(await second.getAttribute('data-askcore-state'), 'answered');
+  assert.equal(await second.getByRole('textbox', { name: 'Type your own answer' }).inputValue(), 'CockroachDB');
+  assert.equal(await second.locator('input[type="radio"]:checked').count(), 1, 'only the own-answer entry');
+  assert.ok(!(await second.getByRole('radio', { name: 'PostgreSQL' }).isChecked()));
+
+  const third = forms.nth(2);
+  assert.equal(await third.getAttribute('data-askcore-state'), 'declined');
+  assert.equal(await third.locator('input:checked').count(), 0, 'a decline marks nothing');
+  assert.equal(await third.getByRole('status').textContent(), '✗ declined');
+});
+
 test('timed out while open: the core\'s message', opts, async (t) => {
   const page = await openPage(t);
   const id = await ask(page, MODEL, { timeoutMs: 300 });

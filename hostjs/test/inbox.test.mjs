@@ -17,7 +17,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PATIENCE, DB_REQUEST, freePort, goBuild, launchChromium, skipWithout } from './helpers.mjs';
@@ -59,15 +59,16 @@ function cli(hub, ...args) {
 }
 
 /**
- * Starts `askcore-hub serve` on a fresh SQLite file and a free port, and
- * waits until it answers.
+ * Starts `askcore-hub serve` on a fresh SQLite file and a free port (or
+ * those of `again`, a hub stopped before: a restart), and waits until it
+ * answers. args are more flags of serve.
  */
-async function startHub() {
-  const home = mkdtempSync(join(dir, 'hub-'));
-  const port = await freePort();
+async function startHub({ again, args = [] } = {}) {
+  const home = again?.home ?? mkdtempSync(join(dir, 'hub-'));
+  const port = again?.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, XDG_DATA_HOME: home, ASKCORE_HUB_DB: join(home, 'hub.db') };
-  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
   child.stdout.resume();
@@ -83,7 +84,45 @@ async function startHub() {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  return { base, env, child, get stderr() { return stderr; } };
+  return { base, env, child, home, port, get stderr() { return stderr; } };
+}
+
+/** Stops a hub as a signal stops `askcore-hub serve`, and waits until it exited. */
+async function stopHub(h) {
+  if (h.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => h.child.on('exit', resolve));
+  h.child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * A reverse proxy in front of the hub at its `port` (set once the hub
+ * listens), as a person's TLS proxy is: while `down`, the inbox's event
+ * stream gets a 502 (what a proxy answers while the hub it fronts
+ * restarts), and so does any request the hub does not take.
+ */
+async function startProxy() {
+  const proxy = { down: false, base: '', port: 0, close: () => Promise.resolve() };
+  const server = createHttpServer((req, res) => {
+    const fail = () => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end('bad gateway');
+    };
+    if (proxy.down && req.url?.startsWith('/inbox/events')) return fail();
+    const up = httpRequest({ host: '127.0.0.1', port: proxy.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', fail);
+    req.pipe(up);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.base = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+  proxy.close = () => new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(resolve);
+  });
+  return proxy;
 }
 
 /** A sign-in link for the hub's person, as `askcore-hub login` prints it. */
@@ -128,13 +167,13 @@ function agentAPI(hub, token) {
  * its button, the inbox. Fails the test on page errors and CSP violations.
  * @param {import('node:test').TestContext} t
  */
-async function signIn(t, hub, contextOptions = {}) {
+async function signIn(t, hub, contextOptions = {}, expected = /net::ERR_|Failed to load resource|status of 409/) {
   const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/net::ERR_|Failed to load resource|status of 409/.test(m.text())) errors.push(m.text());
+    if (m.type() === 'error' && !expected.test(m.text())) errors.push(m.text());
   });
   await page.addInitScript(() => {
     window.__violations = [];
@@ -154,7 +193,6 @@ async function signIn(t, hub, contextOptions = {}) {
 }
 
 const opts = { skip, timeout: 4 * PATIENCE };
-const notYet = { ...opts, skip: skip || 'not in the page yet: the page scripts lost this at the page-client merge (issue 38 is open until it is back)' };
 
 test('sign in with the link, an ask appears live, answered with the keys; the agent gets it; a second browser sees it answered', opts, async (t) => {
   const agent = agentAPI(hub, agentToken(hub, 'builder'));
@@ -393,7 +431,7 @@ test('askcore-stdio ask --hub: answered in the terminal, the open inbox shows it
   assert.ok(await form.getByRole('radio', { name: 'PostgreSQL' }).isDisabled(), 'the inbox form is closed');
 });
 
-test('answered on another device: the open inbox marks what was chosen (not the recommended option), with notes, as an outcome not an error; times age', notYet, async (t) => {
+test('answered on another device: the open inbox marks what was chosen (not the recommended option), with notes, as an outcome not an error; times age', opts, async (t) => {
   const agent = agentAPI(hub, agentToken(hub, 'answered-elsewhere'));
   const desktop = await signIn(t, hub);
   const phone = await signIn(t, hub);
@@ -420,7 +458,7 @@ test('answered on another device: the open inbox marks what was chosen (not the 
   assert.equal(await status.getAttribute('role'), 'status');
 });
 
-test('times age, and the inbox says when the asking program is not waiting now', notYet, async (t) => {
+test('times age, and the inbox says when the asking program is not waiting now', opts, async (t) => {
   const agent = agentAPI(hub, agentToken(hub, 'stopped'));
   const context = await browser.newContext();
   t.after(() => context.close());
@@ -451,4 +489,63 @@ test('a touch device without hover gets no keyboard hint line; a desktop does', 
   const help = (page) => page.locator(`article[data-ask-id="${id}"] .askcore-help`).first();
   assert.ok(await help(desktop).isVisible(), 'the desktop shows the keys');
   assert.ok(await help(phone).isHidden(), 'the phone does not');
+});
+
+test('the hub restarts behind a proxy that answers 502 meanwhile: the page says the connection was lost, comes back by itself, shows the same asks and the one answered meanwhile as answered; a page opened meanwhile comes too', opts, async (t) => {
+  const proxied = await startProxy();
+  t.after(() => proxied.close());
+  let h = await startHub({ args: ['--url', proxied.base] });
+  t.after(() => stopHub(h));
+  proxied.port = h.port;
+  const agent = agentAPI(h, agentToken(h, 'restarting'));
+  // The page through the proxy (the browser's one origin); a phone on the hub itself.
+  const throughProxy = () => signIn(t, { ...h, base: proxied.base }, {}, /net::ERR_|Failed to load resource|status of 409|EventSource's response has a (status|MIME type)/);
+  const page = await throughProxy();
+  const phone = await signIn(t, h);
+  const kept = await agent.ask({ question: 'Deploy now?', options: ['Yes', 'No'] }, 'call-kept', 's');
+  const answered = await agent.ask(DB_REQUEST, 'call-answered', 's');
+  const card = (id) => page.locator(`article[data-ask-id="${id}"]`);
+  await card(kept).getByRole('radio', { name: 'Yes' }).waitFor({ timeout: PATIENCE });
+  await card(answered).getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  await page.evaluate(() => (window.__samePage = true));
+
+  // The hub stops; the proxy answers the page's stream with 502 (a browser
+  // gives up on such a stream for good) until the hub is back and answered.
+  proxied.down = true;
+  await stopHub(h);
+  await page.locator('#status').filter({ hasText: 'The connection to the hub was lost' }).waitFor({ timeout: PATIENCE });
+  h = await startHub({ again: h, args: ['--url', proxied.base] });
+  // Another device answers while the page is still cut off.
+  const csrf = await phone.locator('meta[name="askcore-csrf"]').getAttribute('content');
+  const posted = await phone.evaluate(async ([id, token]) => {
+    const res = await fetch('/inbox/reply', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-askcore-csrf': token },
+      body: JSON.stringify({ id, reply: { picks: [{ options: [2], text: '' }] } }),
+    });
+    return res.status;
+  }, [answered, csrf]);
+  assert.equal(posted, 200);
+  assert.match(await page.locator('#status').textContent(), /The connection to the hub was lost/, 'still cut off');
+  // A page opened now: its very first stream gets the 502, after which a
+  // browser does not try again by itself.
+  const late = await throughProxy();
+  await late.locator('#status').filter({ hasText: 'The connection to the hub was lost' }).waitFor({ timeout: PATIENCE });
+  proxied.down = false;
+  await late.locator('#status').filter({ hasText: '1 question is waiting for your answer.' }).waitFor({ timeout: PATIENCE });
+  await late.locator(`article[data-ask-id="${kept}"]`).getByRole('radio', { name: 'Yes' }).waitFor({ timeout: PATIENCE });
+
+  // The page comes back by itself: the same page, the same open ask, and
+  // the one answered meanwhile shown as answered, with what was chosen.
+  await page.locator('#status').filter({ hasText: '1 question is waiting for your answer.' }).waitFor({ timeout: PATIENCE });
+  assert.equal(await page.evaluate(() => window.__samePage), true, 'not reloaded');
+  assert.equal(await card(kept).locator('form').getAttribute('data-askcore-state'), 'open');
+  const done = card(answered).locator('form[data-askcore-state="answered"]');
+  await done.waitFor({ timeout: PATIENCE });
+  assert.ok(await done.getByRole('radio', { name: 'MySQL' }).isChecked());
+  assert.ok(!(await done.getByRole('radio', { name: 'PostgreSQL' }).isChecked()));
+  assert.match(await done.locator('.askcore-status').textContent(), /MySQL[\s\S]*Answered by .+ from the inbox/);
+  // And it stays live: a new ask arrives.
+  await agent.ask({ question: 'Tag the release?', options: ['Yes', 'No'] }, 'call-after', 's');
+  await page.getByText('Tag the release?').waitFor({ timeout: PATIENCE });
 });

@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, answerText, errorText } from '@askcore/askcore';
@@ -44,12 +44,24 @@ after(async () => {
  * resolves once it printed the URL.
  * @param {import('node:test').TestContext} t
  */
-async function startAsk(t, args, extra = []) {
+function startAsk(t, args, extra = []) {
+  return startPage(t, ['ask', '--web', '--no-browser', '--request', args, ...extra]);
+}
+
+/**
+ * Runs askcore-stdio with argv (its stdin a pipe with `input` written,
+ * else none) and resolves once it printed the page's URL.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} argv
+ * @param {string} [input]
+ */
+async function startPage(t, argv, input) {
   const started = Date.now();
-  const child = spawn(bin, ['ask', '--web', '--no-browser', '--request', args, ...extra], {
+  const child = spawn(bin, argv, {
     env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '', ASKCORE_BROWSER: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin.write(input);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
@@ -111,7 +123,6 @@ const MODEL = JSON.stringify(DB_REQUEST);
 const expected = (args, picks) => answerText(core.resolveAll(args, picks)) + '\n';
 const failed = (f) => errorText(core.fail(f)) + '\n';
 const opts = { skip, timeout: 4 * PATIENCE };
-const notYet = { ...opts, skip: skip || 'not in the page yet: the page scripts lost this at the page-client merge (issue 38 is open until it is back)' };
 
 test('single question with the keyboard: the core\'s answer on stdout; the page\'s size and time to the question', opts, async (t) => {
   const run = await startAsk(t, MODEL);
@@ -165,7 +176,7 @@ test('multi-select with the mouse', opts, async (t) => {
   assert.equal(r.stdout, expected(args, [{ options: [0, 1, 2] }]));
 });
 
-test('after a submit the page says "Your answer was sent", also once the program stopped', notYet, async (t) => {
+test('after a submit the page says "Your answer was sent", also once the program stopped', opts, async (t) => {
   const run = await startAsk(t, MODEL);
   const page = await openPage(t, run.url);
   await page.getByRole('radio', { name: 'SQLite' }).check();
@@ -174,6 +185,28 @@ test('after a submit the page says "Your answer was sent", also once the program
   const r = await finished(run);
   assert.equal(r.code, 0);
   await page.locator('#status').filter({ hasText: /^Your answer was sent\. The asking program stopped serving this page/ }).waitFor({ timeout: PATIENCE });
+});
+
+test('"Your answer was sent" stays after a reload in the same tab while the program serves the page (a chat), and once it exited', opts, async (t) => {
+  const script = join(dir, 'chat.jsonl');
+  writeFileSync(script, [
+    { content: 'asking', tool_calls: [{ id: 'q1', name: 'ask_user_question', arguments: DB_REQUEST }] },
+    { content: 'A1={{answer}}' },
+  ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const run = await startPage(t, ['--web', '--no-browser', '--engine', 'native', '--script', script], 'go\n');
+  const page = await openPage(t, run.url);
+  await page.getByRole('radio', { name: 'SQLite' }).check();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  const status = page.locator('#status');
+  await status.filter({ hasText: 'Your answer was sent.' }).waitFor({ timeout: PATIENCE });
+  await page.reload();
+  await page.waitForFunction(() => window.__askcorePage?.ready, null, { timeout: PATIENCE });
+  assert.equal(await status.textContent(), 'Your answer was sent.', 'the program still serves the page: nothing waits, and the tab remembers');
+  run.child.stdin.end();
+  const r = await finished(run);
+  assert.equal(r.code, 0, r.stderr);
+  await status.filter({ hasText: /^Your answer was sent\. The asking program stopped serving this page/ }).waitFor({ timeout: PATIENCE });
+  assert.match(r.stdout, /A1=SQLite/, "the model got the answer");
 });
 
 test('optionless, and own text on a question with options', opts, async (t) => {

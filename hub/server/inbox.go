@@ -47,6 +47,11 @@ const DefaultInboxPoll = 2 * time.Second
 // reconnects.
 const inboxRetry = 2 * time.Second
 
+// maxKnown bounds the asks a page may name in ?known= (a page shows more
+// only after long absences; one it does not name ends as "no longer
+// waiting" instead of saying how).
+const maxKnown = 100
+
 // inboxFiles are the inbox's own script and style, served as the answer
 // page serves its files (gzipped, compressed once).
 var inboxFiles = sync.OnceValue(func() *pagehttp.Files {
@@ -354,6 +359,12 @@ func (in *inbox) summary(ctx context.Context, a store.Ask) string {
 // added and ended, whichever replica took the change. It looks at the
 // store when the store says the person's asks changed (in process, or
 // LISTEN/NOTIFY), when this process signs someone out, and every in.poll.
+//
+// A page that opens the stream again (the hub restarted, a proxy failed)
+// names the asks it still shows, ?known=ID,ID,...: each of them that ended
+// meanwhile comes first, as its end event, so the page says how it ended
+// (another device's answer, a withdrawal) rather than only that it is
+// gone.
 func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 	s, p, ok := in.sessionOf(req)
 	if !ok {
@@ -382,7 +393,11 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		waiting[a.ID] = a.WaitingUntil.UnixMilli()
 		items = append(items, toInboxItem(a))
 	}
+	ended := in.endedSince(ctx, p.ID, req.URL.Query().Get("known"), known)
 	st.Open(inboxRetry)
+	for _, e := range ended {
+		st.SendJSON("end", e)
+	}
 	st.SendJSON("pending", map[string]any{"items": items, "now": in.now().UnixMilli()})
 	if !st.Flush() {
 		return
@@ -449,6 +464,30 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
+}
+
+// endedSince says how each ask of list (the page's ?known=, comma
+// separated) ended: those of the person's that are neither pending nor
+// unknown to the store. Another person's ask, or one that cannot be read,
+// is left out, as is anything past maxKnown.
+func (in *inbox) endedSince(ctx context.Context, personID int64, list string, pending map[string]bool) []inboxEnd {
+	var ends []inboxEnd
+	seen := map[string]bool{}
+	for i, id := range strings.Split(list, ",") {
+		if i == maxKnown {
+			break
+		}
+		if id == "" || pending[id] || seen[id] {
+			continue
+		}
+		seen[id] = true
+		a, err := in.store.Ask(ctx, id)
+		if err != nil || a.PersonID != personID || a.State == store.StatePending {
+			continue
+		}
+		ends = append(ends, in.endOf(ctx, a))
+	}
+	return ends
 }
 
 // newAsks returns the asks not yet known, in the order given (oldest first,

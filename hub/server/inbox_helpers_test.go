@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,6 +38,9 @@ type inboxEnv struct {
 	hooks  inboxEnvHooks
 	srv    *Server
 	store  hubstore.Store
+	// stop stops the hub as a replica stops (its streams end, its
+	// listener closes); the test's end stops it too.
+	stop func()
 }
 
 // inboxEnvHooks are what the CLI does, done on the test's store.
@@ -179,8 +184,14 @@ type sseEvent struct {
 // events opens the browser's event stream.
 func (b *browser) events() *sse {
 	b.e.t.Helper()
+	return b.eventsAt("/inbox/events")
+}
+
+// eventsAt opens the event stream at path (with its query).
+func (b *browser) eventsAt(path string) *sse {
+	b.e.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.e.origin()+"/inbox/events", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.e.origin()+path, nil)
 	require.NoError(b.e.t, err)
 	req.AddCookie(&http.Cookie{Name: b.cookie.Name, Value: b.cookie.Value})
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
@@ -206,6 +217,21 @@ func (s *sse) next() sseEvent {
 			return ev
 		}
 	}
+}
+
+// ends reads the stream to its end (events included) and fails if it does
+// not end.
+func (s *sse) ends() {
+	s.t.Helper()
+	var late atomic.Bool
+	timer := time.AfterFunc(inboxPatience, func() {
+		late.Store(true)
+		s.stop()
+	})
+	defer timer.Stop()
+	for s.sc.Scan() {
+	}
+	require.False(s.t, late.Load(), "the event stream did not end")
 }
 
 // nextAny is the stream's next event, whatever its name.
@@ -341,12 +367,16 @@ func serveInboxEnv(t *testing.T, store hubstore.Store, opts Options, timeout tim
 		defer close(ran)
 		srv.Expire(runCtx)
 	}()
-	t.Cleanup(func() {
-		stop()
-		<-ran
-		srv.Close()
-		hs.Close()
-	})
+	var once sync.Once
+	stopHub := func() {
+		once.Do(func() {
+			stop()
+			<-ran
+			srv.Close()
+			hs.Close()
+		})
+	}
+	t.Cleanup(stopHub)
 	base, err := url.Parse(hs.URL)
 	require.NoError(t, err)
 	personOf := func(name string) hubstore.Person {
@@ -364,7 +394,7 @@ func serveInboxEnv(t *testing.T, store hubstore.Store, opts Options, timeout tim
 		Timeout:       inboxPatience,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &inboxEnv{t: t, base: base, client: client, srv: srv, store: store, hooks: inboxEnvHooks{
+	return &inboxEnv{t: t, base: base, client: client, srv: srv, store: store, stop: stopHub, hooks: inboxEnvHooks{
 		link: func(person string, ttl time.Duration) string {
 			token, hash := NewToken("")
 			require.NoError(t, store.CreateSigninLink(ctx, hubstore.SigninLink{TokenHash: hash, PersonID: personOf(person).ID, ExpiresAt: time.Now().Add(ttl)}))

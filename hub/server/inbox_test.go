@@ -2,8 +2,12 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/pagehttp"
+	"github.com/askcore/askcore/internal/testing/pgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -532,4 +537,81 @@ func TestInboxNewAsksOldestFirst(t *testing.T) {
 	assert.Equal(t, []string{"b", "c"}, ids)
 	assert.Equal(t, map[string]bool{"a": true, "b": true, "c": true}, known)
 	assert.Empty(t, newAsks(known, asks), "an ask is added once")
+}
+
+// TestInboxStreamAcrossReplicaStop: replicas on one database, the
+// person's page on the first. The first stops: its stream ends, while a
+// stream held on the second keeps working. The page opens its stream
+// again on the second naming the asks it shows (?known=): the ask answered
+// meanwhile comes first as its end, with the reply (what the page marks),
+// then the same pending asks as before; a name of another person's ask,
+// or a made-up one, tells nothing.
+func TestInboxStreamAcrossReplicaStop(t *testing.T) {
+	for _, b := range []struct {
+		name string
+		dsn  func(t *testing.T) string
+	}{
+		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "hub.db") }},
+		{"postgres", func(t *testing.T) string { return pgtest.NewDB(t) }},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			dsn := b.dsn(t)
+			replica := func() *inboxEnv {
+				s, err := store.Open(context.Background(), dsn)
+				require.NoError(t, err)
+				t.Cleanup(func() { s.Close() })
+				return newInboxEnv(t, s, Options{})
+			}
+			first, second := replica(), replica()
+			page := first.signin("ada")
+			agent := first.agent("ada", "builder")
+			kept := agent.ask(map[string]any{"question": "Deploy now?", "options": []string{"Yes", "No"}}, "call-1", "s1")
+			answered := agent.ask(dbRequest, "call-2", "s1")
+			other := first.agent("bob", "bobs-agent").ask(dbRequest, "call-3", "s1")
+			_, v := second.signin("bob").reply(other, map[string]any{"decline": true}, nil)
+			require.Equal(t, "replied", v.State)
+
+			ev := page.events()
+			require.Equal(t, "pending", ev.next().name)
+			onSecond := &browser{e: second, cookie: page.cookie, csrf: page.csrf} // one database: the same session
+			held := onSecond.events()
+			require.Equal(t, "pending", held.next().name)
+
+			first.stop()
+			ev.ends()
+
+			// Another device answers through the second replica.
+			status, v := onSecond.reply(answered, map[string]any{"picks": []map[string]any{{"options": []int{1}, "notes": "zero setup"}}}, nil)
+			require.Equal(t, http.StatusOK, status, v.Message)
+			end := held.next()
+			require.Equal(t, "end", end.name, "the stream held on the second replica goes on")
+
+			again := onSecond.eventsAt("/inbox/events?known=" + url.QueryEscape(strings.Join([]string{kept, answered, other, "ask_madeup"}, ",")))
+			end = again.next()
+			require.Equal(t, "end", end.name)
+			var e inboxEnd
+			require.NoError(t, json.Unmarshal(end.data, &e))
+			assert.Equal(t, answered, e.ID)
+			assert.Equal(t, "replied", e.State)
+			assert.Contains(t, e.Message, "SQLite")
+			assert.Contains(t, e.Message, "Answered by ada")
+			assert.JSONEq(t, `{"picks":[{"options":[1],"text":"","notes":"zero setup"}]}`, string(e.Reply))
+			snap := again.next()
+			require.Equal(t, "pending", snap.name, "nothing of bob's ask, or of a made-up one")
+			var pending struct {
+				Items []inboxItem `json:"items"`
+			}
+			require.NoError(t, json.Unmarshal(snap.data, &pending))
+			require.Len(t, pending.Items, 1)
+			assert.Equal(t, kept, pending.Items[0].ID)
+
+			// Past maxKnown names, nothing more is looked at.
+			many := make([]string, 0, maxKnown+1)
+			for i := range maxKnown {
+				many = append(many, fmt.Sprintf("ask_madeup%d", i))
+			}
+			capped := onSecond.eventsAt("/inbox/events?known=" + strings.Join(append(many, answered), ","))
+			assert.Equal(t, "pending", capped.next().name, "the answered ask, named 101st, is not looked at")
+		})
+	}
 }

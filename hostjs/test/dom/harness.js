@@ -62,6 +62,10 @@ window.harness = {
   abort(id, reason) {
     calls.get(id).controller.abort(reason === undefined ? undefined : new Error(reason));
   },
+  /** Aborts as a page does for an answer given on another surface: the reason carries it. */
+  answeredElsewhere(id, message, reply) {
+    calls.get(id).controller.abort(Object.assign(new Error(message), { answered: reply }));
+  },
   outcome(id) {
     return calls.get(id)?.outcome ?? null;
   },

@@ -20,8 +20,9 @@ const notifyEl = /** @type {HTMLButtonElement} */ (document.getElementById('noti
 const WORDS = {
   announce: (/** @type {string} */ agent) => `New question from ${agent}.`,
   notifyTitle: (/** @type {string} */ agent) => `${agent} asks`,
-  session: (/** @type {string} */ id) => (id ? `Session ${id}` : 'No session'),
+  session: (/** @type {string} */ id) => `Session ${id}`,
   asked: (/** @type {string} */ age) => `asked ${age}`,
+  notWaiting: 'The asking program is not waiting now: an answer given here is kept for its return.',
   lost: 'The connection to the hub was lost; trying again…',
   signedOut: 'You were signed out. Sign in again with a new link (askcore-hub login).',
   unreachable: 'The answer could not be sent: the hub cannot be reached. Try again.',
@@ -29,6 +30,19 @@ const WORDS = {
 
 /** Server time minus this device's, so that ages do not depend on this device's clock. */
 let skew = 0;
+/**
+ * The asking program counts as not waiting this long after its last known
+ * wait (docs/hub.md: its long polls renew it; a minute without one).
+ */
+const NOT_WAITING_AFTER = 60_000;
+
+/**
+ * One ask on the page, as the page client keeps it, with the inbox's own
+ * fields (layOut).
+ * @typedef {{created: number, waitingUntil: number, ageEl: HTMLElement, waitEl: HTMLElement, article: HTMLElement, session: HTMLElement}} Card
+ */
+/** Every ask shown, pending or ended: their times keep ageing. @type {Set<Card>} */
+const cards = new Set();
 
 const client = startClient({
   load,
@@ -50,28 +64,40 @@ const client = startClient({
   shown: (p, entry, live) => place(p, entry, live),
   settled: (entry) => {
     entry.article.dataset.ended = 'true';
+    age(/** @type {any} */ (entry));
   },
   arrived: (p) => {
     announceEl.textContent = WORDS.announce(p.agent);
     notify(p);
   },
   changed: () => focusTop(),
-  refused: (status, id, entry, message) => {
+  on: {
+    signedout: () => signOut(),
+    // The asking program polled again (or for longer): it waits.
+    waiting: (w) => client.later(() => {
+      const entry = client.items.get(w.id);
+      if (!entry) return;
+      entry.waitingUntil = w.waitingUntil;
+      age(/** @type {any} */ (entry));
+    }),
+  },
+  refused: (status, id, entry, body) => {
     if (status === 401) signOut();
     if (status === 409 || status === 404) {
-      // Answered elsewhere first, withdrawn or expired: the page says so.
-      client.end(id, entry, message || PAGE_WORDS.gone);
+      // Answered elsewhere first (what was answered shows), withdrawn or
+      // expired: the page says so.
+      client.end(id, entry, body.message || PAGE_WORDS.gone, body.reply);
       client.update();
     }
   },
 });
-client.events.addEventListener('signedout', () => signOut());
 
 /**
  * Lays out one pending ask, before the provider shows it: its article at
  * the top of its session, its session at the top of its agent, its agent
  * at the top of the page. Returns the fields its entry keeps.
- * @param {{id: string, agent: string, sessionId: string, created: number}} p
+ * @param {{id: string, agent: string, sessionId: string, created: number, waitingUntil?: number}} p
+ * @returns {Card}
  */
 function layOut(p) {
   const session = sessionSection(p.agent, p.sessionId);
@@ -83,8 +109,12 @@ function layOut(p) {
   const ageEl = document.createElement('time');
   ageEl.dateTime = new Date(p.created).toISOString();
   meta.appendChild(ageEl);
+  const waitEl = document.createElement('span');
+  waitEl.className = 'ask-not-waiting';
+  waitEl.hidden = true;
+  meta.appendChild(waitEl);
   article.appendChild(meta);
-  return { created: p.created, ageEl, article, session };
+  return { created: p.created, waitingUntil: p.waitingUntil || p.created, ageEl, waitEl, article, session };
 }
 
 /**
@@ -95,7 +125,6 @@ function layOut(p) {
  */
 function place(p, entry, live) {
   const { article, session } = entry;
-  age(entry);
   // The provider appended the form to the page's list: it moves into the
   // ask's own article (still inside the list, where the provider finds it).
   const form = asksEl.lastElementChild;
@@ -103,6 +132,8 @@ function place(p, entry, live) {
     form.setAttribute('aria-label', `Question from ${p.agent}`);
     article.appendChild(form);
   }
+  cards.add(entry);
+  age(entry);
   const list = /** @type {HTMLElement} */ (session.querySelector('.asks'));
   list.prepend(article);
   if (live) article.classList.add('ask-new');
@@ -144,9 +175,12 @@ function sessionSection(agent, sessionId) {
     sessionEl = document.createElement('section');
     sessionEl.className = 'session';
     sessionEl.dataset.session = sessionId;
-    const h = document.createElement('h3');
-    h.textContent = WORDS.session(sessionId);
-    sessionEl.appendChild(h);
+    // An ask without a session (askcore-stdio ask) gets no heading.
+    if (sessionId) {
+      const h = document.createElement('h3');
+      h.textContent = WORDS.session(sessionId);
+      sessionEl.appendChild(h);
+    }
     const list = document.createElement('div');
     list.className = 'asks';
     sessionEl.appendChild(list);
@@ -202,16 +236,27 @@ signoutEl.addEventListener('click', async () => {
   location.replace('/');
 });
 
-/** @param {{created: number, ageEl: HTMLElement}} entry */
+/** How long ago ms (the hub's clock) was, for people. @param {number} ms */
+function ago(ms) {
+  const s = Math.max(0, Math.round((Date.now() + skew - ms) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+/**
+ * An ask's times: when it was asked (ageing, answered or not) and, while
+ * it is open, whether its program still waits for the answer.
+ * @param {Card} entry
+ */
 function age(entry) {
-  const s = Math.max(0, Math.round((Date.now() + skew - entry.created) / 1000));
-  let text;
-  if (s < 60) text = 'just now';
-  else if (s < 3600) text = `${Math.floor(s / 60)} min ago`;
-  else if (s < 86400) text = `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min ago`;
-  else text = `${Math.floor(s / 86400)} d ago`;
-  entry.ageEl.textContent = WORDS.asked(text);
+  entry.ageEl.textContent = WORDS.asked(ago(entry.created));
+  const open = entry.article.querySelector('form.askcore-call[data-askcore-state="open"]') !== null;
+  const gone = open && Date.now() + skew > entry.waitingUntil + NOT_WAITING_AFTER;
+  entry.waitEl.hidden = !gone;
+  entry.waitEl.textContent = gone ? WORDS.notWaiting : '';
 }
 setInterval(() => {
-  for (const entry of client.items.values()) age(entry);
+  for (const entry of cards) age(entry);
 }, 15000);
