@@ -452,58 +452,38 @@ var acpDoor = door{
 		_, err := p.reply(1)
 		return err
 	},
-	bigCall: func(p *proc) (string, error) {
-		if err := p.send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": map[string]any{
-			"cwd": os.TempDir(), "mcpServers": []any{}}}); err != nil {
-			return "", err
-		}
-		line, err := p.reply(2)
-		if err != nil {
-			return "", err
-		}
-		var r struct {
-			Result struct {
-				SessionID string `json:"sessionId"`
-			} `json:"result"`
-		}
-		if json.Unmarshal([]byte(line), &r); r.Result.SessionID == "" {
-			return "", fmt.Errorf("session/new: %.200s", line)
-		}
-		if err := p.send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "session/prompt", "params": map[string]any{
-			"sessionId": r.Result.SessionID,
-			"prompt":    []any{map[string]any{"type": "text", "text": strings.Repeat("x", *big)}}}}); err != nil {
-			return "", err
-		}
-		return p.reply(3)
-	},
-	question: func(p *proc, n int) (string, error) {
-		// A session of its own: the scripted model replays from its first
-		// line in each.
-		id := 100 + 2*n
-		if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "session/new", "params": map[string]any{
-			"cwd": os.TempDir(), "mcpServers": []any{}}}); err != nil {
-			return "", err
-		}
-		line, err := p.reply(id)
-		if err != nil {
-			return "", err
-		}
-		var r struct {
-			Result struct {
-				SessionID string `json:"sessionId"`
-			} `json:"result"`
-		}
-		if json.Unmarshal([]byte(line), &r); r.Result.SessionID == "" {
-			return "", fmt.Errorf("session/new: %.200s", line)
-		}
-		if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id + 1, "method": "session/prompt", "params": map[string]any{
-			"sessionId": r.Result.SessionID,
-			"prompt":    []any{map[string]any{"type": "text", "text": "Which database?"}}}}); err != nil {
-			return "", err
-		}
-		return p.reply(id + 1)
-	},
+	bigCall: func(p *proc) (string, error) { return p.acpPrompt(2, strings.Repeat("x", *big)) },
+	// A session of its own for each question: the scripted model replays
+	// from its first line in each.
+	question:     func(p *proc, n int) (string, error) { return p.acpPrompt(100+2*n, "Which database?") },
 	questionArgs: func() []string { return []string{"--script", acpQuestionScript} },
+}
+
+// acpPrompt opens an ACP session (request id) and prompts text in it
+// (id+1); it returns the prompt's reply line.
+func (p *proc) acpPrompt(id int, text string) (string, error) {
+	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "session/new", "params": map[string]any{
+		"cwd": os.TempDir(), "mcpServers": []any{}}}); err != nil {
+		return "", err
+	}
+	line, err := p.reply(id)
+	if err != nil {
+		return "", err
+	}
+	var r struct {
+		Result struct {
+			SessionID string `json:"sessionId"`
+		} `json:"result"`
+	}
+	if json.Unmarshal([]byte(line), &r); r.Result.SessionID == "" {
+		return "", fmt.Errorf("session/new: %.200s", line)
+	}
+	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id + 1, "method": "session/prompt", "params": map[string]any{
+		"sessionId": r.Result.SessionID,
+		"prompt":    []any{map[string]any{"type": "text", "text": text}}}}); err != nil {
+		return "", err
+	}
+	return p.reply(id + 1)
 }
 
 func (p *proc) send(v any) error {
