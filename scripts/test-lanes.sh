@@ -2,11 +2,13 @@
 # make test after check-wasm: the suites in three lanes that run side by side,
 #
 #   go    make test-go-race (go test -race ./..., the longest stage)
-#   node  make test-js, test-interop, test-hosts, in turn
+#   node  make test-js, test-interop, test-hosts, test-install, in turn
+#         (test-install last: by then go test is done, and its two release
+#         builds have the CPU; beside go test, in the side lane, it took
+#         six times as long and the run went past its budget)
 #   side  make lint-go (gofmt, vet), hosts-install (the real hosts' npm
 #         install, which is mostly network, done by the time the node lane
-#         reaches test-hosts), test-install (after hosts-install: it runs
-#         their Claude Code), fuzz-short, test-go-unraced: what need not
+#         reaches test-hosts), fuzz-short, test-go-unraced: what need not
 #         wait for the others, off the two long lanes
 #
 # A lane goes on past a failed stage, so one run reports every stage.
@@ -26,8 +28,8 @@ cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 
 go_lane=(test-go-race)
-node_lane=(test-js test-interop test-hosts)
-side_lane=(lint-go hosts-install test-install fuzz-short test-go-unraced)
+node_lane=(test-js test-interop test-hosts test-install)
+side_lane=(lint-go hosts-install fuzz-short test-go-unraced)
 lanes=(go node side)
 
 if [ "${TEST_LANES:-}" = serial ]; then

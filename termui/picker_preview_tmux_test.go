@@ -410,8 +410,7 @@ func TestPickerTerminalNotes(t *testing.T) {
 		tm.request("long", 80, 24, reqCodeLayouts)
 		tm.WaitCursor("long", "1. Early return")
 		tm.Keys("long", "C-n")
-		tm.Run("set-buffer", "-b", "n", strings.Repeat("n", 2001))
-		tm.Run("paste-buffer", "-p", "-b", "n", "-t", "long")
+		tm.Paste("long", strings.Repeat("n", 2001))
 		tm.WaitFor("long", "  Notes: …nnn")
 		tm.Keys("long", "Enter", "Enter")
 		scr := tm.WaitScreen("long", "the core's message", func(scr string) bool {

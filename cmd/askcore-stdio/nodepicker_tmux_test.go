@@ -502,8 +502,7 @@ func TestNodePicker(t *testing.T) {
 					case s.resize != [2]int{}:
 						tm.Resize(name, s.resize[0], s.resize[1])
 					case s.paste != "":
-						tm.Run("set-buffer", "-b", "clip", s.paste)
-						tm.Run("paste-buffer", "-p", "-b", "clip", "-t", name)
+						tm.Paste(name, s.paste)
 					case s.typed != "":
 						tm.Type(name, s.typed)
 					default:

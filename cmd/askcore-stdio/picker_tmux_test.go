@@ -140,8 +140,7 @@ func answerBatchWithKeys(t *testing.T, tm *tmuxtest.Server, name string) (answer
 	entry("Ctrl-W: a word removed", " oops")
 	tm.Keys(name, "C-u")
 	entry("Ctrl-U: all removed", "")
-	tm.Run("set-buffer", "-b", "clip", "jk\nAuror") // a paste: the line break does not confirm
-	tm.Run("paste-buffer", "-p", "-b", "clip", "-t", name)
+	tm.Paste(name, "jk\nAuror") // the line break does not confirm
 	entry("pasted", " jk Auror")
 	tm.Type(name, "x")
 	tm.Keys(name, "BSpace")

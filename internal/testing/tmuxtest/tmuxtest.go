@@ -142,6 +142,17 @@ func (s *Server) Type(name, text string) {
 	s.Run("send-keys", "-t", name, "-l", text)
 }
 
+// Paste pastes text into the session as a terminal paste (bracketed where
+// the program asked for it). The buffer is named after the session and
+// deleted by the paste: tests that run in parallel on one server each
+// paste their own text (one shared buffer once pasted another test's).
+func (s *Server) Paste(name, text string) {
+	s.t.Helper()
+	buffer := "paste-" + name
+	s.Run("set-buffer", "-b", buffer, text)
+	s.Run("paste-buffer", "-d", "-p", "-b", buffer, "-t", name)
+}
+
 // Line types text as it is, then Enter.
 func (s *Server) Line(name, text string) {
 	s.t.Helper()

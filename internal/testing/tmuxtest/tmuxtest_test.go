@@ -49,6 +49,20 @@ func TestServer(t *testing.T) {
 		s.WaitFor("cursor", "Enter/C-c\n[exit 0]")
 		assert.Empty(t, CursorLine(strings.ReplaceAll(scr, "❯", ">")))
 	})
+	t.Run("paste: each session its own text", func(t *testing.T) {
+		s := server.With(t)
+		for _, name := range []string{"paste-a", "paste-b"} {
+			s.Session(name, 80, 24, `read -r line; echo "got:$line"`)
+		}
+		// Both buffers set before either is pasted: one shared buffer would
+		// paste b's text into both.
+		s.Run("set-buffer", "-b", "paste-paste-a", "stale")
+		s.Paste("paste-b", "from b\n")
+		s.Paste("paste-a", "from a\n")
+		s.WaitFor("paste-a", "got:from a\n[exit 0]")
+		s.WaitFor("paste-b", "got:from b\n[exit 0]")
+		assert.NotContains(t, s.Run("list-buffers"), "paste-", "a paste deletes its buffer")
+	})
 	t.Run("resize: returns once the program painted for the new size", func(t *testing.T) {
 		s := server.With(t)
 		// A picker's stand-in: on SIGWINCH it paints the size it reads,
