@@ -220,6 +220,15 @@ func wantStep(t *testing.T, args, reply string, round int) askcore.FormStep {
 // (not_shown).
 const personTime = (core.NotShownMillis + 50) * time.Millisecond
 
+// stoppedClock is a clock that does not move (options.now): every reply
+// comes 0 ms after its form, as a client's that showed it to nobody does,
+// however long a loaded machine took to carry it (a real 0.39 s once
+// turned such a test's not_shown into a person's decline).
+func stoppedClock() func() time.Time {
+	at := time.Now()
+	return func() time.Time { return at }
+}
+
 // wantForm is the core's form for args, as MCP clients read it.
 func wantForm(t *testing.T, args string) askcore.Form {
 	t.Helper()

@@ -486,7 +486,7 @@ func TestNotShown(t *testing.T) {
 					e := &elicitor{respond: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 						return &mcp.ElicitResult{Action: action}, nil
 					}}
-					h := start(t, m, options{web: web}, &mcp.ClientOptions{ElicitationHandler: e.handle})
+					h := start(t, m, options{web: web, now: stoppedClock()}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 					h.srv.provider.urlShown = false // the page's address reaches nobody
 					res := h.mustCall(json.RawMessage(choiceArgs))
 					require.True(t, res.IsError)

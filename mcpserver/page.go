@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -122,7 +121,7 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 	consentCtx, dropConsent := context.WithCancel(ctx)
 	defer dropConsent()
 	consented := make(chan outcome, 1)
-	sent := time.Now()
+	sent := p.now()
 	go func() {
 		res, err := c.req.Session.Elicit(consentCtx, &mcp.ElicitParams{
 			Mode: "url", Message: urlMessage(q), URL: url, ElicitationID: id,
@@ -151,7 +150,7 @@ func (p *provider) askURL(ctx context.Context, c *call, q *askcore.Call, page *a
 			return o.reply, o.err
 		case o := <-consented:
 			pending = false
-			elapsed := time.Since(sent)
+			elapsed := p.now().Sub(sent)
 			if o.err == nil {
 				p.log.Debug("ask_user_question: the client opened the answer page")
 				consented = nil

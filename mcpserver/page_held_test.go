@@ -119,7 +119,11 @@ func TestHeldPageRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ended := make(chan pagetest.End, 1)
-			h, _, _ := heldHarness(t, options{}, func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			o := options{}
+			if tc.after == 0 {
+				o.now = stoppedClock()
+			}
+			h, _, _ := heldHarness(t, o, func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 				page := pagetest.Open(t, p.URL)
 				events := page.Events()
 				events.Sole()

@@ -99,6 +99,9 @@ type provider struct {
 	urlShown bool
 	// entrypoint is Options.ClientEntrypoint, for Delivery.Entrypoint.
 	entrypoint string
+	// now is the clock a reply's delay is measured with (time.Now;
+	// options.now).
+	now func() time.Time
 	// life ends when the server stops: it withdraws the questions held
 	// on the page between the calls of a 2026-07-28 client (held).
 	life context.Context
@@ -322,7 +325,7 @@ func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (a
 		var sent time.Time
 		round, sent = readState(c.req.Params.RequestState)
 		if !sent.IsZero() {
-			d = p.delivery(c, askcore.DeliveryForm, time.Since(sent))
+			d = p.delivery(c, askcore.DeliveryForm, p.now().Sub(sent))
 		}
 		r, again, next, err := judge(ctx, c, q, reply.raw, round, d)
 		if again == nil {
@@ -336,7 +339,7 @@ func (p *provider) askInResult(ctx context.Context, c *call, q *askcore.Call) (a
 		}
 		form = &f
 	}
-	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema}, writeState(round, time.Now(), c.id))
+	c.setInputRequest(&mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema}, writeState(round, p.now(), c.id))
 	return askcore.Reply{}, errInputRequired
 }
 
@@ -411,12 +414,12 @@ func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (ask
 		return askcore.Reply{}, err
 	}
 	for round := 0; ; {
-		sent := time.Now()
+		sent := p.now()
 		raw, err := p.elicitForm(ctx, c, form)
 		if err != nil {
 			return askcore.Reply{}, err
 		}
-		r, again, next, err := judge(ctx, c, q, raw, round, p.delivery(c, askcore.DeliveryForm, time.Since(sent)))
+		r, again, next, err := judge(ctx, c, q, raw, round, p.delivery(c, askcore.DeliveryForm, p.now().Sub(sent)))
 		if again == nil {
 			return r, err
 		}

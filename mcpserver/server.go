@@ -86,6 +86,11 @@ type options struct {
 	// urlHold and heldFor, when set, replace defaultURLHold and
 	// defaultHeldFor (tests).
 	urlHold, heldFor time.Duration
+	// now, when set, replaces time.Now where a reply's delay is measured
+	// (the core's not_shown rule reads it): a test of a reply nobody
+	// could have given stops the clock, so that a loaded machine's delay
+	// is not read as a person's.
+	now func() time.Time
 }
 
 // Server serves askcore's one tool, ask_user_question, over MCP: every
@@ -151,7 +156,10 @@ func newServer(ctx context.Context, svc *askcore.Service, o options) (*Server, e
 	s := &Server{seam: sm, o: o, timeout: o.timeout, log: o.log, page: page,
 		tool: &mcp.Tool{Name: name, Description: description, InputSchema: schema},
 		provider: &provider{seam: sm, log: o.log, progressEvery: every, web: o.web,
-			page: page, urlShown: o.urlShown, entrypoint: o.entrypoint}}
+			page: page, urlShown: o.urlShown, entrypoint: o.entrypoint, now: o.now}}
+	if s.provider.now == nil {
+		s.provider.now = time.Now
+	}
 	s.life, s.stopLife = context.WithCancelCause(context.Background())
 	s.provider.life = s.life
 	s.provider.held.urlHold, s.provider.held.heldFor = o.urlHold, o.heldFor

@@ -28,18 +28,16 @@ const hubQuestion = `{"header":"Database","question":"Which database should I us
 	`{"label":"PostgreSQL","value":"postgres"},{"label":"SQLite","value":"sqlite","recommended":true}]}`
 
 // TestHubWaitsWhenTheEditorCannotShow: askcore-acp --hub with an editor
-// that cannot show the question (it has no forms, or it declines the form
-// before anyone could have read it: the core's not_shown) drops the editor
-// out; the ask waits in the hub, the person replies there, and the prompt's
-// tool result is the core's answer for that reply, byte for byte. The
-// model is never told "declined" for a form nobody saw.
+// that cannot show the question (it has no forms) drops the editor out;
+// the ask waits in the hub, the person replies there, and the prompt's
+// tool result is the core's answer for that reply, byte for byte. (An
+// editor that declines a form sooner than a person could read it is
+// not_shown too and drops out the same way, but only by the core's
+// 250 ms rule, which a loaded machine's pipes can miss: that rule is
+// tested where the clock is the test's, in the core's corpus.)
 func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		forms bool // the editor says it shows forms (and declines at once)
-	}{
-		{"no forms", false},
-		{"declines unseen", true},
+	for _, tc := range []struct{ name string }{
+		{"no forms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := hubtest.Start(t)
@@ -78,9 +76,6 @@ func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
 			}()
 
 			caps := acp.ClientCapabilities{}
-			if tc.forms {
-				caps.Elicitation = &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}
-			}
 			ictx, icancel := context.WithTimeout(ctx, patience)
 			defer icancel()
 			_, err := conn.Initialize(ictx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
@@ -99,13 +94,6 @@ func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
 				resp, err := conn.Prompt(pctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("pick a database")}})
 				prompted <- promptResult{resp, err}
 			}()
-			if tc.forms {
-				select {
-				case <-editor.declined:
-				case <-time.After(patience):
-					t.Fatalf("the editor was never asked; stderr: %s", stderr.String())
-				}
-			}
 			a := h.Ask(t, store.StatePending)
 			assert.JSONEq(t, hubQuestion, a.Arguments, "the model's arguments reach the hub")
 			assert.Equal(t, "call_db", a.ToolCallID, "the hub knows the ask by the model's tool call id")
@@ -128,7 +116,7 @@ func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, []string{string(want.JSON())}, rawOutputs(t, wire.String(), "call_db"),
 				"the tool result is the core's answer for the inbox's reply, byte for byte")
-			assert.Equal(t, tc.forms, editor.count() == 1, "the editor was asked only when it said it shows forms")
+			assert.Zero(t, editor.count(), "an editor without forms is never sent one")
 		})
 	}
 }

@@ -118,9 +118,10 @@ type eofReader struct{}
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // TestHubWaitsWhenTheClientDeclinesUnseen: a client that declines the
-// form before anyone could have read it (codex exec, claude -p) has not
-// shown the question (not_shown): with --hub that surface drops out and
-// the ask waits for the person's reply in the inbox.
+// form in a turn nobody runs (codex exec says so in the call's _meta, as
+// Codex 0.169.0 does) has not shown the question (not_shown), however long
+// the decline took on a loaded machine: with --hub that surface drops out
+// and the ask waits for the person's reply in the inbox.
 func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 	h := hubtest.Start(t)
 	declined := make(chan struct{}, 1)
@@ -132,7 +133,8 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 	}))
 	got := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs),
+			Meta: mcp.Meta{"x-codex-turn-metadata": map[string]any{"turn_trigger": "exec"}}})
 		if err != nil {
 			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 		}
