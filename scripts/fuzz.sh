@@ -23,6 +23,11 @@
 # On an idle machine a target does its whole count; on a loaded one fewer
 # executions in the same time.
 #
+# FUZZ_WORKERS is go test's -parallel, the fuzzing workers (default: one a
+# CPU). make fuzz-short sets 1: its few seconds a target are a smoke run
+# beside the other lanes, and two workers spent twice the CPU (12 s a
+# target on two cores) in the same seconds.
+#
 # Targets are discovered, not listed: every `func FuzzXxx` in a _test.go
 # file is run, one at a time (a fuzz run takes one target), so targets
 # added later are picked up. They are found in the sources rather than with
@@ -37,10 +42,13 @@ cd "$(dirname "$0")/.."
 budget=${1:-10s}
 go=${GO:-go}
 seconds=${FUZZ_SECONDS:-}
-minimize=()
+flags=() # more of go test's flags
 case $budget in
-  *x) minimize=(-fuzzminimizetime "${FUZZ_MINIMIZE:-1000x}") ;;
+  *x) flags=(-fuzzminimizetime "${FUZZ_MINIMIZE:-1000x}") ;;
 esac
+if [ -n "${FUZZ_WORKERS:-}" ]; then
+  flags+=(-parallel "$FUZZ_WORKERS")
+fi
 failed=()
 ran=0
 log=$(mktemp)
@@ -53,7 +61,7 @@ trap 'exit 143' TERM
 
 # fuzz DIR TARGET: one run; false when go test says it failed.
 fuzz() {
-  local args=("$1" -run '^$' -fuzz "^${2}\$" -fuzztime "$budget" ${minimize[@]+"${minimize[@]}"})
+  local args=("$1" -run '^$' -fuzz "^${2}\$" -fuzztime "$budget" ${flags[@]+"${flags[@]}"})
   if [ -z "$seconds" ]; then
     "$go" test "${args[@]}"
     return
