@@ -36,89 +36,83 @@ const hubQuestion = `{"header":"Database","question":"Which database should I us
 // 250 ms rule, which a loaded machine's pipes can miss: that rule is
 // tested where the clock is the test's, in the core's corpus.)
 func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
-	for _, tc := range []struct{ name string }{
-		{"no forms"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := hubtest.Start(t)
-			script := filepath.Join(t.TempDir(), "script.jsonl")
-			require.NoError(t, os.WriteFile(script, []byte(`{"content":"Let me ask.","tool_calls":[{"id":"call_db","name":"ask_user_question","arguments":`+hubQuestion+`}]}`+"\n"+
-				`{"content":"You chose {{answer}}."}`+"\n"), 0o600))
+	h := hubtest.Start(t)
+	script := filepath.Join(t.TempDir(), "script.jsonl")
+	require.NoError(t, os.WriteFile(script, []byte(`{"content":"Let me ask.","tool_calls":[{"id":"call_db","name":"ask_user_question","arguments":`+hubQuestion+`}]}`+"\n"+
+		`{"content":"You chose {{answer}}."}`+"\n"), 0o600))
 
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			toAgentR, toAgentW := io.Pipe()
-			fromAgentR, fromAgentW := io.Pipe()
-			var stderr, wire syncbuf.Buffer
-			exited := make(chan int, 1)
-			go func() {
-				exited <- run(ctx, []string{"--engine", "native", "--script", script, "--web", "never", "--hub", h.URL}, toAgentR, fromAgentW, &stderr, h.Env)
-				_ = fromAgentW.Close()
-			}()
-			editor := &declining{declined: make(chan struct{}, 1)}
-			// wire keeps every line the agent wrote: the tool result's
-			// bytes, as they went to the editor.
-			conn := acp.NewClientSideConnection(editor, toAgentW, io.TeeReader(fromAgentR, &wire))
-			defer func() {
-				// The prompt ended (or the test failed): end the agent,
-				// then wait for it, within a bound.
-				_ = toAgentW.Close()
-				select {
-				case <-exited:
-				case <-time.After(patience):
-					t.Errorf("askcore-acp did not return after its input closed; stderr: %s", stderr.String())
-				}
-				select {
-				case <-conn.Done():
-				case <-time.After(patience):
-					t.Errorf("the client's connection did not end")
-				}
-			}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	toAgentR, toAgentW := io.Pipe()
+	fromAgentR, fromAgentW := io.Pipe()
+	var stderr, wire syncbuf.Buffer
+	exited := make(chan int, 1)
+	go func() {
+		exited <- run(ctx, []string{"--engine", "native", "--script", script, "--web", "never", "--hub", h.URL}, toAgentR, fromAgentW, &stderr, h.Env)
+		_ = fromAgentW.Close()
+	}()
+	editor := &formless{}
+	// wire keeps every line the agent wrote: the tool result's
+	// bytes, as they went to the editor.
+	conn := acp.NewClientSideConnection(editor, toAgentW, io.TeeReader(fromAgentR, &wire))
+	defer func() {
+		// The prompt ended (or the test failed): end the agent,
+		// then wait for it, within a bound.
+		_ = toAgentW.Close()
+		select {
+		case <-exited:
+		case <-time.After(patience):
+			t.Errorf("askcore-acp did not return after its input closed; stderr: %s", stderr.String())
+		}
+		select {
+		case <-conn.Done():
+		case <-time.After(patience):
+			t.Errorf("the client's connection did not end")
+		}
+	}()
 
-			caps := acp.ClientCapabilities{}
-			ictx, icancel := context.WithTimeout(ctx, patience)
-			defer icancel()
-			_, err := conn.Initialize(ictx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
-			require.NoError(t, err, stderr.String())
-			sess, err := conn.NewSession(ictx, acp.NewSessionRequest{Cwd: "/tmp", McpServers: []acp.McpServer{}})
-			require.NoError(t, err, stderr.String())
+	caps := acp.ClientCapabilities{}
+	ictx, icancel := context.WithTimeout(ctx, patience)
+	defer icancel()
+	_, err := conn.Initialize(ictx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
+	require.NoError(t, err, stderr.String())
+	sess, err := conn.NewSession(ictx, acp.NewSessionRequest{Cwd: "/tmp", McpServers: []acp.McpServer{}})
+	require.NoError(t, err, stderr.String())
 
-			type promptResult struct {
-				resp acp.PromptResponse
-				err  error
-			}
-			prompted := make(chan promptResult, 1)
-			pctx, pcancel := context.WithCancel(ctx)
-			defer pcancel() // a prompt still waiting ends before the connection closes
-			go func() {
-				resp, err := conn.Prompt(pctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("pick a database")}})
-				prompted <- promptResult{resp, err}
-			}()
-			a := h.Ask(t, store.StatePending)
-			assert.JSONEq(t, hubQuestion, a.Arguments, "the model's arguments reach the hub")
-			assert.Equal(t, "call_db", a.ToolCallID, "the hub knows the ask by the model's tool call id")
-			_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
-			require.NoError(t, err)
-
-			var r promptResult
-			select {
-			case r = <-prompted:
-			case <-time.After(patience): // fail with what the hub holds, not at the test binary's timeout
-				asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
-				t.Fatalf("the prompt did not end after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
-			}
-			require.NoError(t, r.err, stderr.String())
-			assert.Equal(t, acp.StopReasonEndTurn, r.resp.StopReason)
-
-			call, err := askcore.NewCore(nil).Normalize(ctx, hubQuestion)
-			require.NoError(t, err)
-			want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL"))
-			require.NoError(t, err)
-			assert.Equal(t, []string{string(want.JSON())}, rawOutputs(t, wire.String(), "call_db"),
-				"the tool result is the core's answer for the inbox's reply, byte for byte")
-			assert.Zero(t, editor.count(), "an editor without forms is never sent one")
-		})
+	type promptResult struct {
+		resp acp.PromptResponse
+		err  error
 	}
+	prompted := make(chan promptResult, 1)
+	pctx, pcancel := context.WithCancel(ctx)
+	defer pcancel() // a prompt still waiting ends before the connection closes
+	go func() {
+		resp, err := conn.Prompt(pctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("pick a database")}})
+		prompted <- promptResult{resp, err}
+	}()
+	a := h.Ask(t, store.StatePending)
+	assert.JSONEq(t, hubQuestion, a.Arguments, "the model's arguments reach the hub")
+	assert.Equal(t, "call_db", a.ToolCallID, "the hub knows the ask by the model's tool call id")
+	_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
+	require.NoError(t, err)
+
+	var r promptResult
+	select {
+	case r = <-prompted:
+	case <-time.After(patience): // fail with what the hub holds, not at the test binary's timeout
+		asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
+		t.Fatalf("the prompt did not end after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
+	}
+	require.NoError(t, r.err, stderr.String())
+	assert.Equal(t, acp.StopReasonEndTurn, r.resp.StopReason)
+
+	call, err := askcore.NewCore(nil).Normalize(ctx, hubQuestion)
+	require.NoError(t, err)
+	want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{string(want.JSON())}, rawOutputs(t, wire.String(), "call_db"),
+		"the tool result is the core's answer for the inbox's reply, byte for byte")
+	assert.Zero(t, editor.count(), "an editor without forms is never sent one")
 }
 
 // rawOutputs are the rawOutput bytes of each tool_call_update for
@@ -149,51 +143,46 @@ func rawOutputs(t *testing.T, lines, toolCallID string) []string {
 	return out
 }
 
-// declining is an editor that declines every form at once, as a client
-// that cannot show it does (sooner than anyone could read it), and
-// implements nothing else of a client.
-type declining struct {
-	declined chan struct{}
-	asked    atomic.Int32 // the forms it was asked
+// formless is an editor without forms (it says so at initialize) that
+// implements nothing else of a client either; it counts the forms it is
+// sent all the same, declining each: none should come.
+type formless struct {
+	asked atomic.Int32
 }
 
-func (d *declining) count() int { return int(d.asked.Load()) }
+func (d *formless) count() int { return int(d.asked.Load()) }
 
-func (d *declining) UnstableCreateElicitation(context.Context, acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+func (d *formless) UnstableCreateElicitation(context.Context, acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
 	d.asked.Add(1)
-	select {
-	case d.declined <- struct{}{}:
-	default:
-	}
 	return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
 }
 
-func (d *declining) SessionUpdate(context.Context, acp.SessionNotification) error { return nil }
+func (d *formless) SessionUpdate(context.Context, acp.SessionNotification) error { return nil }
 
 var errNotAClient = errors.New("not implemented by this editor")
 
-func (d *declining) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+func (d *formless) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
 	return acp.ReadTextFileResponse{}, errNotAClient
 }
-func (d *declining) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+func (d *formless) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
 	return acp.WriteTextFileResponse{}, errNotAClient
 }
-func (d *declining) RequestPermission(context.Context, acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+func (d *formless) RequestPermission(context.Context, acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
 	return acp.RequestPermissionResponse{}, errNotAClient
 }
-func (d *declining) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+func (d *formless) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
 	return acp.CreateTerminalResponse{}, errNotAClient
 }
-func (d *declining) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
+func (d *formless) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
 	return acp.KillTerminalResponse{}, errNotAClient
 }
-func (d *declining) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
+func (d *formless) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
 	return acp.TerminalOutputResponse{}, errNotAClient
 }
-func (d *declining) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
+func (d *formless) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
 	return acp.ReleaseTerminalResponse{}, errNotAClient
 }
-func (d *declining) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
+func (d *formless) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
 	return acp.WaitForTerminalExitResponse{}, errNotAClient
 }
 

@@ -27,34 +27,19 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	h := hubtest.Start(t)
 	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil))
 
-	type callResult struct {
-		res *mcp.CallToolResult
-		err error
-	}
-	got := make(chan callResult, 1)
-	go func() {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
-		got <- callResult{res, err}
-	}()
+	result := startCall(ctx, t, h, cs, stderr, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
 	a := h.Ask(t, store.StatePending)
 	assert.JSONEq(t, choiceArgs, a.Arguments, "the model's arguments reach the hub")
 	_, err := h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL // a server, please"]}`), "phone")
 	require.NoError(t, err)
-	var r callResult
-	select {
-	case r = <-got:
-	case <-time.After(time.Minute): // fail with what the hub holds, not at the test binary's timeout
-		asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
-		t.Fatalf("no result a minute after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
-	}
-	require.NoError(t, r.err)
-	require.False(t, r.res.IsError, "%s", r.res.Content[0].(*mcp.TextContent).Text)
+	res := result()
+	text := res.Content[0].(*mcp.TextContent).Text
+	require.False(t, res.IsError, "%s", text)
 
 	call, err := nativeCore.Normalize(ctx, choiceArgs)
 	require.NoError(t, err)
 	want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL // a server, please"))
 	require.NoError(t, err)
-	text := r.res.Content[0].(*mcp.TextContent).Text
 	assert.Equal(t, string(want.JSON()), text, "the person's answer, byte for byte")
 }
 
@@ -89,6 +74,33 @@ func serveWithHub(t *testing.T, h *hubtest.Hub, client *mcp.Client) (context.Con
 		}
 	})
 	return ctx, cs, stderr
+}
+
+// startCall makes the call in the background; result waits for its
+// result, a minute at most after the inbox's reply, then fails with what
+// the hub holds (not at the test binary's timeout).
+func startCall(ctx context.Context, t *testing.T, h *hubtest.Hub, cs *mcp.ClientSession, stderr *syncbuf.Buffer, params *mcp.CallToolParams) (result func() *mcp.CallToolResult) {
+	type callResult struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	got := make(chan callResult, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, params)
+		got <- callResult{res, err}
+	}()
+	return func() *mcp.CallToolResult {
+		t.Helper()
+		select {
+		case r := <-got:
+			require.NoError(t, r.err, stderr.String())
+			return r.res
+		case <-time.After(time.Minute):
+			asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
+			t.Fatalf("no result a minute after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
+			return nil
+		}
+	}
 }
 
 // TestHubFlagsRefused: --hub without a token, or with a token file that
@@ -131,26 +143,17 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		},
 	}))
-	got := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs),
-			Meta: mcp.Meta{"x-codex-turn-metadata": map[string]any{"turn_trigger": "exec"}}})
-		if err != nil {
-			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
-		}
-		got <- res
-	}()
-	<-declined
+	result := startCall(ctx, t, h, cs, stderr, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs),
+		Meta: mcp.Meta{"x-codex-turn-metadata": map[string]any{"turn_trigger": "exec"}}})
+	select {
+	case <-declined:
+	case <-time.After(waitLong):
+		t.Fatalf("the client was never sent the form; stderr: %s", stderr.String())
+	}
 	a := h.Ask(t, store.StatePending)
 	_, err := h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
 	require.NoError(t, err)
-	var res *mcp.CallToolResult
-	select {
-	case res = <-got:
-	case <-time.After(time.Minute): // fail with what the hub holds, not at the test binary's timeout
-		asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
-		t.Fatalf("no result a minute after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
-	}
+	res := result()
 	text := res.Content[0].(*mcp.TextContent).Text
 	require.False(t, res.IsError, "%s", text)
 	call, err := nativeCore.Normalize(ctx, choiceArgs)
