@@ -116,8 +116,11 @@ async function openPage(t, url, { watch = true } = {}) {
 
 /** The process's end: exit code and stdout. */
 async function finished(run) {
-  const r = await Promise.race([run.done, new Promise((_, reject) => setTimeout(() => reject(new Error('the binary did not exit')), PATIENCE))]);
-  return r;
+  let timer;
+  const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the binary did not exit')), PATIENCE)));
+  // The timer is cleared: a pending one kept the file's process alive for
+  // PATIENCE after its last test (two minutes of every test-js run).
+  return Promise.race([run.done, late]).finally(() => clearTimeout(timer));
 }
 
 const MODEL = JSON.stringify(DB_REQUEST);
