@@ -47,12 +47,18 @@ type provider struct {
 	mode frontdoor.WebMode
 	page *answerpage.Lazy
 
+	// now is the clock a reply's delay is measured with (the core's
+	// not_shown rule reads it): time.Now, stopped by a test of a reply
+	// nobody could have given, so that a loaded machine's delay is not
+	// read as a person's.
+	now func() time.Time
+
 	mu    sync.Mutex
 	peers map[string]peer // session ID -> its connection
 }
 
 func newProvider(router *askcore.Router) *provider {
-	return &provider{router: router, peers: make(map[string]peer)}
+	return &provider{router: router, now: time.Now, peers: make(map[string]peer)}
 }
 
 // openSession routes the questions of agentID, the agent sessionID was
@@ -114,7 +120,7 @@ func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply,
 	// answer goes back to the person with the core's message, a decline
 	// or cancel no person could have given is not_shown.
 	for round := 0; ; {
-		sent := time.Now()
+		sent := pv.now()
 		raw, err := p.elicit(ctx, elicitationRequest{
 			Mode:            "form",
 			SessionID:       sessionID,
@@ -122,7 +128,7 @@ func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply,
 			Message:         form.Message,
 			RequestedSchema: form.RequestedSchema,
 		})
-		elapsed := time.Since(sent)
+		elapsed := pv.now().Sub(sent)
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:

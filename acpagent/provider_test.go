@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/stretchr/testify/assert"
@@ -233,7 +234,10 @@ func TestProviderAsksAgain(t *testing.T) {
 // A decline sooner than anyone could read the form is not the person's:
 // ASK_FAILED (not_shown) naming the client, never ASK_DECLINED.
 func TestProviderNotShown(t *testing.T) {
-	_, err := askThrough(t, &fakePeer{form: true, raw: `{"action":"decline"}`}, "agent-1")
+	f := newProviderFixture(t, &fakePeer{form: true, raw: `{"action":"decline"}`})
+	at := time.Now()
+	f.pv.now = func() time.Time { return at } // 0 ms however loaded the machine
+	_, err := f.ask("agent-1", "call_1")
 	assert.Equal(t, askcore.CodeAskFailed, code(err), "%v", err)
 	assert.Contains(t, errorBytes(t, err), "Nobody saw the question: fake 0 declined the form")
 }
