@@ -351,16 +351,17 @@ func TestCancelledCallLeavesThePage(t *testing.T) {
 }
 
 // TestPageTimeout: --timeout applies on the page: ASK_TIMEOUT, and the
-// page hears the question timed out.
+// page hears the question timed out. 5 s: the page's event stream must
+// open before the question ends, which a loaded machine can delay.
 func TestPageTimeout(t *testing.T) {
-	p := startProc(t, "--engine", "native", "--timeout", "1s")
+	p := startProc(t, "--engine", "native", "--timeout", "5s")
 	p.handshake("2025-11-25", `{}`)
 	p.call(2, choiceArgs)
 	events := pagetest.Open(t, p.pageURL()).Events()
 	q := events.Question()
 	res, _ := p.recvResult(2)
 	text := p.toolText(res, 2)
-	assert.Equal(t, string(nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationTimeout, Millis: 1000}).JSON()), text)
+	assert.Equal(t, string(nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationTimeout, Millis: 5000}).JSON()), text)
 	end := events.Ended()
 	assert.Equal(t, q.ID, end.ID)
 	assert.Equal(t, "timeout", end.State)

@@ -101,14 +101,16 @@ func TestAskWebDeclined(t *testing.T) {
 	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationDeclined}), w.p.stdout.String())
 }
 
+// TestAskWebTimeout: 4.5 s, so that the page's event stream opens before
+// the question ends however loaded the machine.
 func TestAskWebTimeout(t *testing.T) {
-	w := startWeb(t, baseEnv(), "--no-browser", "--timeout", "1500ms", "--request", webDB)
+	w := startWeb(t, baseEnv(), "--no-browser", "--timeout", "4500ms", "--request", webDB)
 	id, _ := w.question()
 	ended := w.next("end")
-	assert.JSONEq(t, `{"id":"`+id+`","state":"timeout","message":"no answer within 1.5s; nothing was chosen"}`, ended)
+	assert.JSONEq(t, `{"id":"`+id+`","state":"timeout","message":"no answer within 4.5s; nothing was chosen"}`, ended)
 	w.next("bye")
 	assert.Equal(t, askExitTimeout, w.p.wait())
-	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationTimeout, Millis: 1500}), w.p.stdout.String())
+	assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationTimeout, Millis: 4500}), w.p.stdout.String())
 }
 
 func TestAskWebSIGTERM(t *testing.T) {
