@@ -2,6 +2,7 @@ package core
 
 import (
 	"strconv"
+	"sync/atomic"
 
 	"github.com/askcore/askcore/core/internal/jsonx"
 )
@@ -54,8 +55,26 @@ func argumentsTooLarge(n int) *harnessError {
 		strconv.Itoa(MaxArgumentsBytes) + " are allowed: shorten the question, the options or their descriptions")
 }
 
+// spare is the JSON parser of a finished call, kept for the next: a call
+// reads its envelope into the buffers of an earlier one, so a typical call
+// allocates only what it returns and the strings it rewrites. In
+// WebAssembly, where the garbage collector runs inside the calls (it marks
+// only as part of allocations), that is a large part of a call's cost.
+// One is enough there (one call at a time); natively, a call that finds
+// none, because another is running, makes its own.
+var spare atomic.Pointer[jsonx.Parser]
+
 func handle(input []byte) []byte {
-	res, err := dispatch(input)
+	p := spare.Swap(nil)
+	if p == nil {
+		p = new(jsonx.Parser)
+	}
+	res, err := dispatch(p, input)
+	// The output is a new slice and nothing else of the call outlives it,
+	// so the parse's memory can go to the next call. (After a panic the
+	// parser is simply not given back.)
+	p.Reset()
+	spare.Store(p)
 	if err != nil {
 		return errorEnvelope(err)
 	}
@@ -74,11 +93,11 @@ func okPrefix(size int) []byte {
 	return append(b, `{"ok":true,"result":`...)
 }
 
-func dispatch(input []byte) ([]byte, *harnessError) {
+func dispatch(p *jsonx.Parser, input []byte) ([]byte, *harnessError) {
 	if len(input) > MaxInputBytes {
 		return nil, inputTooLarge(len(input))
 	}
-	env, perr := jsonx.Parse(input, MaxDepth)
+	env, perr := p.Parse(input, MaxDepth)
 	if perr != nil {
 		return nil, invalidRequest("the input is not valid JSON: " + perr.Error())
 	}
@@ -123,7 +142,7 @@ func dispatch(input []byte) ([]byte, *harnessError) {
 	default:
 		return nil, invalidRequest("unknown op " + snippet(op) + ": use one of " + opList)
 	}
-	a, err := envelopeAsk(&env)
+	a, err := envelopeAsk(p, &env)
 	if err != nil {
 		return nil, err
 	}
@@ -171,9 +190,10 @@ func dispatch(input []byte) ([]byte, *harnessError) {
 }
 
 // envelopeAsk reads and normalizes the call an op is about: "request" (an
-// object) or "arguments" (the model's tool arguments as text, parsed here
-// so that every host gives the same verdict for the same text).
-func envelopeAsk(env *jsonx.Value) (call, *harnessError) {
+// object) or "arguments" (the model's tool arguments as text, parsed here,
+// by the parser that read env, so that every host gives the same verdict
+// for the same text).
+func envelopeAsk(p *jsonx.Parser, env *jsonx.Value) (call, *harnessError) {
 	rv, rn := lookup(env, "request")
 	av, an := lookup(env, "arguments")
 	hasRequest, hasArgs := rn > 0 && rv.Kind != jsonx.Null, an > 0 && av.Kind != jsonx.Null
@@ -200,7 +220,7 @@ func envelopeAsk(env *jsonx.Value) (call, *harnessError) {
 	var a call
 	var err *harnessError
 	if hasArgs {
-		a, err = decodeArguments(av)
+		a, err = decodeArguments(p, av)
 	} else {
 		a, err = decodeAsk(rv)
 	}
@@ -216,7 +236,7 @@ func envelopeAsk(env *jsonx.Value) (call, *harnessError) {
 
 // decodeArguments parses a model's tool arguments (the text, as a JSON
 // string in the envelope) and reads the call they hold.
-func decodeArguments(v *jsonx.Value) (call, *harnessError) {
+func decodeArguments(p *jsonx.Parser, v *jsonx.Value) (call, *harnessError) {
 	if v.Kind != jsonx.String {
 		return call{}, invalidRequest("arguments must be a string holding the model's JSON text, got " + v.Kind.Noun())
 	}
@@ -227,7 +247,7 @@ func decodeArguments(v *jsonx.Value) (call, *harnessError) {
 	if len(trimJSONSpace(text)) == 0 {
 		return call{}, invalidRequest(`the arguments are empty: send one JSON object like {"question":"...","options":[{"label":"..."}]}`)
 	}
-	args, perr := jsonx.Parse(text, MaxDepth)
+	args, perr := p.Parse(text, MaxDepth)
 	if perr != nil {
 		return call{}, invalidRequest("the arguments are not valid JSON (" + perr.Error() + " of " + strconv.Itoa(len(text)) +
 			`): send exactly one JSON object like {"question":"...","options":[{"label":"..."}]}`)

@@ -66,7 +66,7 @@ func FuzzParseMatchesEncodingJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := Parse(data, 64)
+		v, err := new(Parser).Parse(data, 64)
 		std, stdErr := decodeStd(data)
 		if depth(data) > 60 {
 			return // our depth limit is lower than encoding/json's
@@ -109,7 +109,7 @@ func FuzzAppendString(f *testing.F) {
 		if !bytes.Equal(esc.Bytes(), out) {
 			t.Fatalf("encoding/json would rewrite %q as %q", out, esc.Bytes())
 		}
-		v, err := Parse(out, 1)
+		v, err := new(Parser).Parse(out, 1)
 		if err != nil || v.Str != back {
 			t.Fatalf("jsonx cannot read its own output %q: %v", out, err)
 		}
@@ -146,7 +146,7 @@ func TestParseErrors(t *testing.T) {
 		"\"\\uZZZZ\"":           "invalid \\u escape (four hex digits expected) at byte 3",
 		`{"a":1}}`:              "unexpected character '}' after the JSON value at byte 7",
 	} {
-		_, err := Parse([]byte(in), 64)
+		_, err := new(Parser).Parse([]byte(in), 64)
 		if err == nil || err.Error() != want {
 			t.Errorf("Parse(%q) error = %v, want %q", in, err, want)
 		}
@@ -154,7 +154,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestLookupCountsDuplicates(t *testing.T) {
-	v, err := Parse([]byte(`{"a":1,"b":2,"a":3}`), 4)
+	v, err := new(Parser).Parse([]byte(`{"a":1,"b":2,"a":3}`), 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,5 +164,51 @@ func TestLookupCountsDuplicates(t *testing.T) {
 	}
 	if _, n := v.Lookup("c"); n != 0 {
 		t.Fatalf("Lookup(c) found %d", n)
+	}
+}
+
+// TestParserReuse: a Parser kept from input to input (valid or not, after
+// a Reset or not) decodes each as a fresh Parser does, the Values of one
+// round stay intact while it parses more, and a large input's buffers are
+// not kept by the Reset after it.
+func TestParserReuse(t *testing.T) {
+	big := `[` + strings.Repeat(`{"a":"\u00e9","b":[1,2]},`, 3000) + `{}]`
+	inputs := []string{
+		`{"op":"normalize","request":{"question":"Q?","options":[{"label":"A"},{"label":"B","value":"b"}]}}`,
+		`{"a":[1,2,{"b":"x\ny"}],"a":null}`,
+		`{"a":[1,2,`, // an error half-way, its members and items left on the stacks
+		big,
+		`[[],{},"é",-0.5e3]`,
+		`{"op":"normalize","request":{"question":"Q?","options":[{"label":"A"},{"label":"B","value":"b"}]}}`,
+	}
+	var p Parser
+	for _, round := range [][]string{inputs, {inputs[0], inputs[1], inputs[4]}} {
+		var kept []Value
+		var want []string
+		for _, in := range round {
+			fresh, ferr := new(Parser).Parse([]byte(in), 64)
+			got, err := p.Parse([]byte(in), 64)
+			if (err == nil) != (ferr == nil) {
+				t.Fatalf("%.40q: reused parser err %v, fresh %v", in, err, ferr)
+			}
+			if err != nil {
+				continue
+			}
+			a, _ := json.Marshal(toAny(got))
+			b, _ := json.Marshal(toAny(fresh))
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%.40q: reused parser decoded %s, fresh %s", in, a, b)
+			}
+			kept, want = append(kept, got), append(want, string(a))
+		}
+		for i, v := range kept {
+			if a, _ := json.Marshal(toAny(v)); string(a) != want[i] {
+				t.Fatalf("value %d changed by the parses after it: %s, was %s", i, a, want[i])
+			}
+		}
+		p.Reset()
+		if c := cap(p.p.memberArena) + cap(p.p.itemArena) + cap(p.p.members) + cap(p.p.items); c > 4*keepEntries {
+			t.Fatalf("Reset kept buffers of %d entries", c)
+		}
 	}
 }
