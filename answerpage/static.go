@@ -66,8 +66,8 @@ var sharedStatics = sync.OnceValue(func() *pagehttp.Files {
 	})
 })
 
-// Warmup compresses the page's files (a few milliseconds: the module is
-// embedded compressed) and returns when they are. A server's first start
+// Warmup compresses the page's scripts and styles (the module is embedded
+// compressed) and returns when they are. A server's first start
 // runs it in the background, so that the first page load finds them
 // compressed; a caller may run it earlier, and a test binary runs it before
 // checking that no goroutine is left.
