@@ -22,7 +22,8 @@ const wasmName = "host/askcore.wasm"
 
 // Files returns the page's files by the name they are served under (below
 // the token), askcore.wasm included: wasm.Binary(), the very bytes every Go
-// host runs.
+// host runs (inflated by this call if no engine did yet; ServeFile sends
+// the embedded gzip instead).
 func Files() map[string][]byte {
 	files := pageFiles()
 	files[wasmName] = wasm.Binary()
@@ -67,8 +68,8 @@ var sharedStatics = sync.OnceValue(func() *pagehttp.Files {
 })
 
 // Warmup compresses the page's scripts and styles (the module is embedded
-// compressed) and returns when they are. A server's first start
-// runs it in the background, so that the first page load finds them
-// compressed; a caller may run it earlier, and a test binary runs it before
-// checking that no goroutine is left.
+// compressed) and returns when they are. A server's first start runs it in
+// the background, so that the first page load finds them compressed; a
+// caller may run it earlier, and a test binary runs it before checking that
+// no goroutine is left.
 func Warmup() { sharedStatics().Warm() }

@@ -44,7 +44,7 @@ var SHA256 = strings.TrimSpace(strings.SplitN(sumFile, " ", 2)[0])
 const ABIVersion = 1
 
 // Binary is the module, wasm/askcore.wasm: Gzip inflated on the first call
-// (a few milliseconds; BENCHMARKS.md, "Weight") and kept for the process.
+// (about 25 ms of CPU; BENCHMARKS.md, "Weight") and kept for the process.
 // Every call returns the same slice, which must not be modified. It panics
 // when the embedded gzip does not inflate to the module SHA256 names: a
 // broken build, which no caller could work around.
