@@ -25,8 +25,9 @@ const ContentSecurityPolicy = pagehttp.ContentSecurityPolicy
 const sseRetry = time.Second
 
 // ServeFile serves one of Files by name (gzipped for a browser that
-// accepts it, compressed once per process), or 404: the JS host and the
-// module under host/, for a server of its own that runs the page's client.
+// accepts it: compressed once per process, the module embedded so), or
+// 404: the JS host and the module under host/, for a server of its own
+// that runs the page's client.
 func ServeFile(w http.ResponseWriter, req *http.Request, name string) {
 	sharedStatics().Serve(w, req, name)
 }

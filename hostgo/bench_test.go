@@ -95,7 +95,7 @@ func BenchmarkCompile(b *testing.B) {
 			}
 		})
 	}
-	b.ReportMetric(float64(len(wasm.Binary)), "module-bytes")
+	b.ReportMetric(float64(len(wasm.Binary())), "module-bytes")
 }
 
 // BenchmarkInstantiate measures InstantiateModule + _initialize.

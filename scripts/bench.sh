@@ -30,7 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$GO" build -o "$tmp/hubbench" ./internal/bench/hub
 
 if ! ./scripts/check-wasm.sh >/dev/null 2>&1; then
-	echo "bench: note: wasm/askcore.wasm is not what the sources build (run make wasm); measuring the committed module" >&2
+	echo "bench: note: wasm/askcore.wasm or its gzip is not what the sources build (run make wasm); measuring the committed module" >&2
 fi
 
 "$tmp/bench" -stdio "$tmp/askcore-stdio" -acp "$tmp/askcore-acp" -mcp "$tmp/askcore-mcp" "$@"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly core from ./wasm/guest and compares it with the
-# committed module (wasm/askcore.wasm, its sha256 file, and the copy the JS
-# package ships, hostjs/askcore.wasm).
+# committed module (wasm/askcore.wasm, its sha256 file, its gzip
+# wasm/askcore.wasm.gz that Go programs embed, and the copy the JS package
+# ships, hostjs/askcore.wasm).
 #
-#   scripts/check-wasm.sh           fail when any committed copy is stale
-#   scripts/check-wasm.sh --update  rebuild and write all three (make wasm)
+#   scripts/check-wasm.sh           fail when any committed file is stale
+#   scripts/check-wasm.sh --update  rebuild and write all four (make wasm)
 #
 # The one build command for the module lives here so that the check builds
 # exactly what `make wasm` writes. The core package is compiled without
@@ -13,7 +14,10 @@
 # (BENCHMARKS.md); its parser (core/internal/jsonx) keeps inlining. The build
 # is reproducible: -trimpath, no build id, no VCS stamp, fixed GOWASM, so the
 # same Go toolchain gives the same bytes from any directory, clean or dirty
-# tree.
+# tree. The gzip is written by internal/wasmgzip (Go's compress/gzip at
+# BestCompression, no name or time in the header) with the same pinned
+# toolchain, so it too is the same bytes everywhere; the gzip command is
+# not, across GNU, BSD and busybox (internal/wasmgzip says more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,15 +39,18 @@ GOOS=wasip1 GOARCH=wasm GOWASM= CGO_ENABLED=0 GOFLAGS=-buildvcs=false \
 	"$GO" build -buildmode=c-shared -trimpath -ldflags='-s -w -buildid=' \
 	-gcflags=github.com/askcore/askcore/core=-l -o "$out" ./wasm/guest
 
+"$GO" run ./internal/wasmgzip < "$out" > "$out.gz"
+
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 want=$(sum "$out")
 
 if [ $update = 1 ]; then
 	cp "$out" wasm/askcore.wasm
+	cp "$out.gz" wasm/askcore.wasm.gz
 	mkdir -p hostjs
 	cp "$out" hostjs/askcore.wasm
 	echo "$want  askcore.wasm" > wasm/askcore.wasm.sha256
-	echo "wasm/askcore.wasm: $(wc -c < "$out") bytes, $(gzip -9c "$out" | wc -c) gzipped, sha256 $want ($("$GO" env GOVERSION))"
+	echo "wasm/askcore.wasm: $(wc -c < "$out") bytes, $(wc -c < "$out.gz") gzipped (wasm/askcore.wasm.gz), sha256 $want ($("$GO" env GOVERSION))"
 	exit 0
 fi
 
@@ -57,10 +64,23 @@ for f in wasm/askcore.wasm hostjs/askcore.wasm; do
 		fail=1
 	fi
 done
+# The gzip: first what the Go programs would run (it must inflate to the
+# module), then its bytes (it must be what make wasm writes).
+gz=wasm/askcore.wasm.gz
+if [ ! -f "$gz" ]; then
+	echo "check-wasm: $gz is missing: run make wasm" >&2
+	fail=1
+elif ! gzip -dc "$gz" 2>/dev/null | cmp -s - "$out"; then
+	echo "check-wasm: $gz is stale (it does not inflate to the module the sources build, sha256 $want): run make wasm" >&2
+	fail=1
+elif ! cmp -s "$gz" "$out.gz"; then
+	echo "check-wasm: $gz inflates to the module but is not the bytes make wasm writes (sha256 $(sum "$gz"), internal/wasmgzip gives $(sum "$out.gz")): run make wasm" >&2
+	fail=1
+fi
 recorded=$(cut -d' ' -f1 wasm/askcore.wasm.sha256 2>/dev/null || true)
 if [ "$recorded" != "$want" ]; then
 	echo "check-wasm: wasm/askcore.wasm.sha256 records '${recorded}', the sources build $want: run make wasm" >&2
 	fail=1
 fi
-[ $fail = 0 ] && echo "check-wasm: ok, wasm/askcore.wasm is current (sha256 $want)"
+[ $fail = 0 ] && echo "check-wasm: ok, wasm/askcore.wasm and its gzip are current (sha256 $want)"
 exit $fail

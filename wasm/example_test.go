@@ -13,12 +13,13 @@ import (
 	"github.com/askcore/askcore/wasm"
 )
 
-// A host that ships the module itself (to a browser, say) can check the
-// bytes against the recorded sum, and pin the ABI it speaks.
+// A host that ships the module itself (to a browser, say) sends Gzip as it
+// is where the client takes gzip, Binary() elsewhere: the one module SHA256
+// names (Binary checks it). It pins the ABI it speaks.
 func Example() {
-	sum := sha256.Sum256(wasm.Binary)
+	sum := sha256.Sum256(wasm.Binary())
 	fmt.Println("sha256 as recorded:", hex.EncodeToString(sum[:]) == wasm.SHA256)
-	fmt.Printf("magic %q, ABI version %d\n", wasm.Binary[:4], wasm.ABIVersion)
+	fmt.Printf("magic %q, ABI version %d\n", wasm.Binary()[:4], wasm.ABIVersion)
 	// Output:
 	// sha256 as recorded: true
 	// magic "\x00asm", ABI version 1
@@ -31,7 +32,7 @@ func ExampleBinary() {
 	ctx := context.Background()
 	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigInterpreter())
 	defer rt.Close(ctx)
-	mod, err := rt.CompileModule(ctx, wasm.Binary)
+	mod, err := rt.CompileModule(ctx, wasm.Binary())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -63,7 +63,7 @@ var inboxFiles = sync.OnceValue(func() *pagehttp.Files {
 		}
 		files["/inbox/"+name] = b
 	}
-	return pagehttp.NewFiles(files)
+	return pagehttp.NewFiles(files, nil)
 })
 
 // inboxRoutes registers the inbox: the page, sign-in and sign-out, its

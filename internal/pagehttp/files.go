@@ -19,52 +19,67 @@ var contentTypes = map[string]string{
 }
 
 // Files serves embedded files by name, gzipped for browsers that accept
-// it (each compressed once, on first use or by Warm).
+// it: each compressed once (on first use, or by Warm), except a file
+// embedded gzipped (the module, 2.4 MB), which is served as embedded.
 type Files struct {
 	files map[string]*file
 }
 
+// file is one file: its bytes and its gzip, each made at most once.
 type file struct {
 	ctype string
-	body  []byte
-	once  sync.Once
-	gz    []byte
+	plain func() []byte
+	gzip  func() []byte // nil when gzip would not make the file smaller
 }
 
-// NewFiles serves files (by the name each is served under); a name whose
-// extension has no content type here is not served.
-func NewFiles(files map[string][]byte) *Files {
+// Gzipped is a file embedded gzipped.
+type Gzipped struct {
+	// Gzip is served as it is to a client that accepts gzip.
+	Gzip []byte
+	// Plain returns the file's bytes, for a client that does not; it is
+	// called only then, so that a process whose clients all take gzip
+	// never inflates the file for its page.
+	Plain func() []byte
+}
+
+// NewFiles serves files and gzipped (by the name each is served under);
+// a name whose extension has no content type here is not served.
+func NewFiles(files map[string][]byte, gzipped map[string]Gzipped) *Files {
 	fs := &Files{files: map[string]*file{}}
 	for name, b := range files {
-		fs.files[name] = &file{ctype: contentTypes[path.Ext(name)], body: b}
+		fs.files[name] = &file{
+			ctype: contentTypes[path.Ext(name)],
+			plain: func() []byte { return b },
+			gzip:  sync.OnceValue(func() []byte { return gzipIfSmaller(b) }),
+		}
+	}
+	for name, g := range gzipped {
+		fs.files[name] = &file{
+			ctype: contentTypes[path.Ext(name)],
+			plain: g.Plain,
+			gzip:  func() []byte { return g.Gzip },
+		}
 	}
 	return fs
 }
 
-// Warm compresses every file ahead of the first page load, last the one
-// named last (the largest: the page's scripts are fetched before it).
-func (fs *Files) Warm(last string) {
-	for name, f := range fs.files {
-		if name != last {
-			f.gzipped()
-		}
-	}
-	if f := fs.files[last]; f != nil {
-		f.gzipped()
+// Warm compresses every file ahead of the first page load.
+func (fs *Files) Warm() {
+	for _, f := range fs.files {
+		f.gzip()
 	}
 }
 
-func (f *file) gzipped() []byte {
-	f.once.Do(func() {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
-		zw.Write(f.body)
-		zw.Close()
-		if buf.Len() < len(f.body) {
-			f.gz = buf.Bytes()
-		}
-	})
-	return f.gz
+// gzipIfSmaller is b gzipped, or nil when that is no smaller.
+func gzipIfSmaller(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+	zw.Write(b)
+	zw.Close()
+	if buf.Len() >= len(b) {
+		return nil
+	}
+	return buf.Bytes()
 }
 
 // Serve serves the file named name, or refuses (404).
@@ -77,12 +92,14 @@ func (fs *Files) Serve(w http.ResponseWriter, req *http.Request, name string) {
 	h := w.Header()
 	h.Set("Content-Type", f.ctype)
 	h.Set("Vary", "Accept-Encoding")
-	body := f.body
+	var body []byte
 	if AcceptsGzip(req.Header.Get("Accept-Encoding")) {
-		if gz := f.gzipped(); gz != nil {
-			body = gz
+		if body = f.gzip(); body != nil {
 			h.Set("Content-Encoding", "gzip")
 		}
+	}
+	if body == nil {
+		body = f.plain()
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)

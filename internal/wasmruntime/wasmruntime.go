@@ -16,7 +16,7 @@ import (
 )
 
 // Compile makes a runtime (the interpreter, or wazero's compiler where it
-// has one) with WASI and compiles wasm.Binary in it. cache may be nil.
+// has one) with WASI and compiles wasm.Binary() in it. cache may be nil.
 // interruptible compiles wazero's termination checks in (a ctx that ends
 // stops a running call, at about 3x the cost per call).
 func Compile(ctx context.Context, interpreter bool, cache wazero.CompilationCache, memoryPages uint32, interruptible bool) (wazero.Runtime, wazero.CompiledModule, error) {
@@ -37,7 +37,7 @@ func Compile(ctx context.Context, interpreter bool, cache wazero.CompilationCach
 	}
 	// wazero compiles functions on one goroutine unless told otherwise; the
 	// optimizing compile of this module is CPU-bound and splits well.
-	mod, err := rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm.Binary)
+	mod, err := rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm.Binary())
 	if err != nil {
 		rt.Close(ctx)
 		return nil, nil, fmt.Errorf("compile askcore.wasm: %w", err)
