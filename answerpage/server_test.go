@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +23,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/internal/testing/coretest"
+	"github.com/askcore/askcore/internal/testing/pagetest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 	"github.com/askcore/askcore/wasm"
 )
@@ -113,64 +113,30 @@ func TestStaticFiles(t *testing.T) {
 
 // TestModuleServed: the module goes out as embedded (wasm.Gzip, byte for
 // byte) to a browser that takes gzip, inflated to one that does not, under
-// the page's locks either way, with the length of what is sent.
+// the page's locks either way, with the length of what is sent; it is
+// hostjs/askcore.wasm, the module the JS host loads.
 func TestModuleServed(t *testing.T) {
 	p := newPage(t)
 	_, err := p.srv.Start()
 	require.NoError(t, err)
 	js, err := os.ReadFile("../hostjs/askcore.wasm")
 	require.NoError(t, err)
-	for _, c := range []struct {
-		name, method, accept string
-		gzipped              bool
-	}{
-		{"a browser", http.MethodGet, "gzip, deflate, br, zstd", true},
-		{"gzip alone", http.MethodGet, "gzip", true},
-		{"HEAD, gzip", http.MethodHead, "gzip, deflate, br", true},
-		{"no Accept-Encoding", http.MethodGet, "", false},
-		{"identity", http.MethodGet, "identity", false},
-		{"gzip refused", http.MethodGet, "gzip;q=0, br", false},
-		{"HEAD, no Accept-Encoding", http.MethodHead, "", false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			res := p.request(c.method, p.path("host/askcore.wasm"), nil, func(r *http.Request) {
-				if c.accept != "" {
-					r.Header.Set("Accept-Encoding", c.accept)
+	require.True(t, bytes.Equal(js, wasm.Binary()), "hostjs/askcore.wasm is wasm.Binary(), byte for byte")
+	for _, c := range pagetest.ModuleRequests {
+		t.Run(c.Name, func(t *testing.T) {
+			res := p.request(c.Method, p.path("host/askcore.wasm"), nil, func(r *http.Request) {
+				if c.Accept != "" {
+					r.Header.Set("Accept-Encoding", c.Accept)
 				}
 			})
-			require.Equal(t, http.StatusOK, res.StatusCode)
 			h := res.Header
-			assert.Equal(t, "application/wasm", h.Get("Content-Type"))
-			assert.Equal(t, "Accept-Encoding", h.Get("Vary"))
 			assert.Equal(t, ContentSecurityPolicy, h.Get("Content-Security-Policy"))
 			assert.Equal(t, "no-store", h.Get("Cache-Control"))
 			assert.Equal(t, "nosniff", h.Get("X-Content-Type-Options"))
 			assert.Equal(t, "DENY", h.Get("X-Frame-Options"))
 			assert.Equal(t, "no-referrer", h.Get("Referrer-Policy"))
 			assertNoCORS(t, res)
-			sent := wasm.Binary()
-			if c.gzipped {
-				assert.Equal(t, "gzip", h.Get("Content-Encoding"))
-				sent = wasm.Gzip
-			} else {
-				assert.Empty(t, h.Get("Content-Encoding"))
-			}
-			assert.Equal(t, strconv.Itoa(len(sent)), h.Get("Content-Length"))
-			body, err := io.ReadAll(res.Body)
-			require.NoError(t, err)
-			if c.method == http.MethodHead {
-				assert.Empty(t, body)
-				return
-			}
-			require.True(t, bytes.Equal(sent, body), "the body is the embedded gzip, or the module")
-			module := body
-			if c.gzipped {
-				zr, err := gzip.NewReader(bytes.NewReader(body))
-				require.NoError(t, err)
-				module, err = io.ReadAll(zr)
-				require.NoError(t, err)
-			}
-			assert.True(t, bytes.Equal(js, module), "the module the browser gets is hostjs/askcore.wasm, byte for byte")
+			pagetest.AssertModuleSent(t, c, res)
 		})
 	}
 }

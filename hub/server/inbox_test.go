@@ -2,15 +2,12 @@ package server
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,8 +15,8 @@ import (
 
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/pagehttp"
+	"github.com/askcore/askcore/internal/testing/pagetest"
 	"github.com/askcore/askcore/internal/testing/pgtest"
-	"github.com/askcore/askcore/wasm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -518,10 +515,11 @@ func TestInboxStaticFiles(t *testing.T) {
 }
 
 // TestInboxModuleServed: the inbox sends the module as the answer page
-// does: the embedded gzip, byte for byte, to a browser that takes gzip, the
-// module itself to one that does not, under the page's locks either way.
-// (A request without Accept-Encoding goes through a transport that adds
-// none; Go's default one asks for gzip by itself.)
+// does (pagetest.ModuleRequests): the embedded gzip, byte for byte, to a
+// browser that takes gzip, the module itself to one that does not, under
+// the page's locks either way. (A request without Accept-Encoding goes
+// through a transport that adds none; Go's default one asks for gzip by
+// itself.)
 func TestInboxModuleServed(t *testing.T) {
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
 	require.NoError(t, err)
@@ -529,53 +527,19 @@ func TestInboxModuleServed(t *testing.T) {
 	e := newInboxEnv(t, st, Options{})
 	bare := &http.Transport{DisableCompression: true}
 	t.Cleanup(bare.CloseIdleConnections)
-	for _, c := range []struct {
-		name, method, accept string
-		gzipped              bool
-	}{
-		{"a browser", http.MethodGet, "gzip, deflate, br, zstd", true},
-		{"HEAD, gzip", http.MethodHead, "gzip", true},
-		{"no Accept-Encoding", http.MethodGet, "", false},
-		{"identity", http.MethodGet, "identity", false},
-		{"gzip refused", http.MethodGet, "gzip;q=0", false},
-		{"HEAD, no Accept-Encoding", http.MethodHead, "", false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			req, err := http.NewRequest(c.method, e.origin()+"/host/askcore.wasm", nil)
+	for _, c := range pagetest.ModuleRequests {
+		t.Run(c.Name, func(t *testing.T) {
+			req, err := http.NewRequest(c.Method, e.origin()+"/host/askcore.wasm", nil)
 			require.NoError(t, err)
 			req.Header.Set("Sec-Fetch-Site", "same-origin")
-			if c.accept != "" {
-				req.Header.Set("Accept-Encoding", c.accept)
+			if c.Accept != "" {
+				req.Header.Set("Accept-Encoding", c.Accept)
 			}
 			res, err := bare.RoundTrip(req)
 			require.NoError(t, err)
 			defer res.Body.Close()
-			require.Equal(t, http.StatusOK, res.StatusCode)
-			assertLocked(t, res.Header, c.name)
-			assert.Equal(t, "application/wasm", res.Header.Get("Content-Type"))
-			assert.Equal(t, "Accept-Encoding", res.Header.Get("Vary"))
-			sent := wasm.Binary()
-			if c.gzipped {
-				assert.Equal(t, "gzip", res.Header.Get("Content-Encoding"))
-				sent = wasm.Gzip
-			} else {
-				assert.Empty(t, res.Header.Get("Content-Encoding"))
-			}
-			assert.Equal(t, strconv.Itoa(len(sent)), res.Header.Get("Content-Length"))
-			body, err := io.ReadAll(res.Body)
-			require.NoError(t, err)
-			if c.method == http.MethodHead {
-				assert.Empty(t, body)
-				return
-			}
-			require.True(t, bytes.Equal(sent, body), "the body is the embedded gzip, or the module")
-			if c.gzipped {
-				zr, err := gzip.NewReader(bytes.NewReader(body))
-				require.NoError(t, err)
-				body, err = io.ReadAll(zr)
-				require.NoError(t, err)
-			}
-			assert.True(t, bytes.Equal(wasm.Binary(), body), "the module the browser gets is wasm.Binary(), byte for byte")
+			assertLocked(t, res.Header, c.Name)
+			pagetest.AssertModuleSent(t, c, res)
 		})
 	}
 }
