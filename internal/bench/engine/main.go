@@ -561,7 +561,7 @@ func moduleFigures() {
 	}
 	var wall, cpu []float64
 	for i := 0; i < *runs; i++ {
-		w, c, err := inflateInChild(self)
+		w, c, err := timeInChild(self, "wasm.Binary()", "-"+inflateChildFlag)
 		if err != nil {
 			add("first wasm.Binary() of a process (inflate + sha256)", "n/a ("+err.Error()+")", "", "n/a")
 			return
@@ -586,20 +586,6 @@ func runInflateChild() {
 		fatal(fmt.Errorf("wasm.Binary() is empty"))
 	}
 	fmt.Println(d.Nanoseconds(), c.Nanoseconds())
-}
-
-// inflateInChild runs this program as a child that times the first
-// wasm.Binary().
-func inflateInChild(self string) (wall, cpu time.Duration, err error) {
-	out, err := exec.Command(self, "-"+inflateChildFlag).Output()
-	if err != nil {
-		return 0, 0, fmt.Errorf("wasm.Binary() in a child process: %v", err)
-	}
-	var w, c int64
-	if _, err := fmt.Sscan(string(out), &w, &c); err != nil {
-		return 0, 0, fmt.Errorf("wasm.Binary() in a child process: %q: %v", out, err)
-	}
-	return time.Duration(w), time.Duration(c), nil
 }
 
 func nodeLoadFigures(root string) {

@@ -86,7 +86,7 @@ func startupFigures() {
 		fatal(err)
 	}
 	newDir := freshDir("wazero-startup-")
-	if _, _, err := newInChild(self, newDir); err != nil { // fills the cache
+	if _, _, err := timeInChild(self, "hostgo.New", "-"+newChildFlag, newDir); err != nil { // fills the cache
 		fatal(err)
 	}
 
@@ -114,7 +114,7 @@ func startupFigures() {
 			}
 			wasmMCP = append(wasmMCP, b)
 		}
-		d, c, err := newInChild(self, newDir)
+		d, c, err := timeInChild(self, "hostgo.New", "-"+newChildFlag, newDir)
 		if err != nil {
 			fatal(err)
 		}
@@ -216,16 +216,17 @@ func askOnce(cacheHome string, extra ...string) (askRun, error) {
 	return r, nil
 }
 
-// newInChild runs this program as a child that times hostgo.New on dir:
-// wall time and the CPU time it took.
-func newInChild(self, dir string) (wall, cpu time.Duration, err error) {
-	out, err := exec.Command(self, "-"+newChildFlag, dir).Output()
+// timeInChild runs this program as a child with args (a child flag and
+// its arguments) and reads the wall and CPU time the child printed for
+// what it timed; what names that in errors.
+func timeInChild(self, what string, args ...string) (wall, cpu time.Duration, err error) {
+	out, err := exec.Command(self, args...).Output()
 	if err != nil {
-		return 0, 0, fmt.Errorf("hostgo.New in a child process: %v", err)
+		return 0, 0, fmt.Errorf("%s in a child process: %v", what, err)
 	}
 	var w, c int64
 	if _, err := fmt.Sscan(string(out), &w, &c); err != nil {
-		return 0, 0, fmt.Errorf("hostgo.New in a child process: %q: %v", out, err)
+		return 0, 0, fmt.Errorf("%s in a child process: %q: %v", what, out, err)
 	}
 	return time.Duration(w), time.Duration(c), nil
 }
