@@ -63,11 +63,12 @@ type heldPage struct {
 	err   error
 }
 
-// since is how long ago the URL last went to the client.
-func (h *heldPage) since() time.Duration {
+// since is how long before now the URL last went to the client (both read
+// on the provider's clock, p.now).
+func (h *heldPage) since(now time.Time) time.Duration {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return time.Since(h.sent)
+	return now.Sub(h.sent)
 }
 
 // outcome is what the page gave, once done is closed.
@@ -176,7 +177,7 @@ func (p *provider) holdOnPage(c *call, q *askcore.Call, formErr error) (askcore.
 // message lead before the question.
 func (p *provider) sendURL(c *call, q *askcore.Call, h *heldPage, lead string) (askcore.Reply, error) {
 	h.mu.Lock()
-	h.sent = time.Now()
+	h.sent = p.now()
 	h.mu.Unlock()
 	h.expiry.Reset(p.held.heldFor)
 	p.held.put(h)
@@ -227,7 +228,7 @@ func (p *provider) awaitHeld(ctx context.Context, c *call, q *askcore.Call, h *h
 		return r, err
 	}
 	if !accepted {
-		elapsed := h.since()
+		elapsed := h.since(p.now())
 		h.expiry.Stop()
 		h.withdraw(errConsentRefused)
 		<-h.done
