@@ -22,17 +22,14 @@
 // Without --bin it builds ./internal/bench/page with go (GO) into a
 // temporary directory. Prints a markdown table. Exits 0 when Chromium is
 // missing (saying so), 1 on a failure; a missed target is not a failure.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-
-const repoDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
-const GO = process.env.GO ?? 'go';
-const PATIENCE = 60_000;
+// The browser tests' Chromium, go build, reading of the page's URL and
+// measure of its transfer.
+import { CHROMIUM, PATIENCE, answerURL, goBuild, launchChromium, pageTransfer } from '../test/helpers.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -59,29 +56,11 @@ const tmp = mkdtempSync(join(tmpdir(), 'askcore-pagebench-'));
 let child;
 let browser;
 try {
-  let bin = opt.bin;
-  if (!bin) {
-    bin = join(tmp, 'pagebench');
-    const build = spawnSync(GO, ['build', '-o', bin, './internal/bench/page'], { cwd: repoDir, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`go build ./internal/bench/page: ${build.stderr || build.error}`);
-  }
+  const bin = opt.bin ?? goBuild('./internal/bench/page', tmp);
 
   // The server, and its URL from stderr.
   child = spawn(bin, ['-engine', opt.engine], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), PATIENCE);
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      const m = /^askcore: answer at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)$/m.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`pagebench exited (${code}) before printing the URL: ${stderr}`)));
-  });
+  const url = await answerURL(child).url;
   log('serving', url);
   const answered = new Map();
   let out = '';
@@ -104,13 +83,7 @@ try {
     });
   });
 
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: PATIENCE,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors = [];
@@ -125,18 +98,9 @@ try {
   const loadMs = Date.now() - loadStart;
 
   // 2. What it loaded, as transferred.
-  let transfer = 0;
-  let files = 0;
-  let wasm;
-  for (const r of responses) {
-    if (r.url().endsWith('/events')) continue;
-    const sizes = await r.request().sizes();
-    transfer += sizes.responseBodySize;
-    files++;
-    log(`${sizes.responseBodySize} B ${r.headers()['content-encoding'] ?? ''} ${r.url().replace(url, '/')}`);
-    if (r.url().endsWith('.wasm')) wasm = { headers: await r.allHeaders(), size: sizes.responseBodySize };
-  }
-  if (!wasm) throw new Error('the page loaded no .wasm');
+  const { bytes: transfer, files, wasm } = await pageTransfer(responses);
+  for (const f of files) log(`${f.size} B ${f.encoding ?? ''} ${f.url.replace(url, '/')}`);
+  if (!wasm) throw new Error('the page loaded no askcore.wasm');
 
   // 1. Questions in turn on the open page.
   const times = [];
@@ -198,7 +162,7 @@ try {
   console.log('|---|---|---|---|');
   console.log(`| ask to the question's first paint, warm: median | ${median.toFixed(0)} ms | < ${TARGET_WARM_MS} ms | ${mark(median < TARGET_WARM_MS)} |`);
   console.log(`| ask to the question's first paint, warm: max | ${max.toFixed(0)} ms | < ${TARGET_WARM_MS} ms | ${mark(max < TARGET_WARM_MS)} |`);
-  console.log(`| the page's transfer (${files} files, gzip) | ${(transfer / 1000).toFixed(1)} kB (wasm ${(wasm.size / 1000).toFixed(1)} kB) | < ${TARGET_TRANSFER / 1000} kB | ${mark(transfer < TARGET_TRANSFER)} |`);
+  console.log(`| the page's transfer (${files.length} files, gzip) | ${(transfer / 1000).toFixed(1)} kB (wasm ${(wasm.size / 1000).toFixed(1)} kB) | < ${TARGET_TRANSFER / 1000} kB | ${mark(transfer < TARGET_TRANSFER)} |`);
   console.log(`| the wasm's Content-Type, Content-Encoding | ${ct}, ${ce} | application/wasm, gzip | ${mark(ct === 'application/wasm' && ce === 'gzip')} |`);
   console.log(`| idle server RSS, nothing pending | ${idleMB.toFixed(1)} MB | ≤ ${TARGET_RSS_MB} MB | ${mark(idleMB <= TARGET_RSS_MB)} |`);
 } catch (e) {

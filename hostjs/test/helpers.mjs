@@ -129,6 +129,50 @@ export async function launchChromium() {
   });
 }
 
+/**
+ * Reads child's stderr (askcore-stdio --web, or any server of the answer
+ * page) for the page's URL, the line "askcore: answer at URL": url
+ * resolves with it within PATIENCE and rejects if child exits first;
+ * stderr() is all child wrote on stderr so far.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+export function answerURL(child) {
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), PATIENCE);
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = /^askcore: answer at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)$/m.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited (${code}) before printing the URL: ${stderr}`)));
+  });
+  return { url, stderr: () => stderr };
+}
+
+/**
+ * What the answer page loaded, as transferred (compressed as it came):
+ * responses are playwright-core's, collected with page.on('response'); the
+ * event stream is left out. bytes is the sum of files' sizes; wasm is
+ * askcore.wasm's headers and size, if the page loaded it.
+ * @param {import('playwright-core').Response[]} responses
+ */
+export async function pageTransfer(responses) {
+  const files = [];
+  let wasm;
+  for (const r of responses) {
+    if (r.url().endsWith('/events')) continue;
+    const { responseBodySize: size } = await r.request().sizes();
+    files.push({ url: r.url(), size, encoding: r.headers()['content-encoding'] });
+    if (r.url().endsWith('/askcore.wasm')) wasm = { headers: await r.allHeaders(), size };
+  }
+  return { bytes: files.reduce((sum, f) => sum + f.size, 0), files, wasm };
+}
+
 /** A free port on 127.0.0.1. */
 export async function freePort() {
   const srv = createServer();

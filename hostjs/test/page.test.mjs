@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, answerText, errorText } from '@askcore/askcore';
-import { PATIENCE, DB_REQUEST, goBuild, launchChromium, skipWithout } from './helpers.mjs';
+import { PATIENCE, DB_REQUEST, answerURL, goBuild, launchChromium, pageTransfer, skipWithout } from './helpers.mjs';
 
 const skip = skipWithout('chromium', './cmd/askcore-stdio');
 
@@ -63,23 +63,11 @@ async function startPage(t, argv, input) {
   });
   if (input !== undefined) child.stdin.write(input);
   let stdout = '';
-  let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-  child.stderr.setEncoding('utf8');
-  const done = new Promise((resolve) => child.on('exit', (code) => resolve({ code, get stdout() { return stdout; }, get stderr() { return stderr; } })));
+  const served = answerURL(child);
+  const done = new Promise((resolve) => child.on('exit', (code) => resolve({ code, get stdout() { return stdout; }, get stderr() { return served.stderr(); } })));
   t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), PATIENCE);
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      const m = /^askcore: answer at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)$/m.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.on('exit', () => reject(new Error(`exited before printing the URL: ${stdout} ${stderr}`)));
-  });
+  const url = await served.url;
   return { child, url, done, started };
 }
 
@@ -141,14 +129,7 @@ test('single question with the keyboard: the core\'s answer on stdout; the page\
   await page.waitForFunction(() => window.__askcorePage?.firstQuestionMs > 0, null, { timeout: PATIENCE });
   const { firstQuestionMs, origin } = await page.evaluate(() => ({ firstQuestionMs: window.__askcorePage.firstQuestionMs, origin: performance.timeOrigin }));
   // What the page loaded, compressed as it came.
-  let transfer = 0;
-  let wasm;
-  for (const r of responses) {
-    if (r.url().endsWith('/events')) continue;
-    const sizes = await r.request().sizes();
-    transfer += sizes.responseBodySize;
-    if (r.url().endsWith('/askcore.wasm')) wasm = { headers: await r.allHeaders(), size: sizes.responseBodySize };
-  }
+  const { bytes: transfer, wasm } = await pageTransfer(responses);
   assert.ok(wasm, 'askcore.wasm was loaded');
   assert.equal(wasm.headers['content-type'], 'application/wasm');
   assert.equal(wasm.headers['content-encoding'], 'gzip');

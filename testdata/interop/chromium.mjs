@@ -2,10 +2,12 @@
 // askcore-acp and askcore-mcp (cmd/*/interop/web.test.mjs): Debian's
 // chromium driven by playwright-core, never a downloaded browser.
 //
-// playwright-core is each suite's own dependency: a suite passes its
-// chromium (from its node_modules) to launch.
+// playwright-core is each suite's own dependency: a suite passes the
+// import of it (from its node_modules; this folder has none) to
+// pagesInChromium.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { after, before } from "node:test";
 
 // CHROMIUM is the browser (ASKCORE_CHROMIUM overrides /usr/bin/chromium).
 export const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? "/usr/bin/chromium";
@@ -18,8 +20,22 @@ export const skip = !existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; 
 // page, "askcore: answer at URL"; group 1 is the URL.
 export const ANSWER_AT = /askcore: answer at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)\n/;
 
+// pagesInChromium starts headless Chromium before the test file's tests
+// (not when they skip) and closes it after them; it returns openPage(t,
+// url) on that browser. importPlaywright imports playwright-core.
+export function pagesInChromium(importPlaywright, timeout) {
+  let browser;
+  before(async () => {
+    if (skip) return;
+    const { chromium } = await importPlaywright();
+    browser = await launch(chromium, timeout);
+  });
+  after(() => browser?.close());
+  return (t, url) => openPage(browser, t, url, timeout);
+}
+
 // launch starts headless Chromium with chromium, playwright-core's.
-export function launch(chromium, timeout) {
+function launch(chromium, timeout) {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -30,7 +46,7 @@ export function launch(chromium, timeout) {
 
 // openPage opens url in a fresh context of browser; test t fails on any
 // page error or console error (a Content-Security-Policy violation is one).
-export async function openPage(browser, t, url, timeout) {
+async function openPage(browser, t, url, timeout) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors = [];

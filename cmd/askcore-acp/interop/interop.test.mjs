@@ -14,35 +14,22 @@
 // ASKCORE_ENGINE, when set, is passed as --engine.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PassThrough, Readable, Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
-import { load } from "../../../hostjs/node.js";
-import { coreText } from "../../../testdata/interop/core.mjs";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = process.env.ASKCORE_ACP_BIN || path.resolve(here, "../../../bin/askcore-acp");
+import { coreOut } from "../../../testdata/interop/core.mjs";
+import { withTimeout } from "../../../testdata/interop/child.mjs";
+import { dbArgs, nameArgs } from "../../../testdata/interop/questions.mjs";
+import { assertRawOutputBytes, newSession as agentSession, spawnAgent, stopAgent, texts, turn } from "./agent.mjs";
 
 // The first scripted model: each session replays it from its first line.
 // Prompt 1 asks a choice question (options + free text); prompt 2 an
 // optionless one.
-const dbArgs = {
-  header: "Database",
-  question: "Which database should I use?",
-  options: [
-    { label: "PostgreSQL", value: "postgres", description: "a server" },
-    { label: "SQLite", value: "sqlite", recommended: true },
-  ],
-  allowCustom: true,
-};
 const singleScript = [
   { content: "Let me ask.", tool_calls: [{ id: "call_db", name: "ask_user_question", arguments: dbArgs }] },
   { content: "You chose {{answer}}." },
-  { tool_calls: [{ id: "call_name", name: "ask_user_question", arguments: { question: "What should the project be called?" } }] },
+  { tool_calls: [{ id: "call_name", name: "ask_user_question", arguments: nameArgs }] },
   { content: "Project: {{answer}}." },
 ];
 
@@ -81,72 +68,32 @@ const batchScript = [
 const TIMEOUT = 120_000;
 let tmp;
 let single, batch;
-let core;
 
-// coreOut runs one envelope through the core and returns the result's or
-// the error's JSON text exactly as the core wrote it.
-const coreOut = (envelope) => coreText(core, envelope);
-
-// startAgent spawns askcore-acp on a script file and connects the official
-// client to it. It records every line the agent writes (lines) and every
-// elicitation/create it sends (elicitations); responders maps a sessionId
-// to async (params, signal) => elicitation response.
+// startAgent starts askcore-acp on script (agent.mjs) for a client with
+// form elicitation. It records every elicitation/create the agent sends
+// (elicitations); responders maps a sessionId to async (params, signal) =>
+// elicitation response.
 async function startAgent(name, script) {
-  const scriptFile = path.join(tmp, `${name}.jsonl`);
-  writeFileSync(scriptFile, script.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  const args = ["--script", scriptFile];
-  if (process.env.ASKCORE_ENGINE) args.push("--engine", process.env.ASKCORE_ENGINE);
-  const agent = { name, stderr: "", lines: [], elicitations: [], responders: new Map() };
-  // The wasm engine's compilation cache (os.UserCacheDir()/askcore/wazero)
-  // goes to this run's temporary directory, not the user's ~/.cache.
-  agent.child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, "cache") } });
-  agent.child.stderr.on("data", (d) => (agent.stderr += d));
-  agent.exited = new Promise((resolve, reject) => {
-    agent.child.on("error", reject);
-    agent.child.on("exit", (code, signal) => resolve({ code, signal }));
-  });
-
-  // A tap between the agent's stdout and the client: the raw bytes.
-  const tap = new PassThrough();
-  let partial = "";
-  agent.child.stdout.on("data", (chunk) => {
-    const text = partial + chunk.toString("utf8");
-    const parts = text.split("\n");
-    partial = parts.pop();
-    agent.lines.push(...parts);
-  });
-  agent.child.stdout.pipe(tap);
-
-  const app = acp
-    .client({ name: "askcore-interop" })
-    .onRequest(acp.methods.client.elicitation.create, async ({ params, signal }) => {
-      agent.elicitations.push(params);
-      const respond = agent.responders.get(params.sessionId);
+  const elicitations = [];
+  const responders = new Map();
+  const agent = await spawnAgent({
+    dir: tmp,
+    name,
+    script,
+    clientName: "askcore-interop",
+    timeout: TIMEOUT,
+    onElicitation: async ({ params, signal }) => {
+      elicitations.push(params);
+      const respond = responders.get(params.sessionId);
       if (!respond) throw new Error(`no responder for session ${params.sessionId}`);
       return respond(params, signal);
-    });
-  agent.conn = app.connect(acp.ndJsonStream(Writable.toWeb(agent.child.stdin), Readable.toWeb(tap)));
-
-  const init = await agent.conn.agent.request(acp.methods.agent.initialize, {
-    protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { elicitation: { form: {} } },
-    clientInfo: { name: "askcore-interop", version: "0.0.0" },
+    },
   });
-  assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
-  assert.equal(init.agentInfo?.name, "askcore-acp");
-  return agent;
-}
-
-async function stopAgent(agent) {
-  if (!agent) return;
-  agent.conn?.close();
-  agent.child.stdin.end();
-  const { code, signal } = await withTimeout(agent.exited, TIMEOUT, `askcore-acp (${agent.name}) did not exit`, agent);
-  assert.equal(code, 0, `askcore-acp (${agent.name}) exited with ${code ?? signal}; stderr:\n${agent.stderr}`);
+  assert.equal(agent.init.protocolVersion, acp.PROTOCOL_VERSION);
+  return Object.assign(agent, { elicitations, responders });
 }
 
 before(async () => {
-  core = await load();
   tmp = mkdtempSync(path.join(tmpdir(), "askcore-acp-interop-"));
   [single, batch] = await Promise.all([startAgent("single", singleScript), startAgent("batch", batchScript)]);
 });
@@ -159,39 +106,11 @@ after(async () => {
   }
 });
 
-function withTimeout(promise, ms, what, agent) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms; stderr:\n${agent?.stderr ?? ""}`)), ms))),
-  ]).finally(() => clearTimeout(timer));
-}
-
+// newSession starts a session whose forms respond answers.
 async function newSession(agent, respond) {
-  const session = await agent.conn.agent.buildSession(tmp).start();
+  const session = await agentSession(agent, tmp);
   agent.responders.set(session.sessionId, respond);
-  session.agent = agent;
   return session;
-}
-
-// turn sends one prompt and collects the session's updates, in order, until
-// the prompt stops.
-async function turn(session, text) {
-  const done = session.prompt(text);
-  const failed = done.then(() => new Promise(() => {}));
-  const updates = [];
-  for (;;) {
-    const m = await withTimeout(Promise.race([session.nextUpdate(), failed]), TIMEOUT, "no update", session.agent);
-    if (m.kind === "stop") {
-      await done;
-      return { updates, stopReason: m.stopReason };
-    }
-    updates.push(m.update);
-  }
-}
-
-function texts(updates) {
-  return updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text);
 }
 
 // toolResult checks the tool_call / tool_call_update pair of one call and
@@ -223,16 +142,6 @@ function assertError(result, code) {
 
 function cardText(result) {
   return (result.content ?? []).map((c) => c.content.text);
-}
-
-// assertRawOutputBytes asserts that the agent wrote rawOutput as exactly these
-// bytes in the tool_call_update of toolCallId in session.
-function assertRawOutputBytes(session, toolCallId, bytes) {
-  const lines = session.agent.lines.filter(
-    (l) => l.includes(`"sessionId":${JSON.stringify(session.sessionId)}`) && l.includes(`"toolCallId":${JSON.stringify(toolCallId)}`) && l.includes('"tool_call_update"'),
-  );
-  assert.equal(lines.length, 1, lines.join("\n"));
-  assert.ok(lines[0].includes(`"rawOutput":${bytes},`), `rawOutput is not ${bytes} in\n${lines[0]}`);
 }
 
 let firstSession;
@@ -269,7 +178,7 @@ test("a choice, then a free-form answer in the same session", async () => {
 
   r = await turn(session, "and a name?");
   assert.equal(r.stopReason, "end_turn");
-  result = toolResult(r.updates, "call_name", { question: "What should the project be called?" });
+  result = toolResult(r.updates, "call_name", nameArgs);
   assert.equal(result.status, "completed", JSON.stringify(result.rawOutput));
   assert.deepEqual(result.rawOutput, { answer: "askcore" });
   assert.deepEqual(texts(r.updates), ["Project: askcore."]);
@@ -316,7 +225,7 @@ test("session/cancel mid-question: ASK_ABORTED and stopReason cancelled", async 
   const r = await turn(session, "go");
   assert.equal(r.stopReason, "cancelled");
   assertError(toolResult(r.updates, "call_db", dbArgs), "ASK_ABORTED");
-  await withTimeout(cancelled, TIMEOUT, "the elicitation was not cancelled ($/cancel_request)", single);
+  await withTimeout(cancelled, TIMEOUT, "the elicitation's cancel ($/cancel_request)", single.log.text);
 });
 
 test("a decline at once is not the person's: ASK_FAILED, nobody saw the question", async () => {
@@ -449,7 +358,7 @@ async function waitLine(agent, from, match, what) {
   for (;;) {
     const line = agent.lines.slice(from).find(match);
     if (line) return line;
-    if (Date.now() > deadline) throw new Error(`no ${what}; stderr:\n${agent.stderr}`);
+    if (Date.now() > deadline) throw new Error(`no ${what}; stderr:\n${agent.log.text()}`);
     await new Promise((resolve) => agent.child.stdout.once("data", resolve));
   }
 }
@@ -497,7 +406,7 @@ test("hostile lines mid-question are answered, the question survives", async () 
     const next = await turn(session, "a name?");
     assert.equal(next.stopReason, "end_turn");
     assert.deepEqual(texts(next.updates), ["Project: atlas."]);
-    assert.match(agent.stderr, /discarded a line longer than the line limit \(no id to answer\).*limit=10485760/);
+    assert.match(agent.log.text(), /discarded a line longer than the line limit \(no id to answer\).*limit=10485760/);
   } finally {
     await stopAgent(agent);
   }
@@ -540,10 +449,10 @@ for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"]) {
     const result = toolResult(r.updates, "call_db", dbArgs);
     assertError(result, "ASK_ABORTED");
     assert.match(result.rawOutput.message, new RegExp(`the agent received ${sig}`));
-    const { code } = await withTimeout(agent.exited, TIMEOUT, `askcore-acp did not exit after ${sig}`, agent);
+    const { code } = await withTimeout(agent.exited, TIMEOUT, `askcore-acp's exit after ${sig}`, agent.log.text);
     const took = Date.now() - sent;
     const n = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[sig];
-    assert.equal(code, 128 + n, agent.stderr);
+    assert.equal(code, 128 + n, agent.log.text());
     assert.ok(took < 2000, `exited ${took} ms after ${sig}`);
     agent.conn?.close();
   });

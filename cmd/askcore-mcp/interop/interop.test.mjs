@@ -18,33 +18,16 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { setTimeout as delay } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { CallToolResultSchema, ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { load } from "../../../hostjs/node.js";
+import { ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { strip } from "./forms.mjs";
-import { coreText } from "../../../testdata/interop/core.mjs";
+import { assertResult, bin, callTool, connectServer, TIMEOUT, TOOL } from "./server.mjs";
+import { coreOut } from "../../../testdata/interop/core.mjs";
+import { engineArgs, exitOf, logOf, withTimeout } from "../../../testdata/interop/child.mjs";
+import { dbArgs, nameArgs } from "../../../testdata/interop/questions.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
-const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];
-const TIMEOUT = 30_000;
-const TOOL = "ask_user_question";
-
-const dbArgs = {
-  header: "Database",
-  question: "Which database should I use?",
-  options: [
-    { label: "PostgreSQL", value: "postgres", description: "a server" },
-    { label: "SQLite", value: "sqlite", recommended: true },
-  ],
-  allowCustom: true,
-};
-
-let core;
 // cacheHome is this run's XDG_CACHE_HOME for the servers: the wasm engine's
 // compilation cache (os.UserCacheDir()/askcore/wazero) goes there, not to
 // the user's ~/.cache.
@@ -58,7 +41,6 @@ const forms = [];
 
 before(async () => {
   cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-interop-"));
-  core = await load();
   main = await connect({ elicitation: { form: {} } }, ["--progress", "5s"]);
   main.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     forms.push(request.params);
@@ -75,77 +57,20 @@ after(async () => {
   }
 });
 
-// connect spawns askcore-mcp through the SDK's own stdio transport and
-// connects a client with the given capabilities. close() ends stdin and
-// checks that the server exits 0 by itself.
+// connect spawns askcore-mcp through the SDK's own stdio transport
+// (server.mjs) and connects a client with the given capabilities to it;
+// close() closes the client, which ends the server's stdin.
 async function connect(capabilities, extraArgs = []) {
-  const transport = new StdioClientTransport({
-    command: bin,
-    args: [...engineArgs, ...extraArgs],
-    env: serverEnv(),
-    stderr: "pipe",
-  });
-  const log = logOf(transport.stderr);
-  const client = new Client({ name: "askcore-interop", version: "0.0.0" }, { capabilities });
-  await withTimeout(client.connect(transport), TIMEOUT, "connect", log);
-  assert.equal(client.getServerVersion()?.name, "askcore-mcp");
-  return {
-    client,
-    log,
-    async close() {
-      const pid = transport.pid;
-      await client.close();
-      assert.ok(pid, "the server had a pid");
-      assert.doesNotMatch(log.text(), /panic|goroutine \d+ \[/);
-    },
-  };
+  const on = await connectServer({ clientName: "askcore-interop", capabilities, args: extraArgs, env: serverEnv() });
+  assert.equal(on.client.getServerVersion()?.name, "askcore-mcp");
+  assert.ok(on.pid, "the server had a pid");
+  return on;
 }
 
-// logOf collects a stderr stream; waitFor resolves once re matches.
-function logOf(stream) {
-  let text = "";
-  const waiters = [];
-  stream?.on("data", (d) => {
-    text += d;
-    for (const w of [...waiters]) if (w.re.test(text)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
-  });
-  return {
-    text: () => text,
-    waitFor(re, what) {
-      if (re.test(text)) return Promise.resolve();
-      return withTimeout(new Promise((resolve) => waiters.push({ re, resolve })), TIMEOUT, what, { text: () => text });
-    },
-  };
-}
-
-function withTimeout(promise, ms, what, log) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms; server stderr:\n${log?.text?.() ?? ""}`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
+// call calls the tool on the main connection, or on another, within a
+// deadline that quotes the server's stderr.
 function call(args, options = {}, on = main) {
-  return withTimeout(
-    on.client.callTool({ name: TOOL, arguments: args }, CallToolResultSchema, { timeout: TIMEOUT, ...options }),
-    TIMEOUT + 5_000, "tools/call", on.log);
-}
-
-// coreOut runs one envelope through the core and returns the result's or
-// the error's JSON text exactly as the core wrote it.
-const coreOut = (envelope) => coreText(core, envelope);
-
-// assertResult: one text block holding exactly `text`, structuredContent the
-// same object, isError as given.
-function assertResult(result, text, isError) {
-  assert.equal(result.content.length, 1, JSON.stringify(result));
-  assert.equal(result.content[0].type, "text");
-  assert.equal(result.content[0].text, text, "the text content is the core's bytes");
-  assert.deepEqual(result.structuredContent, JSON.parse(text), "structuredContent is the core's object");
-  assert.equal(result.isError ?? false, isError, JSON.stringify(result));
+  return withTimeout(callTool(on, args, options), TIMEOUT + 5_000, "tools/call", on.log.text);
 }
 
 // assertAnswered: the call's result is what the core answers for `reply`.
@@ -224,7 +149,7 @@ test("choice: the answer object as structuredContent and as the same text", asyn
 });
 
 test("optionless question: free text", async () => {
-  const args = { question: "What should the project be called?" };
+  const args = nameArgs;
   respond = async (params) => {
     assert.deepEqual(Object.keys(params.requestedSchema.properties), ["answer", "notes"]); // notes: optional
     assert.deepEqual(params.requestedSchema.required, ["answer"]);
@@ -332,7 +257,7 @@ test("5 concurrent calls each get their own answer", async () => {
     });
   const questions = Array.from({ length: n }, (_, i) => `Concurrent question ${i}?`);
   const calls = questions.map((q) => call({ question: q }));
-  await withTimeout(arrived, TIMEOUT, "5 forms", main.log);
+  await withTimeout(arrived, TIMEOUT, "5 forms", main.log.text);
   // Answer in the reverse order of arrival.
   for (const [message, resolve] of [...pending].reverse()) {
     resolve({ action: "accept", content: { answer: `answer to ${message}` } });
@@ -356,7 +281,7 @@ test("progress during a 12-second answer keeps an 8-second request timeout alive
   };
   const args = { question: "Take your time: what is the plan?" };
   const started = Date.now();
-  const result = await main.client.callTool({ name: TOOL, arguments: args }, CallToolResultSchema, {
+  const result = await callTool(main, args, {
     timeout: 8_000,
     resetTimeoutOnProgress: true,
     onprogress: (p) => progress.push(p),
@@ -369,26 +294,16 @@ test("progress during a 12-second answer keeps an 8-second request timeout alive
 
 test("cancellation withdraws the question (ASK_ABORTED) and the server goes on", async () => {
   const abort = new AbortController();
-  let entered;
-  const asked = new Promise((resolve) => (entered = resolve));
-  let onWithdrawn;
-  const withdrawn = new Promise((resolve) => (onWithdrawn = resolve));
-  respond = (params, extra) =>
-    new Promise((_, reject) => {
-      entered();
-      extra.signal.addEventListener("abort", () => {
-        onWithdrawn();
-        reject(new Error("withdrawn"));
-      });
-    });
-  const pending = main.client.callTool({ name: TOOL, arguments: dbArgs }, CallToolResultSchema, { signal: abort.signal });
-  await withTimeout(asked, TIMEOUT, "the form", main.log);
+  const form = openForm();
+  respond = form.respond;
+  const pending = callTool(main, dbArgs, { signal: abort.signal });
+  await withTimeout(form.asked, TIMEOUT, "the form", main.log.text);
   abort.abort("the user pressed Esc in the agent");
   await assert.rejects(pending);
   // The server cancelled its elicitation/create (notifications/cancelled),
   // which aborted the handler's signal, and ended the call with ASK_ABORTED.
-  await main.log.waitFor(/outcome=ASK_ABORTED/, "ASK_ABORTED in the server log");
-  await withTimeout(withdrawn, TIMEOUT, "the form's abort signal", main.log);
+  await main.log.match(/outcome=ASK_ABORTED/, "ASK_ABORTED in the server log");
+  await withTimeout(form.gone, TIMEOUT, "the form's abort signal", main.log.text);
 
   respond = async () => ({ action: "accept", content: { answer: "still here" } });
   const args = { question: "Are you still there?" };
@@ -398,26 +313,15 @@ test("cancellation withdraws the question (ASK_ABORTED) and the server goes on",
 test("disconnect mid-question: the server aborts the question and exits 0", async () => {
   // A client process that dies: stdin closes, stdout breaks, while a form
   // is open and progress notifications are going out.
-  const child = spawn(bin, [...engineArgs, "--progress", "100ms"], {
-    stdio: ["pipe", "pipe", "pipe"],
-    env: serverEnv(),
-  });
-  const log = logOf(child.stderr);
-  const exited = new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("exit", (code, signal) => resolve({ code, signal }));
-  });
-  const client = new Client({ name: "askcore-interop", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  const { child, log, exited, client } = await spawnServer(() => new Promise(() => {}), ["--progress", "100ms"]);
   let progressSeen;
   const progressed = new Promise((resolve) => (progressSeen = resolve));
-  client.setRequestHandler(ElicitRequestSchema, () => new Promise(() => {}));
-  await withTimeout(client.connect(new ChildTransport(child)), TIMEOUT, "connect", log);
-  client.callTool({ name: TOOL, arguments: dbArgs }, CallToolResultSchema, { onprogress: () => progressSeen() }).catch(() => {});
-  await withTimeout(progressed, TIMEOUT, "a progress notification", log);
+  callTool({ client }, dbArgs, { onprogress: () => progressSeen() }).catch(() => {});
+  await withTimeout(progressed, TIMEOUT, "a progress notification", log.text);
 
   child.stdout.destroy();
   child.stdin.end();
-  const { code, signal } = await withTimeout(exited, TIMEOUT, "askcore-mcp to exit", log);
+  const { code, signal } = await withTimeout(exited, TIMEOUT, "askcore-mcp to exit", log.text);
   assert.equal(signal, null, log.text());
   assert.equal(code, 0, log.text());
   assert.match(log.text(), /outcome=ASK_ABORTED/);
@@ -459,21 +363,18 @@ class ChildTransport {
   }
 }
 
-// spawnServer starts askcore-mcp as a child the test holds (stdin, the
-// process), connected to a client with form elicitation whose forms are
-// answered by respond.
-async function spawnServer(respond) {
-  const child = spawn(bin, [...engineArgs], { stdio: ["pipe", "pipe", "pipe"], env: serverEnv() });
-  const log = logOf(child.stderr);
-  const exited = new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("exit", (code, signal) => resolve({ code, signal, at: Date.now() }));
-  });
+// spawnServer starts askcore-mcp with extraArgs as a child the test holds
+// (stdin, stdout, the process), connected to a client with form
+// elicitation whose forms are answered by respond.
+async function spawnServer(respond, extraArgs = []) {
+  const child = spawn(bin, [...engineArgs, ...extraArgs], { stdio: ["pipe", "pipe", "pipe"], env: serverEnv() });
+  const log = logOf(child.stderr, TIMEOUT);
+  const exited = exitOf(child);
   const client = new Client({ name: "askcore-interop", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
   const clientErrors = [];
   client.onerror = (err) => clientErrors.push(String(err));
   client.setRequestHandler(ElicitRequestSchema, (request, extra) => respond(request.params, extra));
-  await withTimeout(client.connect(new ChildTransport(child)), TIMEOUT, "connect", log);
+  await withTimeout(client.connect(new ChildTransport(child)), TIMEOUT, "connect", log.text);
   return { child, log, exited, client, clientErrors };
 }
 
@@ -503,8 +404,8 @@ test("hostile lines mid-question: the server answers them and the call still get
     return answered;
   });
   const args = { question: "Still there?" };
-  const pending = call(args, {}, { client: s.client, log: s.log });
-  await withTimeout(asked, TIMEOUT, "the form", s.log);
+  const pending = call(args, {}, s);
+  await withTimeout(asked, TIMEOUT, "the form", s.log.text);
   // Written straight to the server's stdin, one byte at a time: what
   // go-sdk's own transport ended the session on. (Ids the client never
   // uses, so that no error resolves a request of its own.)
@@ -519,14 +420,14 @@ test("hostile lines mid-question: the server answers them and the call still get
     '{"jsonrpc":"2.0","id":"x-3","error":{"code":"x","message":"boom"}}',
   ];
   for (const line of lines) for (const b of Buffer.from(line + "\n")) s.child.stdin.write(Buffer.from([b]));
-  await s.log.waitFor(/dropped a response to no pending request/, "the stray response dropped");
+  await s.log.match(/dropped a response to no pending request/, "the stray response dropped");
   answer({ action: "accept", content: { answer: "yes" } });
   assertAnswered(await pending, args, { action: "accept", content: { answer: "yes" } });
   // The errors reached the client as JSON-RPC error responses it reports
   // to onerror (their ids are not its requests'), and nothing else broke.
   assert.ok(s.clientErrors.length >= 1, "the client saw the error responses");
   s.child.stdin.end();
-  const { code } = await withTimeout(s.exited, TIMEOUT, "askcore-mcp to exit", s.log);
+  const { code } = await withTimeout(s.exited, TIMEOUT, "askcore-mcp to exit", s.log.text);
   assert.equal(code, 0, s.log.text());
   assert.doesNotMatch(s.log.text(), /panic|goroutine \d+ \[/);
 });
@@ -534,15 +435,15 @@ test("hostile lines mid-question: the server answers them and the call still get
 test("SIGTERM mid-question: the call is answered ASK_ABORTED (stopped), the form withdrawn, exit 143 within 2 s", async () => {
   const form = openForm();
   const s = await spawnServer(form.respond);
-  const pending = call(dbArgs, {}, { client: s.client, log: s.log });
-  await withTimeout(form.asked, TIMEOUT, "the form", s.log);
+  const pending = call(dbArgs, {}, s);
+  await withTimeout(form.asked, TIMEOUT, "the form", s.log.text);
   const signalled = Date.now();
   s.child.kill("SIGTERM");
   const want = coreOut({ op: "fail", situation: "stopped", detail: "SIGTERM" });
   assert.ok(want.ok, want.text);
   assertResult(await pending, want.text, true);
-  await withTimeout(form.gone, TIMEOUT, "the form's abort signal (notifications/cancelled)", s.log);
-  const { code, signal, at } = await withTimeout(s.exited, TIMEOUT, "askcore-mcp to exit", s.log);
+  await withTimeout(form.gone, TIMEOUT, "the form's abort signal (notifications/cancelled)", s.log.text);
+  const { code, signal, at } = await withTimeout(s.exited, TIMEOUT, "askcore-mcp to exit", s.log.text);
   assert.equal(signal, null, s.log.text());
   assert.equal(code, 143, s.log.text());
   assert.ok(at - signalled < 2000, `exited ${at - signalled} ms after SIGTERM`);

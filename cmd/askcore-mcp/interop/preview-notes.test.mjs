@@ -17,96 +17,60 @@
 // ASKCORE_ENGINE, when set, is passed as --engine.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
-  CallToolResultSchema,
   ElicitRequestFormParamsSchema,
   ElicitRequestSchema,
   ElicitResultSchema,
   PrimitiveSchemaDefinitionSchema,
   StringSchemaSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { load } from "../../../hostjs/node.js";
 import { strip } from "./forms.mjs";
-import { coreText } from "../../../testdata/interop/core.mjs";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-// The preview and notes calls every suite asks, and the replies to them
-// with what the form shows and the core's answer (the Go tests read the
-// same file).
-const { single: singleArgs, multi: multiArgs, batch: batchArgs, replies } = JSON.parse(
-  readFileSync(path.resolve(here, "../../../testdata/interop/preview-notes-calls.json"), "utf8"),
-);
-const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
-const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];
-const TIMEOUT = 30_000;
-const TOOL = "ask_user_question";
-
-// withAnswer is the person's reply to a call with the core's answer, as the
-// object (answer) and byte for byte (answerBytes).
-const withAnswer = (r) => ({ ...r, answer: JSON.parse(r.answer), answerBytes: r.answer });
+import { assertResult, callTool, connectServer, TIMEOUT } from "./server.mjs";
+import { coreOut } from "../../../testdata/interop/core.mjs";
+import { withTimeout } from "../../../testdata/interop/child.mjs";
+import { assertNotesFields, assertPreviews, calls } from "../../../testdata/interop/preview-notes.mjs";
 
 const cases = [
-  { name: "single question", args: singleArgs, ...withAnswer(replies.single) },
-  { name: "multi-select question", args: multiArgs, ...withAnswer(replies.multi) },
-  { name: "batch", args: batchArgs, ...withAnswer(replies.batch) },
+  { name: "single question", ...calls.single },
+  { name: "multi-select question", ...calls.multi },
+  { name: "batch", ...calls.batch },
 ];
 
-let core;
 let cacheHome;
-let client;
-let transport;
-let stderr = "";
+let server;
 let respond = null;
 const forms = [];
 
 before(async () => {
-  core = await load();
   cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-interop-preview-notes-"));
-  transport = new StdioClientTransport({
-    command: bin,
-    args: engineArgs,
+  server = await connectServer({
+    clientName: "askcore-interop-preview-notes",
+    capabilities: { elicitation: { form: {} } },
     env: { ...process.env, XDG_CACHE_HOME: cacheHome },
-    stderr: "pipe",
   });
-  transport.stderr?.on("data", (d) => (stderr += d));
-  client = new Client({ name: "askcore-interop-preview-notes", version: "0.0.0" }, { capabilities: { elicitation: { form: {} } } });
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+  server.client.setRequestHandler(ElicitRequestSchema, async (request) => {
     forms.push(request.params);
     if (!respond) throw new Error(`unexpected form: ${request.params.message}`);
     return respond(request.params);
   });
-  await withTimeout(client.connect(transport), "connect");
 });
 
 after(async () => {
   try {
-    await client?.close();
-    assert.doesNotMatch(stderr, /panic|goroutine \d+ \[/);
+    await server?.close();
   } finally {
     if (cacheHome) rmSync(cacheHome, { recursive: true, force: true, maxRetries: 10 });
   }
 });
 
-function withTimeout(promise, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${TIMEOUT} ms; server stderr:\n${stderr}`)), TIMEOUT))),
-  ]).finally(() => clearTimeout(timer));
-}
-
-// coreOut runs one envelope through the core and returns the result's or
-// the error's JSON text exactly as the core wrote it.
-const coreOut = (envelope) => coreText(core, envelope);
+// call calls the tool within a deadline that quotes the server's stderr.
+const call = (args) => withTimeout(callTool(server, args), TIMEOUT, "tools/call", server.log.text);
 
 test("tools/list: the input schema offers preview on every option", async () => {
-  const { tools } = await client.listTools();
+  const { tools } = await server.client.listTools();
   assert.equal(tools.length, 1);
   const schema = tools[0].inputSchema;
   assert.deepEqual(schema, JSON.parse(coreOut({ op: "schema" }).text).parameters);
@@ -131,31 +95,22 @@ for (const tc of cases) {
     assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
     assert.equal(parsed.data.message, form.message);
     assert.deepEqual(parsed.data.requestedSchema, strip(form.requestedSchema));
-    assert.deepEqual(Object.keys(form.requestedSchema.properties), tc.fields, "each notes field after its question's fields");
+    assertNotesFields(form.requestedSchema, tc);
     for (const n of tc.notes) {
       const field = form.requestedSchema.properties[n];
       assert.ok(StringSchemaSchema.safeParse(field).success, n);
       assert.ok(PrimitiveSchemaDefinitionSchema.safeParse(field).success, n);
       assert.deepEqual(parsed.data.requestedSchema.properties[n], field, `${n} reaches the client whole`);
-      assert.equal(field.type, "string");
-      assert.equal(field.maxLength, 2000);
-      assert.ok(field.title, n);
-      assert.ok(!(form.requestedSchema.required ?? []).includes(n), `${n} is optional`);
     }
 
     // The previews, in display order, each under its bold line.
-    let at = 0;
-    for (const p of tc.previews) {
-      const i = form.message.indexOf(`\n\n${p}\n\n`, at);
-      assert.ok(i >= 0, `${p} after ${at} in:\n${form.message}`);
-      at = i + p.length;
-    }
+    assertPreviews(form.message, tc);
 
     const reply = { action: "accept", content: tc.content };
     assert.ok(ElicitResultSchema.safeParse(reply).success, "the reply is an MCP elicitation result");
     const before = forms.length;
     respond = async () => reply;
-    const result = await withTimeout(client.callTool({ name: TOOL, arguments: tc.args }, CallToolResultSchema, { timeout: TIMEOUT }), "tools/call");
+    const result = await call(tc.args);
 
     // What the client's handler received: the core's form, as zod passed
     // it on.
@@ -170,19 +125,15 @@ for (const tc of cases) {
     assert.ok(want.ok, want.text);
     assert.equal(want.text, tc.answerBytes, "the same bytes as the Go core's");
     assert.deepEqual(JSON.parse(want.text), tc.answer);
-    assert.equal(result.isError ?? false, false, JSON.stringify(result));
-    assert.equal(result.content.length, 1);
-    assert.equal(result.content[0].type, "text");
-    assert.equal(result.content[0].text, want.text, "the text content is the core's bytes");
-    assert.deepEqual(result.structuredContent, tc.answer);
+    assertResult(result, want.text, false);
   });
 }
 
 test("notes left empty: the answer has no notes, byte for byte the answer without notes", async () => {
   const reply = { action: "accept", content: { choice: "by-feature", notes: "" } };
   respond = async () => reply;
-  const result = await withTimeout(client.callTool({ name: TOOL, arguments: singleArgs }, CallToolResultSchema, { timeout: TIMEOUT }), "tools/call");
-  const want = coreOut({ op: "elicitation_result", arguments: JSON.stringify(singleArgs), response: reply });
+  const result = await call(calls.single.args);
+  const want = coreOut({ op: "elicitation_result", arguments: JSON.stringify(calls.single.args), response: reply });
   assert.equal(want.text, '{"answer":"by-feature","selected":{"index":0,"label":"By feature","value":"by-feature"}}');
   assert.equal(result.content[0].text, want.text);
 });

@@ -23,7 +23,7 @@
 // ASKCORE_MCP_BIN overrides the binary (default: ../../../bin/askcore-mcp);
 // ASKCORE_ENGINE, when set, is passed as --engine; ASKCORE_CHROMIUM
 // overrides /usr/bin/chromium (the tests skip, saying so, without one).
-import { after, before, test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -31,136 +31,43 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CallToolResultSchema, ElicitRequestSchema, ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { load } from "../../../hostjs/node.js";
-import { coreText } from "../../../testdata/interop/core.mjs";
-import { ANSWER_AT, launch, openPage as chromiumPage, skip } from "../../../testdata/interop/chromium.mjs";
+import { ElicitRequestSchema, ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { assertResult, bin, callTool, connectServer, TIMEOUT, TOOL } from "./server.mjs";
+import { coreOut, picked } from "../../../testdata/interop/core.mjs";
+import { ANSWER_AT, pagesInChromium, skip } from "../../../testdata/interop/chromium.mjs";
+import { engineArgs, withTimeout } from "../../../testdata/interop/child.mjs";
+import { dbArgs, nameArgs } from "../../../testdata/interop/questions.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = process.env.ASKCORE_MCP_BIN || path.resolve(here, "../../../bin/askcore-mcp");
-const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];
 if (skip) console.log(`# ${skip}`);
-const TIMEOUT = 30_000;
-const TOOL = "ask_user_question";
 
-const dbArgs = {
-  header: "Database",
-  question: "Which database should I use?",
-  options: [
-    { label: "PostgreSQL", value: "postgres", description: "a server" },
-    { label: "SQLite", value: "sqlite", recommended: true },
-  ],
-  allowCustom: true,
-};
-const openArgs = { question: "What should the project be called?" };
-
-let core;
-let browser;
-let cacheHome;
+const cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-web-"));
+after(() => rmSync(cacheHome, { recursive: true, force: true, maxRetries: 10 }));
 const serverEnv = () => ({ ...process.env, ASKCORE_LOG: "info", ASKCORE_BROWSER: "none", XDG_CACHE_HOME: cacheHome });
 
-before(async () => {
-  cacheHome = mkdtempSync(path.join(tmpdir(), "askcore-mcp-web-"));
-  core = await load();
-  if (skip) return;
-  const { chromium } = await import("playwright-core");
-  browser = await launch(chromium, TIMEOUT);
-});
-
-after(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    if (cacheHome) rmSync(cacheHome, { recursive: true, force: true, maxRetries: 10 });
-  }
-});
-
-// connect spawns askcore-mcp through the SDK's stdio transport and
-// connects a client with the given capabilities (no form elicitation).
-// close() ends stdin; the server exits by itself.
-async function connect(t, capabilities, extraArgs = []) {
-  const transport = new StdioClientTransport({ command: bin, args: [...engineArgs, "--no-browser", ...extraArgs], env: serverEnv(), stderr: "pipe" });
-  const log = logOf(transport.stderr);
-  const client = new Client({ name: "askcore-web-interop", version: "0.0.0" }, { capabilities });
-  await withTimeout(client.connect(transport), TIMEOUT, "connect", log);
-  t.after(async () => {
-    await client.close();
-    assert.doesNotMatch(log.text(), /panic|goroutine \d+ \[/);
-  });
-  return { client, log };
-}
-
-// logOf collects a stderr stream; match resolves with the first match of re.
-function logOf(stream) {
-  let text = "";
-  const waiters = [];
-  stream?.on("data", (d) => {
-    text += d;
-    for (const w of [...waiters]) {
-      const m = w.re.exec(text);
-      if (m) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(m);
-      }
-    }
-  });
-  return {
-    text: () => text,
-    match(re, what) {
-      const m = re.exec(text);
-      if (m) return Promise.resolve(m);
-      return withTimeout(new Promise((resolve) => waiters.push({ re, resolve })), TIMEOUT, what, { text: () => text });
-    },
-  };
-}
-
-function withTimeout(promise, ms, what, log) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms; server stderr:\n${log?.text?.() ?? ""}`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
-function call(on, args, options = {}) {
-  return on.client.callTool({ name: TOOL, arguments: args }, CallToolResultSchema, { timeout: TIMEOUT, ...options });
-}
-
-// coreOut runs one envelope through the core and returns the result's or
-// the error's JSON text exactly as the core wrote it.
-const coreOut = (envelope) => coreText(core, envelope);
-
-// picked is the core's answer to args for the picks (one per question).
-const picked = (args, picks) => coreOut({ op: "resolve", arguments: JSON.stringify(args), inputs: picks.map((p) => ({ text: "", ...p })) }).text;
-
-// assertResult: one text block holding exactly `text`, structuredContent the
-// same object, isError as given.
-function assertResult(result, text, isError) {
-  assert.equal(result.content.length, 1, JSON.stringify(result));
-  assert.equal(result.content[0].type, "text");
-  assert.equal(result.content[0].text, text, "the text content is the core's bytes");
-  assert.deepEqual(result.structuredContent, JSON.parse(text), "structuredContent is the core's object");
-  assert.equal(result.isError ?? false, isError, JSON.stringify(result));
-}
-
 // openPage opens url in a fresh browser context (chromium.mjs).
-const openPage = (t, url) => chromiumPage(browser, t, url, TIMEOUT);
+const openPage = pagesInChromium(() => import("playwright-core"), TIMEOUT);
+
+// connect spawns askcore-mcp through the SDK's stdio transport
+// (server.mjs) and connects a client with the given capabilities (no form
+// elicitation) to it, until test t ends.
+async function connect(t, capabilities, extraArgs = []) {
+  const on = await connectServer({ clientName: "askcore-web-interop", capabilities, args: ["--no-browser", ...extraArgs], env: serverEnv() });
+  t.after(() => on.close());
+  return on;
+}
 
 const opts = { skip, timeout: 4 * TIMEOUT };
 
 test("no form elicitation: answered on the page with the mouse; the progress messages name the page", opts, async (t) => {
   const on = await connect(t, {}, ["--progress", "1s"]);
   const progress = [];
-  const pending = call(on, dbArgs, { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true });
+  const pending = callTool(on, dbArgs, { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true });
   const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
   const page = await openPage(t, url);
   await page.getByRole("radio", { name: "PostgreSQL" }).click();
   await page.getByRole("button", { name: "Submit" }).click();
-  const result = await withTimeout(pending, TIMEOUT, "tools/call", on.log);
+  const result = await withTimeout(pending, TIMEOUT, "tools/call", on.log.text);
   assertResult(result, picked(dbArgs, [{ options: [0] }]), false);
   // The form says what was chosen: the server's summary.
   const form = page.locator("form.askcore-call");
@@ -173,23 +80,23 @@ test("no form elicitation: answered on the page with the mouse; the progress mes
 
 test("no form elicitation: the keyboard alone, own text typed and Enter", opts, async (t) => {
   const on = await connect(t, {});
-  const pending = call(on, openArgs);
+  const pending = callTool(on, nameArgs);
   const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
   const page = await openPage(t, url);
   const box = page.getByRole("textbox", { name: "Type your answer" });
   await box.waitFor({ timeout: TIMEOUT });
   await page.keyboard.type("Aurora <b>&</b>");
   await page.keyboard.press("Enter");
-  assertResult(await withTimeout(pending, TIMEOUT, "tools/call", on.log), picked(openArgs, [{ options: [], text: "Aurora <b>&</b>" }]), false);
+  assertResult(await withTimeout(pending, TIMEOUT, "tools/call", on.log.text), picked(nameArgs, [{ options: [], text: "Aurora <b>&</b>" }]), false);
 });
 
 test("declined on the page: ASK_DECLINED, the core's bytes", opts, async (t) => {
   const on = await connect(t, {});
-  const pending = call(on, dbArgs);
+  const pending = callTool(on, dbArgs);
   const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
   const page = await openPage(t, url);
   await page.getByRole("button", { name: "Decline" }).click();
-  const result = await withTimeout(pending, TIMEOUT, "tools/call", on.log);
+  const result = await withTimeout(pending, TIMEOUT, "tools/call", on.log.text);
   // A decline is the same verdict whatever asked: the core's ASK_DECLINED.
   assertResult(result, coreOut({ op: "elicitation_result", arguments: JSON.stringify(dbArgs), response: { action: "decline" } }).text, true);
   assert.equal(result.structuredContent.code, "ASK_DECLINED");
@@ -197,8 +104,8 @@ test("declined on the page: ASK_DECLINED, the core's bytes", opts, async (t) => 
 
 test("two concurrent calls: both on one page, each answered once", opts, async (t) => {
   const on = await connect(t, {});
-  const first = call(on, dbArgs);
-  const second = call(on, openArgs);
+  const first = callTool(on, dbArgs);
+  const second = callTool(on, nameArgs);
   const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
   const page = await openPage(t, url);
   await page.getByRole("textbox", { name: "Type your answer" }).fill("Hardy");
@@ -206,15 +113,15 @@ test("two concurrent calls: both on one page, each answered once", opts, async (
   const forms = page.locator("form.askcore-call");
   assert.equal(await forms.count(), 2);
   for (const form of await forms.all()) await form.getByRole("button", { name: "Submit" }).click();
-  assertResult(await withTimeout(first, TIMEOUT, "first call", on.log), picked(dbArgs, [{ options: [1] }]), false);
-  assertResult(await withTimeout(second, TIMEOUT, "second call", on.log), picked(openArgs, [{ options: [], text: "Hardy" }]), false);
+  assertResult(await withTimeout(first, TIMEOUT, "first call", on.log.text), picked(dbArgs, [{ options: [1] }]), false);
+  assertResult(await withTimeout(second, TIMEOUT, "second call", on.log.text), picked(nameArgs, [{ options: [], text: "Hardy" }]), false);
   assert.equal([...on.log.text().matchAll(new RegExp(ANSWER_AT, "g"))].length, 1, "one page, printed once");
 });
 
 test("notifications/cancelled withdraws the question from the open page", opts, async (t) => {
   const on = await connect(t, {});
   const abort = new AbortController();
-  const pending = call(on, dbArgs, { signal: abort.signal });
+  const pending = callTool(on, dbArgs, { signal: abort.signal });
   const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
   const page = await openPage(t, url);
   await page.getByRole("radio", { name: "PostgreSQL" }).waitFor({ timeout: TIMEOUT });
@@ -241,16 +148,16 @@ test("URL mode: the client is sent the page's URL, opens it, and hears notificat
   let completed;
   const complete = new Promise((resolve) => (completed = resolve));
   on.client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => completed(n.params.elicitationId));
-  const pending = call(on, dbArgs);
+  const pending = callTool(on, dbArgs);
   const [, url] = await on.log.match(ANSWER_AT, "the page's URL on stderr");
-  const page = await withTimeout(opened, TIMEOUT, "the URL-mode request", on.log);
+  const page = await withTimeout(opened, TIMEOUT, "the URL-mode request", on.log.text);
   assert.equal(requests.length, 1);
   assert.deepEqual({ ...requests[0], elicitationId: "" }, { mode: "url", message: "Answer in your browser: Which database should I use?", url, elicitationId: "" });
   assert.match(requests[0].elicitationId, /^[0-9a-f]{32}$/);
   await page.getByRole("radio", { name: "SQLite" }).click();
   await page.getByRole("button", { name: "Submit" }).click();
-  assertResult(await withTimeout(pending, TIMEOUT, "tools/call", on.log), picked(dbArgs, [{ options: [1] }]), false);
-  assert.equal(await withTimeout(complete, TIMEOUT, "notifications/elicitation/complete", on.log), requests[0].elicitationId);
+  assertResult(await withTimeout(pending, TIMEOUT, "tools/call", on.log.text), picked(dbArgs, [{ options: [1] }]), false);
+  assert.equal(await withTimeout(complete, TIMEOUT, "notifications/elicitation/complete", on.log.text), requests[0].elicitationId);
 });
 
 test("the MCP Inspector CLI: tools/call answered on the page the server opened in the browser", opts, async (t) => {
@@ -287,12 +194,12 @@ test("the MCP Inspector CLI: tools/call answered on the page the server opened i
   child.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise((resolve) => child.on("exit", resolve));
   t.after(() => child.kill());
-  const log = { text: () => `inspector stderr:\n${stderr}` };
-  const url = await withTimeout(gotURL, TIMEOUT, "the browser opened by the server", log);
+  const inspectorStderr = () => `inspector stderr:\n${stderr}`;
+  const url = await withTimeout(gotURL, TIMEOUT, "the browser opened by the server", inspectorStderr);
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/$/);
   const page = await openPage(t, url);
   await page.getByRole("radio", { name: "PostgreSQL" }).click();
   await page.getByRole("button", { name: "Submit" }).click();
-  assert.equal(await withTimeout(exited, TIMEOUT, "the Inspector CLI's exit", log), 0, stderr);
+  assert.equal(await withTimeout(exited, TIMEOUT, "the Inspector CLI's exit", inspectorStderr), 0, stderr);
   assertResult(JSON.parse(stdout), picked(args, [{ options: [0] }]), false);
 });
