@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { coreOut } from "../../../testdata/interop/core.mjs";
+import { answeredAtOnce, coreOut } from "../../../testdata/interop/core.mjs";
 import { withTimeout } from "../../../testdata/interop/child.mjs";
 import { dbArgs, nameArgs } from "../../../testdata/interop/questions.mjs";
 import { assertRawOutputBytes, newSession as agentSession, spawnAgent, stopAgent, texts, turn } from "./agent.mjs";
@@ -229,8 +229,10 @@ test("session/cancel mid-question: ASK_ABORTED and stopReason cancelled", async 
 });
 
 test("a decline at once is not the person's: ASK_FAILED, nobody saw the question", async () => {
-  const session = await newSession(single, async () => ({ action: "decline" }));
-  const r = await turn(session, "go");
+  const r = await answeredAtOnce(
+    async () => turn(await newSession(single, async () => ({ action: "decline" })), "go"),
+    (r) => r.updates.some((u) => u.rawOutput?.code === "ASK_FAILED"),
+  );
   assert.equal(r.stopReason, "end_turn");
   const result = toolResult(r.updates, "call_db", dbArgs);
   assertError(result, "ASK_FAILED");
