@@ -22,6 +22,7 @@ import (
 
 	"github.com/askcore/askcore/answerpage"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/internal/testing/acpwire"
 	"github.com/askcore/askcore/internal/testing/leaktest"
 )
 
@@ -233,21 +234,8 @@ func (t *tap) rawOutputs(sid acp.SessionId, toolCallID string) []string {
 	defer t.mu.Unlock()
 	var out []string
 	for _, line := range t.lines {
-		var msg struct {
-			Method string `json:"method"`
-			Params struct {
-				SessionID string `json:"sessionId"`
-				Update    struct {
-					SessionUpdate string          `json:"sessionUpdate"`
-					ToolCallID    string          `json:"toolCallId"`
-					RawOutput     json.RawMessage `json:"rawOutput"`
-				} `json:"update"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(line, &msg) == nil && msg.Method == acp.ClientMethodSessionUpdate &&
-			msg.Params.SessionID == string(sid) && msg.Params.Update.SessionUpdate == "tool_call_update" &&
-			msg.Params.Update.ToolCallID == toolCallID {
-			out = append(out, string(msg.Params.Update.RawOutput))
+		if session, id, raw, ok := acpwire.ToolCallUpdate(line); ok && session == string(sid) && id == toolCallID {
+			out = append(out, string(raw))
 		}
 	}
 	return out
@@ -399,15 +387,23 @@ func (h *harness) close() {
 
 func (h *harness) initialize(form bool) {
 	h.t.Helper()
+	resp := initialize(h.t, h.conn, form)
+	require.Equal(h.t, acp.ProtocolVersion(acp.ProtocolVersionNumber), resp.ProtocolVersion)
+}
+
+// initialize sends conn's initialize, as a client with form elicitation
+// or without.
+func initialize(t *testing.T, conn *acp.ClientSideConnection, form bool) acp.InitializeResponse {
+	t.Helper()
 	caps := acp.ClientCapabilities{}
 	if form {
 		caps.Elicitation = &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	resp, err := h.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
-	require.NoError(h.t, err)
-	require.Equal(h.t, acp.ProtocolVersion(acp.ProtocolVersionNumber), resp.ProtocolVersion)
+	resp, err := conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
+	require.NoError(t, err)
+	return resp
 }
 
 func (h *harness) newSession() acp.SessionId {
@@ -430,6 +426,15 @@ func (h *harness) prompt(id acp.SessionId, text string) (acp.StopReason, []acp.S
 	resp, err := h.conn.Prompt(ctx, acp.PromptRequest{SessionId: id, Prompt: []acp.ContentBlock{acp.TextBlock(text)}})
 	require.NoError(h.t, err)
 	return resp.StopReason, h.client.takeUpdates(id)
+}
+
+// endedTurn sends one prompt that must end the turn and returns the
+// agent's text and tool events in it.
+func (h *harness) endedTurn(id acp.SessionId, text string) (texts []string, tools []toolEvent) {
+	h.t.Helper()
+	stop, updates := h.prompt(id, text)
+	require.Equal(h.t, acp.StopReasonEndTurn, stop)
+	return summarize(h.t, updates)
 }
 
 // accept answers with content.

@@ -31,14 +31,7 @@ func TestSDKGapConnectionField(t *testing.T) {
 // The exact bytes of elicitation/create on the wire (the request the
 // TypeScript client accepts), and the client's result handed back raw.
 func TestElicitationWireBytes(t *testing.T) {
-	toAgentR, toAgentW := io.Pipe()
-	fromAgentR, fromAgentW := io.Pipe()
-	conn := acp.NewAgentSideConnection(nopAgent{}, fromAgentW, toAgentR)
-	defer func() {
-		toAgentW.Close()
-		<-conn.Done()
-		fromAgentW.Close()
-	}()
+	conn, toAgentW, fromAgentR := pipedConn(t)
 
 	schema := `{"type":"object","title":"Which database?","properties":{"choice":{"type":"string","oneOf":[{"const":"postgres","title":"PostgreSQL"},{"const":"sqlite","title":"SQLite"}],"default":"sqlite"}},"required":["choice"]}`
 	type reply struct {
@@ -85,6 +78,21 @@ func TestElicitationDecodesAsForm(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"mode":"form","sessionId":"sess-1","toolCallId":"c","message":"m","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}}`), &req))
 	require.NotNil(t, req.Form)
 	assert.Equal(t, "m", req.Form.Message)
+}
+
+// pipedConn is nopAgent's side of a connection on pipes: the test writes
+// the client's lines to toAgent and reads the agent's from fromAgent. The
+// connection is closed when the test ends.
+func pipedConn(t *testing.T) (conn *acp.AgentSideConnection, toAgent *io.PipeWriter, fromAgent *io.PipeReader) {
+	toAgentR, toAgentW := io.Pipe()
+	fromAgentR, fromAgentW := io.Pipe()
+	conn = acp.NewAgentSideConnection(nopAgent{}, fromAgentW, toAgentR)
+	t.Cleanup(func() {
+		toAgentW.Close()
+		<-conn.Done()
+		fromAgentW.Close()
+	})
+	return conn, toAgentW, fromAgentR
 }
 
 // nopAgent is an acp.Agent that does nothing.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
@@ -16,14 +15,7 @@ import (
 )
 
 func TestWireKeepsCoreBytes(t *testing.T) {
-	toAgentR, toAgentW := io.Pipe()
-	fromAgentR, fromAgentW := io.Pipe()
-	conn := acp.NewAgentSideConnection(nopAgent{}, fromAgentW, toAgentR)
-	defer func() {
-		toAgentW.Close()
-		<-conn.Done()
-		fromAgentW.Close()
-	}()
+	conn, _, fromAgentR := pipedConn(t)
 	coreBytes := string(nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationClientError, Detail: `a <b> & "c" ` + "\u2028"}).JSON())
 	require.Contains(t, coreBytes, `a \u003cb\u003e \u0026 \"c\"`, "the core escapes <, > and &")
 	require.True(t, strings.HasPrefix(coreBytes, `{"name":"UserInteractionError","code":"ASK_FAILED","message":`), coreBytes)

@@ -108,12 +108,10 @@ func TestSubAgentAsksInItsSession(t *testing.T) {
 		return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: map[string]any{"answer": "eu-west"}}}, nil
 	})
 	sid := h.newSession()
-	stop, updates := h.prompt(sid, "deploy")
-	require.Equal(t, acp.StopReasonEndTurn, stop)
+	texts, tools := h.endedTurn(sid, "deploy")
 	assert.Empty(t, d.failed)
 
 	assert.Equal(t, []wireScope{{SessionID: string(sid), ToolCallID: "call_sub", Mode: "form"}}, scopes)
-	texts, tools := summarize(t, updates)
 	assert.Equal(t, []string{"Delegating.", "Done."}, texts)
 	require.Len(t, tools, 2)
 	assert.Equal(t, "call_delegate", tools[0].id)

@@ -87,14 +87,7 @@ func startWebAgent(t *testing.T, env []string, args ...string) *webAgent {
 
 func (a *webAgent) initialize(form bool) {
 	a.t.Helper()
-	caps := acp.ClientCapabilities{}
-	if form {
-		caps.Elicitation = &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	_, err := a.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
-	require.NoError(a.t, err)
+	initialize(a.t, a.conn, form)
 }
 
 func (a *webAgent) newSession() acp.SessionId {

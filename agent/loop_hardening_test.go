@@ -150,6 +150,21 @@ func TestHostileToolCallsThroughTheLoop(t *testing.T) {
 	}
 }
 
+// unaskedTools is askTools on engineName with a provider that must not be
+// asked; asked counts the times it was, until the test ends.
+func unaskedTools(t *testing.T, engineName string) (reg *agent.Registry, asked *atomic.Int32) {
+	t.Helper()
+	svc, reg := askTools(t, openCore(t, engineName))
+	asked = new(atomic.Int32)
+	dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
+		asked.Add(1)
+		return askcore.Reply{}, fmt.Errorf("must not be asked")
+	}))
+	require.NoError(t, err)
+	t.Cleanup(dispose)
+	return reg, asked
+}
+
 // argumentsVerdict is the core's verdict on an arguments text of n bytes
 // over its limit, as the native core writes it for the length alone.
 func argumentsVerdict(t *testing.T, n int) string {
@@ -185,14 +200,7 @@ func TestOversizedArgumentsThroughExecute(t *testing.T) {
 	}
 	for _, engineName := range []string{frontdoor.EngineWasm, frontdoor.EngineNative} {
 		t.Run(engineName, func(t *testing.T) {
-			svc, reg := askTools(t, openCore(t, engineName))
-			var asked atomic.Int32
-			dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
-				asked.Add(1)
-				return askcore.Reply{}, fmt.Errorf("must not be asked")
-			}))
-			require.NoError(t, err)
-			defer dispose()
+			reg, asked := unaskedTools(t, engineName)
 			for _, tc := range cases {
 				_, err := reg.Execute(context.Background(), agent.ToolCall{ID: "big", Name: askcore.ToolName, Arguments: json.RawMessage(tc.text)}, askcore.Identity{})
 				he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)
@@ -211,14 +219,7 @@ func TestOversizedArgumentsThroughExecute(t *testing.T) {
 func TestHugeArgumentsThroughExecute(t *testing.T) {
 	for _, engineName := range []string{frontdoor.EngineWasm, frontdoor.EngineNative} {
 		t.Run(engineName, func(t *testing.T) {
-			svc, reg := askTools(t, openCore(t, engineName))
-			var asked atomic.Int32
-			dispose, err := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) {
-				asked.Add(1)
-				return askcore.Reply{}, fmt.Errorf("must not be asked")
-			}))
-			require.NoError(t, err)
-			defer dispose()
+			reg, asked := unaskedTools(t, engineName)
 
 			const size = 100 << 20
 			args := make([]byte, 0, size+32)
@@ -230,7 +231,7 @@ func TestHugeArgumentsThroughExecute(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&m0)
 			start := time.Now()
-			_, err = reg.Execute(context.Background(), agent.ToolCall{ID: "big", Name: askcore.ToolName, Arguments: args}, askcore.Identity{})
+			_, err := reg.Execute(context.Background(), agent.ToolCall{ID: "big", Name: askcore.ToolName, Arguments: args}, askcore.Identity{})
 			took := time.Since(start)
 			runtime.ReadMemStats(&m1)
 			he := requireHarness(t, err, askcore.ErrorName, askcore.CodeInvalidRequest)

@@ -37,15 +37,7 @@ func typedNormalizeAsk(a call) (call, error) {
 // re-prompt. For a multi-select question the line holds comma-separated
 // choices and the answer is Multi.
 func typedResolve(r request, line string) (answer, error) {
-	n, err := normalize(r)
-	if err != nil {
-		return answer{}, err
-	}
-	a, err := resolveLine(&n, line)
-	if err != nil {
-		return answer{}, err
-	}
-	return a, nil
+	return resolveNormalized(r, func(n *request) (answer, *harnessError) { return resolveLine(n, line) })
 }
 
 // ResolvePick turns a picker's pick into an answer to r, by the rules of
@@ -54,11 +46,17 @@ func typedResolve(r request, line string) (answer, error) {
 // option; for a multi-select question the options, then Text as one more
 // answer.
 func typedResolvePick(r request, p pick) (answer, error) {
+	return resolveNormalized(r, func(n *request) (answer, *harnessError) { return resolvePick(n, p) })
+}
+
+// resolveNormalized answers r, normalized, with resolve: no answer when
+// either fails.
+func resolveNormalized(r request, resolve func(n *request) (answer, *harnessError)) (answer, error) {
 	n, err := normalize(r)
 	if err != nil {
 		return answer{}, err
 	}
-	a, err := resolvePick(&n, p)
+	a, err := resolve(&n)
 	if err != nil {
 		return answer{}, err
 	}

@@ -2,7 +2,6 @@ package frontdoor_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -56,8 +55,7 @@ func TestHubAnsweredInInbox(t *testing.T) {
 	require.NoError(t, err)
 	res := askThrough(t, p)
 	a := h.Ask(t, store.StatePending)
-	_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
-	require.NoError(t, err)
+	h.Reply(t, a, `{"lines":["SQLite"]}`, "phone")
 	r := <-res
 	require.NoError(t, r.err)
 	assert.Contains(t, string(r.answer.JSON()), `"SQLite"`)
@@ -105,8 +103,7 @@ func TestHubKeepsWhatLocalCannotShow(t *testing.T) {
 	require.NoError(t, err)
 	res := askThrough(t, p)
 	a := h.Ask(t, store.StatePending)
-	_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
-	require.NoError(t, err)
+	h.Reply(t, a, `{"lines":["PostgreSQL"]}`, "phone")
 	r := <-res
 	require.NoError(t, r.err)
 	assert.Contains(t, string(r.answer.JSON()), `"PostgreSQL"`)
@@ -150,8 +147,7 @@ func TestHubSaysWhereTheQuestionWaits(t *testing.T) {
 				time.Sleep(5 * time.Millisecond) // polling a condition
 			}
 			require.Equal(t, want, tc.local.notices())
-			_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["SQLite"]}`), "phone")
-			require.NoError(t, err)
+			h.Reply(t, a, `{"lines":["SQLite"]}`, "phone")
 			select {
 			case r := <-res:
 				require.NoError(t, r.err)
@@ -239,8 +235,7 @@ func TestHubTokenFile(t *testing.T) {
 			require.NoError(t, err)
 			res := askThrough(t, p)
 			a := h.Ask(t, store.StatePending)
-			_, err = h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
-			require.NoError(t, err)
+			h.Reply(t, a, `{"lines":["PostgreSQL"]}`, "phone")
 			select {
 			case r := <-res:
 				require.NoError(t, r.err)

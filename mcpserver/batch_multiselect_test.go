@@ -20,14 +20,7 @@ func TestMultiSelect(t *testing.T) {
 	content := map[string]any{"choices": []any{"sync", "search"}, "custom_answer": "audit log"}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			e := &elicitor{respond: replyWith("accept", content)}
-			h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
-			res := h.mustCall(json.RawMessage(args))
-
-			forms := e.seen()
-			require.Len(t, forms, 1)
-			schema, err := json.Marshal(forms[0].RequestedSchema)
-			require.NoError(t, err)
+			res, schema := acceptedForm(t, m, args, content)
 			var s struct {
 				Properties map[string]struct {
 					Type  string `json:"type"`
@@ -60,14 +53,7 @@ func TestBatch(t *testing.T) {
 	content := map[string]any{"choice_1": "postgres", "answer_2": "askcore"}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			e := &elicitor{respond: replyWith("accept", content)}
-			h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
-			res := h.mustCall(json.RawMessage(args))
-
-			forms := e.seen()
-			require.Len(t, forms, 1, "one form for the whole batch")
-			schema, err := json.Marshal(forms[0].RequestedSchema)
-			require.NoError(t, err)
+			res, schema := acceptedForm(t, m, args, content)
 			assert.Contains(t, string(schema), `"choice_1"`)
 			assert.Contains(t, string(schema), `"answer_2"`)
 
@@ -75,4 +61,19 @@ func TestBatch(t *testing.T) {
 			assertBytes(t, res, []byte(want), false)
 		})
 	}
+}
+
+// acceptedForm calls the tool with args in mode m, the client accepting
+// its one form with content, and returns the call's result and that
+// form's schema.
+func acceptedForm(t *testing.T, m protocolMode, args string, content map[string]any) (*mcp.CallToolResult, []byte) {
+	t.Helper()
+	e := &elicitor{respond: replyWith("accept", content)}
+	h := start(t, m, options{}, &mcp.ClientOptions{ElicitationHandler: e.handle})
+	res := h.mustCall(json.RawMessage(args))
+	forms := e.seen()
+	require.Len(t, forms, 1, "one form for the whole call")
+	schema, err := json.Marshal(forms[0].RequestedSchema)
+	require.NoError(t, err)
+	return res, schema
 }

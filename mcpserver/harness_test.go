@@ -176,6 +176,15 @@ func (h *harness) call(ctx context.Context, args any) (*mcp.CallToolResult, erro
 	return h.cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_user_question", Arguments: args})
 }
 
+// failedWith is the text of res, which must be an error with code.
+func failedWith(t *testing.T, res *mcp.CallToolResult, code string) string {
+	t.Helper()
+	require.True(t, res.IsError)
+	text := res.Content[0].(*mcp.TextContent).Text
+	assert.Contains(t, text, `"code":"`+code+`"`)
+	return text
+}
+
 // mustCall is call within waitLong, failing the test on a protocol error.
 func (h *harness) mustCall(args any) *mcp.CallToolResult {
 	h.t.Helper()

@@ -410,9 +410,7 @@ func TestTimeoutIsOptIn(t *testing.T) {
 	}}
 	h := start(t, modeLegacy, options{timeout: time.Second}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 	res := h.mustCall(json.RawMessage(choiceArgs))
-	require.True(t, res.IsError)
-	text := res.Content[0].(*mcp.TextContent).Text
-	assert.Contains(t, text, `"code":"ASK_TIMEOUT"`)
+	text := failedWith(t, res, "ASK_TIMEOUT")
 	assertBytes(t, res, []byte(text), true)
 	select {
 	case <-asked:
@@ -489,9 +487,7 @@ func TestNotShown(t *testing.T) {
 					h := start(t, m, options{web: web, now: stoppedClock()}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 					h.srv.provider.urlShown = false // the page's address reaches nobody
 					res := h.mustCall(json.RawMessage(choiceArgs))
-					require.True(t, res.IsError)
-					text := res.Content[0].(*mcp.TextContent).Text
-					assert.Contains(t, text, `"code":"ASK_FAILED"`)
+					text := failedWith(t, res, "ASK_FAILED")
 					assert.Contains(t, text, "Nobody saw the question")
 					assert.Contains(t, text, "askcore-test 0", "the client is named")
 					assert.NotContains(t, text, "The person", "the person is not blamed")
@@ -520,9 +516,7 @@ func TestNotShownPrintMode(t *testing.T) {
 				e := &elicitor{respond: replyWith("cancel", nil)} // after a person's time
 				h := startAs(t, m, options{web: frontdoor.WebNever, entrypoint: tc.entrypoint}, &mcp.ClientOptions{ElicitationHandler: e.handle}, claude)
 				res := h.mustCall(json.RawMessage(choiceArgs))
-				require.True(t, res.IsError)
-				text := res.Content[0].(*mcp.TextContent).Text
-				assert.Contains(t, text, `"code":"`+tc.code+`"`)
+				text := failedWith(t, res, tc.code)
 				if tc.code == "ASK_FAILED" {
 					assert.Contains(t, text, "claude-code 2.1.328 cancelled the form without a person: it runs unattended (print mode, claude -p)")
 				}
@@ -759,9 +753,7 @@ func TestTurnTriggerExec(t *testing.T) {
 				defer cancel()
 				res, err := h.cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
 				require.NoError(t, err)
-				require.True(t, res.IsError)
-				text := res.Content[0].(*mcp.TextContent).Text
-				assert.Contains(t, text, `"code":"ASK_FAILED"`)
+				text := failedWith(t, res, "ASK_FAILED")
 				assert.Contains(t, text, "askcore-test 0 declined the form without a person: it runs this turn unattended (turn_trigger exec)")
 			})
 		}

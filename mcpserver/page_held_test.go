@@ -132,9 +132,7 @@ func TestHeldPageRefused(t *testing.T) {
 				return &mcp.ElicitResult{Action: tc.action}, nil
 			})
 			res := h.mustCall(json.RawMessage(choiceArgs))
-			require.True(t, res.IsError)
-			text := res.Content[0].(*mcp.TextContent).Text
-			assert.Contains(t, text, `"code":"`+tc.code+`"`)
+			text := failedWith(t, res, tc.code)
 			if tc.code == "ASK_FAILED" {
 				assert.Contains(t, text, "Nobody saw the question")
 			}
@@ -189,8 +187,7 @@ func TestHeldPageRetries(t *testing.T) {
 	assert.NotEqual(t, first.ElicitationID, fresh.ElicitationID, "asked afresh")
 
 	res := call(choiceArgs, unknown, "decline")
-	require.True(t, res.IsError)
-	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, `"code":"ASK_DECLINED"`)
+	failedWith(t, res, "ASK_DECLINED")
 
 	page := pagetest.Open(t, first.URL)
 	events := page.Events()

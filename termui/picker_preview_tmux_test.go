@@ -138,15 +138,8 @@ func TestPickerTerminalPreviews(t *testing.T) {
 		box := assertBox(t, scr)
 		assert.Equal(t, 59, textWidth(box[0]), "the box takes the width")
 		lines := strings.Split(scr, "\n")
-		iOwn, iBox := -1, -1
-		for i, l := range lines {
-			if strings.Contains(l, "✎ Type your own answer") {
-				iOwn = i
-			}
-			if strings.HasPrefix(l, "╭─ Preview") {
-				iBox = i
-			}
-		}
+		iOwn := lastLine(lines, func(l string) bool { return strings.Contains(l, "✎ Type your own answer") })
+		iBox := lastLine(lines, func(l string) bool { return strings.HasPrefix(l, "╭─ Preview") })
 		assert.Equal(t, iOwn+1, iBox, "the box right below the list:\n%s", scr)
 		assert.Contains(t, scr, "│ func handle(r *Request) error {")
 		assert.Contains(t, scr, "│     return use(v)")

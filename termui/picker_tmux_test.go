@@ -428,15 +428,8 @@ func TestPickerTerminalScreen(t *testing.T) {
 		tm.WaitCursor("noise", "1. PostgreSQL")
 		scr := tm.WaitFor("noise", "model text 3: the quick brown fox")
 		lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
-		iq, i3 := -1, -1
-		for i, l := range lines {
-			if strings.HasPrefix(l, "[Database]") {
-				iq = i
-			}
-			if strings.HasPrefix(l, "model text 3") {
-				i3 = i
-			}
-		}
+		iq := lastLine(lines, func(l string) bool { return strings.HasPrefix(l, "[Database]") })
+		i3 := lastLine(lines, func(l string) bool { return strings.HasPrefix(l, "model text 3") })
 		require.GreaterOrEqual(t, iq, 0, scr)
 		assert.Equal(t, i3+1, iq, "the picker starts right below the last model line:\n%s", scr)
 		assert.Equal(t, 1, strings.Count(scr, "[Database]"), "one picker, not a garbled copy:\n%s", scr)
@@ -526,6 +519,16 @@ func fits(scr string, cols, rows int) bool {
 		}
 	}
 	return used <= rows-1
+}
+
+// lastLine is the index of the last of lines that match, -1 if none does.
+func lastLine(lines []string, match func(string) bool) int {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if match(lines[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 func assertFits(t *testing.T, scr string, cols, rows int) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hostgo"
+	"github.com/askcore/askcore/internal/testing/chantest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 	"github.com/askcore/askcore/internal/testing/tmuxtest"
 )
@@ -144,13 +145,7 @@ func stripSGR(s string) string {
 
 func result(t *testing.T, ch <-chan askResult) askResult {
 	t.Helper()
-	select {
-	case r := <-ch:
-		return r
-	case <-time.After(patience):
-		t.Fatal("the ask did not return")
-		return askResult{}
-	}
+	return chantest.Receive(t, ch, patience, "the ask did not return")
 }
 
 // answered requires an answer and returns its bytes.

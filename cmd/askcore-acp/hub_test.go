@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/acpwire"
 	"github.com/askcore/askcore/internal/testing/hubtest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
@@ -93,8 +93,7 @@ func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
 	a := h.Ask(t, store.StatePending)
 	assert.JSONEq(t, hubQuestion, a.Arguments, "the model's arguments reach the hub")
 	assert.Equal(t, "call_db", a.ToolCallID, "the hub knows the ask by the model's tool call id")
-	_, err = h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
-	require.NoError(t, err)
+	h.Reply(t, a, `{"lines":["PostgreSQL"]}`, "phone")
 
 	var r promptResult
 	select {
@@ -123,20 +122,8 @@ func rawOutputs(t *testing.T, lines, toolCallID string) []string {
 	sc := bufio.NewScanner(bytes.NewReader([]byte(lines)))
 	sc.Buffer(make([]byte, 0, 64<<10), 10<<20)
 	for sc.Scan() {
-		var msg struct {
-			Method string `json:"method"`
-			Params struct {
-				Update struct {
-					SessionUpdate string          `json:"sessionUpdate"`
-					ToolCallID    string          `json:"toolCallId"`
-					RawOutput     json.RawMessage `json:"rawOutput"`
-				} `json:"update"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Method == acp.ClientMethodSessionUpdate &&
-			msg.Params.Update.SessionUpdate == "tool_call_update" && msg.Params.Update.ToolCallID == toolCallID &&
-			len(msg.Params.Update.RawOutput) > 0 {
-			out = append(out, string(msg.Params.Update.RawOutput))
+		if _, id, raw, ok := acpwire.ToolCallUpdate(sc.Bytes()); ok && id == toolCallID && len(raw) > 0 {
+			out = append(out, string(raw))
 		}
 	}
 	require.NoError(t, sc.Err())
@@ -189,22 +176,10 @@ func (d *formless) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitR
 // TestHubFlagsRefused: --hub without a token, or with a token file that
 // holds none, is a usage error, before an editor connects.
 func TestHubFlagsRefused(t *testing.T) {
-	empty := filepath.Join(t.TempDir(), "token")
-	require.NoError(t, os.WriteFile(empty, nil, 0o600))
-	for _, tc := range []struct {
-		name string
-		args []string
-		says string
-	}{
-		{"no token", nil, "ASKCORE_HUB_TOKEN"},
-		{"an empty token file", []string{"--hub-token-file", empty}, "--hub-token-file: the file " + empty + " is empty"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), append([]string{"--hub", "http://127.0.0.1:1"}, tc.args...), bytes.NewReader(nil), &stdout, &stderr, noEnv)
-			assert.Equal(t, 2, code)
-			assert.Contains(t, stderr.String(), tc.says)
-			assert.Empty(t, stdout.String(), "nothing was served")
-		})
-	}
+	hubtest.CheckHubFlagsRefused(t, func(t *testing.T, args []string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), args, bytes.NewReader(nil), &stdout, &stderr, noEnv)
+		assert.Empty(t, stdout.String(), "nothing was served")
+		return code, stderr.String()
+	})
 }

@@ -1,20 +1,17 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/askcore/askcore"
-	"github.com/askcore/askcore/hub"
 	hubserver "github.com/askcore/askcore/hub/server"
+	"github.com/askcore/askcore/internal/testing/chantest"
 	"github.com/askcore/askcore/internal/testing/mailtest"
 )
 
@@ -28,16 +25,7 @@ func TestServeMailsAnswerLinks(t *testing.T) {
 	cliRun(t, dsn, "notify", "add", "email", "ada@example.com", "--smtp", mail.URL())
 	h := startHub(t, dsn, freeAddr(t))
 
-	svc := askcore.NewService(nil)
-	dispose, err := svc.Register(hub.New(h.url, token, hub.WithMaxBackoff(100*time.Millisecond)))
-	require.NoError(t, err)
-	defer dispose()
-	got := make(chan string, 1)
-	go func() {
-		a, err := svc.Ask(context.Background(), question, askcore.AskOptions{From: askcore.Identity{SessionID: "s1", ToolCallID: "call_1"}})
-		out, _ := askcore.ToolResult(a, err)
-		got <- string(out)
-	}()
+	got := askThroughHub(t, h.url, token)
 
 	m := mail.Message(mail.Wait(1)[0].ID)
 	assert.Equal(t, "ci asks: Ship it?", m.Subject)
@@ -58,10 +46,5 @@ func TestServeMailsAnswerLinks(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	select {
-	case out := <-got:
-		assert.Equal(t, answerFor(t, "No"), out)
-	case <-time.After(waitLong):
-		t.Fatal("the agent did not get the answer")
-	}
+	assert.Equal(t, answerFor(t, "No"), chantest.Receive(t, got, waitLong, "the agent did not get the answer"))
 }

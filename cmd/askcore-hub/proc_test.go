@@ -26,6 +26,7 @@ import (
 	"github.com/askcore/askcore/hub"
 	hubserver "github.com/askcore/askcore/hub/server"
 	hubstore "github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/chantest"
 	"github.com/askcore/askcore/internal/testing/pgtest"
 )
 
@@ -175,6 +176,24 @@ func waitPolls(t *testing.T, url string, n int) {
 	t.Fatalf("no %d long polls on %s", n, url)
 }
 
+// askThroughHub asks question through the hub at url as the agent of
+// token (tool call call_1 of session s1), in the background: the tool
+// result's text arrives on the channel it returns.
+func askThroughHub(t *testing.T, url, token string) <-chan string {
+	t.Helper()
+	svc := askcore.NewService(nil)
+	dispose, err := svc.Register(hub.New(url, token, hub.WithMaxBackoff(100*time.Millisecond)))
+	require.NoError(t, err)
+	t.Cleanup(dispose)
+	got := make(chan string, 1)
+	go func() {
+		a, err := svc.Ask(context.Background(), question, askcore.AskOptions{From: askcore.Identity{SessionID: "s1", ToolCallID: "call_1"}})
+		out, _ := askcore.ToolResult(a, err)
+		got <- string(out)
+	}()
+	return got
+}
+
 func answerFor(t *testing.T, line string) string {
 	svc := askcore.NewService(nil)
 	dispose, _ := svc.Register(askcore.ProviderFunc(func(context.Context, *askcore.Call) (askcore.Reply, error) { return askcore.Lines(line), nil }))
@@ -195,16 +214,7 @@ func TestHubKilledWhileAgentWaits(t *testing.T) {
 		person, err := store.PersonByName(context.Background(), "ada")
 		require.NoError(t, err)
 
-		svc := askcore.NewService(nil)
-		dispose, err := svc.Register(hub.New(h.url, token, hub.WithMaxBackoff(100*time.Millisecond)))
-		require.NoError(t, err)
-		defer dispose()
-		got := make(chan string, 1)
-		go func() {
-			a, err := svc.Ask(context.Background(), question, askcore.AskOptions{From: askcore.Identity{SessionID: "s1", ToolCallID: "call_1"}})
-			out, _ := askcore.ToolResult(a, err)
-			got <- string(out)
-		}()
+		got := askThroughHub(t, h.url, token)
 		waitPolls(t, h.url, 1)
 		a := pending(t, store, person.ID)
 		h.kill(t)
@@ -212,12 +222,7 @@ func TestHubKilledWhileAgentWaits(t *testing.T) {
 		startHub(t, dsn, addr) // the same address: the agent reconnects to it
 		_, err = srv.Reply(context.Background(), person.ID, a.ID, json.RawMessage(`{"lines":["Yes"]}`), "test")
 		require.NoError(t, err)
-		select {
-		case out := <-got:
-			assert.Equal(t, answerFor(t, "Yes"), out)
-		case <-time.After(waitLong):
-			t.Fatal("the agent did not get the answer")
-		}
+		assert.Equal(t, answerFor(t, "Yes"), chantest.Receive(t, got, waitLong, "the agent did not get the answer"))
 	})
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,17 +28,8 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	result := startCall(ctx, t, h, cs, stderr, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
 	a := h.Ask(t, store.StatePending)
 	assert.JSONEq(t, choiceArgs, a.Arguments, "the model's arguments reach the hub")
-	_, err := h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL // a server, please"]}`), "phone")
-	require.NoError(t, err)
-	res := result()
-	text := res.Content[0].(*mcp.TextContent).Text
-	require.False(t, res.IsError, "%s", text)
-
-	call, err := nativeCore.Normalize(ctx, choiceArgs)
-	require.NoError(t, err)
-	want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL // a server, please"))
-	require.NoError(t, err)
-	assert.Equal(t, string(want.JSON()), text, "the person's answer, byte for byte")
+	text := replyInInbox(ctx, t, h, a, "PostgreSQL // a server, please", result)
+	assert.Equal(t, choiceAnswer(ctx, t, "PostgreSQL // a server, please"), text, "the person's answer, byte for byte")
 }
 
 // serveWithHub runs askcore-mcp --hub on h and connects client to it. The
@@ -103,26 +92,37 @@ func startCall(ctx context.Context, t *testing.T, h *hubtest.Hub, cs *mcp.Client
 	}
 }
 
+// replyInInbox replies line to a from the person's phone and returns the
+// text of the call's result, which must not be an error.
+func replyInInbox(ctx context.Context, t *testing.T, h *hubtest.Hub, a store.Ask, line string, result func() *mcp.CallToolResult) string {
+	t.Helper()
+	reply, err := json.Marshal(map[string][]string{"lines": {line}})
+	require.NoError(t, err)
+	h.Reply(t, a, string(reply), "phone")
+	res := result()
+	text := res.Content[0].(*mcp.TextContent).Text
+	require.False(t, res.IsError, "%s", text)
+	return text
+}
+
+// choiceAnswer is the core's answer bytes for line on choiceArgs.
+func choiceAnswer(ctx context.Context, t *testing.T, line string) string {
+	t.Helper()
+	call, err := nativeCore.Normalize(ctx, choiceArgs)
+	require.NoError(t, err)
+	want, err := call.Resolve(ctx, askcore.Lines(line))
+	require.NoError(t, err)
+	return string(want.JSON())
+}
+
 // TestHubFlagsRefused: --hub without a token, or with a token file that
 // holds none, is a usage error, before anything is served.
 func TestHubFlagsRefused(t *testing.T) {
-	empty := filepath.Join(t.TempDir(), "token")
-	require.NoError(t, os.WriteFile(empty, nil, 0o600))
-	for _, tc := range []struct {
-		name string
-		args []string
-		says string
-	}{
-		{"no token", nil, "ASKCORE_HUB_TOKEN"},
-		{"an empty token file", []string{"--hub-token-file", empty}, "--hub-token-file: the file " + empty + " is empty"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var stderr syncbuf.Buffer
-			code := run(context.Background(), append([]string{"--hub", "http://127.0.0.1:1"}, tc.args...), eofReader{}, io.Discard, &stderr, noEnv)
-			assert.Equal(t, 2, code)
-			assert.Contains(t, stderr.String(), tc.says)
-		})
-	}
+	hubtest.CheckHubFlagsRefused(t, func(_ *testing.T, args []string) (int, string) {
+		var stderr syncbuf.Buffer
+		code := run(context.Background(), args, eofReader{}, io.Discard, &stderr, noEnv)
+		return code, stderr.String()
+	})
 }
 
 type eofReader struct{}
@@ -151,16 +151,8 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 		t.Fatalf("the client was never sent the form; stderr: %s", stderr.String())
 	}
 	a := h.Ask(t, store.StatePending)
-	_, err := h.Server.Reply(ctx, h.Person, a.ID, json.RawMessage(`{"lines":["PostgreSQL"]}`), "phone")
-	require.NoError(t, err)
-	res := result()
-	text := res.Content[0].(*mcp.TextContent).Text
-	require.False(t, res.IsError, "%s", text)
-	call, err := nativeCore.Normalize(ctx, choiceArgs)
-	require.NoError(t, err)
-	want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL"))
-	require.NoError(t, err)
-	assert.Equal(t, string(want.JSON()), text, "the inbox's answer, not the unseen decline")
+	text := replyInInbox(ctx, t, h, a, "PostgreSQL", result)
+	assert.Equal(t, choiceAnswer(ctx, t, "PostgreSQL"), text, "the inbox's answer, not the unseen decline")
 	asks, err := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
 	require.NoError(t, err)
 	assert.Len(t, asks, 1, "each round of the call (the form, its decline) names the same ask")

@@ -32,8 +32,7 @@ const (
 // resolveAll is the core's answer to arguments from one line per question.
 func resolveAll(t *testing.T, arguments string, lines ...string) string {
 	t.Helper()
-	call, err := native.Normalize(context.Background(), arguments)
-	require.NoError(t, err)
+	call := nativeCall(t, arguments)
 	res, err := call.Resolve(context.Background(), askcore.Lines(lines...))
 	require.NoError(t, err)
 	return string(res.JSON())
@@ -42,9 +41,7 @@ func resolveAll(t *testing.T, arguments string, lines ...string) string {
 // present is the core's text for question i of arguments.
 func present(t *testing.T, arguments string, i int) string {
 	t.Helper()
-	call, err := native.Normalize(context.Background(), arguments)
-	require.NoError(t, err)
-	p, err := call.Present(context.Background(), i)
+	p, err := nativeCall(t, arguments).Present(context.Background(), i)
 	require.NoError(t, err)
 	return strings.TrimRight(p.Text, "\n")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -18,6 +17,19 @@ import (
 	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
+// pickFirstInInbox replies to a as the hub's inbox does for the person's
+// pick of the first option (its POST /inbox/reply calls Server.Reply).
+func pickFirstInInbox(t *testing.T, h *hubtest.Hub, a store.Ask) {
+	t.Helper()
+	h.Reply(t, a, `{"picks":[{"options":[0],"text":""}]}`, "the inbox")
+}
+
+// answeredInInbox is the core's words for a question withdrawn because
+// the person answered it in the hub's inbox.
+func answeredInInbox() string {
+	return native.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"}).Message
+}
+
 // TestHubChatWithoutTerminal: "askcore-stdio --hub" (the chat) with no
 // terminal puts the model's question in the hub's inbox too. The person
 // answers there, and the model receives the core's answer, byte for byte.
@@ -26,7 +38,7 @@ import (
 // withdrawn there in the core's answered-elsewhere words.
 func TestHubChatWithoutTerminal(t *testing.T) {
 	pick := askcore.Pick{Options: []int{0}}
-	withdrawn := native.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"}).Message
+	withdrawn := answeredInInbox()
 	for _, tc := range []struct {
 		name       string
 		closeStdin bool // before the question: the terminal cannot take an answer
@@ -53,8 +65,7 @@ func TestHubChatWithoutTerminal(t *testing.T) {
 			p.waitOut("the hub's notice", func(out string) bool { return strings.Contains(out, says) })
 			// What the inbox sends for the person's pick of the first
 			// option (its POST /inbox/reply calls Server.Reply).
-			_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
-			require.NoError(t, err)
+			pickFirstInInbox(t, h, a)
 			p.waitOut("the model's next reply", func(out string) bool { return strings.Contains(out, "Thanks.\n") })
 			answer, _ := pickSummary(t, askRequest, pick)
 			assert.Equal(t, answer, model.received(), "the model receives the core's answer to the inbox's reply")
@@ -127,8 +138,7 @@ func TestHubChatAnswerPage(t *testing.T) {
 		p.send("go\n")
 		require.NoError(t, p.stdin.Close())
 		a := h.Ask(t, store.StatePending)
-		_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
-		require.NoError(t, err)
+		pickFirstInInbox(t, h, a)
 		require.Equal(t, exitOK, p.wait(), p.stderr.String())
 		assert.Contains(t, p.stdout.String(), "A1=red\n")
 		assert.NotContains(t, p.stderr.String(), "answer at", "no page was served")

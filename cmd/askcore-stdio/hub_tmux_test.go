@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -41,13 +40,11 @@ func TestHubAsk(t *testing.T) {
 		assert.JSONEq(t, askRequest, a.Arguments, "the model's arguments reach the hub")
 		// What the inbox sends for the person's pick of Staging (its
 		// POST /inbox/reply calls Server.Reply).
-		_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
-		require.NoError(t, err)
+		pickFirstInInbox(t, h, a)
 		tm.WaitFor("inbox", "[exit 0]")
 		answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
 		assert.Equal(t, answer+"\n", readOut(t, out), "the person's answer, byte for byte")
-		withdrawn := askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"})
-		assert.Contains(t, tm.All("inbox", false), withdrawn.Message, "the terminal says, in the core's words, where the question was answered")
+		assert.Contains(t, tm.All("inbox", false), answeredInInbox(), "the terminal says, in the core's words, where the question was answered")
 		assert.NotContains(t, tm.Screen("inbox", false), "1. Production", "the picker is gone")
 	})
 
@@ -124,8 +121,7 @@ func TestHubAskWithoutTerminal(t *testing.T) {
 			p.send(tc.stdin)
 			require.NoError(t, p.stdin.Close())
 			a := h.Ask(t, store.StatePending)
-			_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
-			require.NoError(t, err)
+			pickFirstInInbox(t, h, a)
 			require.Equal(t, 0, p.wait(), "stdout:\n%s\nstderr:\n%s", p.stdout, p.stderr)
 			answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
 			assert.Equal(t, answer+"\n", p.stdout.String())
@@ -144,8 +140,7 @@ func TestHubAskID(t *testing.T) {
 	a := h.Ask(t, store.StatePending)
 	require.NoError(t, first.cmd.Process.Kill())
 	first.wait()
-	_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
-	require.NoError(t, err)
+	pickFirstInInbox(t, h, a)
 	second := start(t, env, true, args...)
 	require.NoError(t, second.stdin.Close())
 	require.Equal(t, 0, second.wait(), "stdout:\n%s\nstderr:\n%s", second.stdout, second.stderr)
@@ -166,21 +161,18 @@ func TestHubChat(t *testing.T) {
 	h := hubtest.Start(t)
 	model := newFakeModel(t, askRequest)
 	tm := server.With(t)
-	tm.Session("chat", 120, 40, fmt.Sprintf("ASKCORE_HUB_TOKEN=%s OPENAI_API_KEY=sk-test OPENAI_BASE_URL=%s OPENAI_MODEL=fake %s --engine native --hub %s",
-		tmuxtest.Quote(h.Token), tmuxtest.Quote(model.URL), bin, tmuxtest.Quote(h.URL)))
+	tm.Session("chat", 120, 40, "ASKCORE_HUB_TOKEN="+tmuxtest.Quote(h.Token)+" "+chatCommand(model, "--engine native --hub "+tmuxtest.Quote(h.URL)))
 	tm.WaitFor("chat", "Esc declines.", "\n>")
 	tm.Line("chat", "deploy it")
 	tm.WaitCursor("chat", "1. Production")
 	tm.WaitFor("chat", "This question is also in the hub's inbox ("+h.URL+"): answer it here or there.")
 	a := h.Ask(t, store.StatePending)
 	assert.JSONEq(t, askRequest, a.Arguments, "the model's arguments reach the hub")
-	_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(`{"picks":[{"options":[0],"text":""}]}`), "the inbox")
-	require.NoError(t, err)
+	pickFirstInInbox(t, h, a)
 	tm.WaitFor("chat", "Thanks.")
 	answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
 	assert.Equal(t, answer, model.received(), "the person's answer, byte for byte")
-	withdrawn := askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"})
-	assert.Contains(t, tm.All("chat", false), withdrawn.Message+"\nThanks.", "the terminal says, in the core's words, where the question was answered")
+	assert.Contains(t, tm.All("chat", false), answeredInInbox()+"\nThanks.", "the terminal says, in the core's words, where the question was answered")
 	assert.NotContains(t, tm.Screen("chat", false), "1. Production", "the picker is gone")
 	tm.Keys("chat", "C-d")
 	tm.WaitFor("chat", "[exit 0]")

@@ -472,20 +472,21 @@ func TestInProcessLeavesNoGoroutine(t *testing.T) {
 // waitErr waits until stderr ends with suffix.
 func (p *proc) waitErr(what, suffix string) {
 	p.t.Helper()
-	deadline := time.Now().Add(patience)
-	for !strings.HasSuffix(p.stderr.String(), suffix) {
-		if time.Now().After(deadline) {
-			p.t.Fatalf("timed out waiting for %s\nstderr:\n%s", what, p.stderr)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	p.waitStderr(what, func(stderr string) bool { return strings.HasSuffix(stderr, suffix) })
 }
 
 // waitErrContains waits until stderr contains text.
 func (p *proc) waitErrContains(what, text string) {
 	p.t.Helper()
+	p.waitStderr(what, func(stderr string) bool { return strings.Contains(stderr, text) })
+}
+
+// waitStderr waits until done holds for stderr; what names the wait in
+// its failure.
+func (p *proc) waitStderr(what string, done func(stderr string) bool) {
+	p.t.Helper()
 	deadline := time.Now().Add(patience)
-	for !strings.Contains(p.stderr.String(), text) {
+	for !done(p.stderr.String()) {
 		if time.Now().After(deadline) {
 			p.t.Fatalf("timed out waiting for %s\nstderr:\n%s", what, p.stderr)
 		}
@@ -507,9 +508,22 @@ func reprompt(t *testing.T, request any, index int, line string) string {
 		require.NoError(t, err)
 		args = string(raw)
 	}
-	call, err := native.Normalize(context.Background(), args)
+	_, err := nativeCall(t, args).CheckLine(context.Background(), index, line)
+	return invalidAnswer(t, err)
+}
+
+// nativeCall is native's call for arguments, which it must accept.
+func nativeCall(t *testing.T, arguments string) *askcore.Call {
+	t.Helper()
+	call, err := native.Normalize(context.Background(), arguments)
 	require.NoError(t, err)
-	_, err = call.CheckLine(context.Background(), index, line)
+	return call
+}
+
+// invalidAnswer is the message of err, which must be the core's
+// INVALID_ANSWER.
+func invalidAnswer(t *testing.T, err error) string {
+	t.Helper()
 	var he *askcore.Error
 	require.ErrorAs(t, err, &he)
 	require.Equal(t, askcore.CodeInvalidAnswer, he.Code)

@@ -85,16 +85,7 @@ func TestNodePicker(t *testing.T) {
 		{"label": "Red" + escapes, "value": "red", "description": "Warm." + escapes},
 		{"label": "Blue\x1b[31m", "value": "blue", "recommended": true},
 	}
-	var many []map[string]any
-	for i := range 64 {
-		o := map[string]any{"label": fmt.Sprintf("Option %d", i+1), "value": fmt.Sprint(i + 1)}
-		if i%3 == 0 {
-			o["description"] = strings.Repeat("words ", 1+i%5)
-		}
-		many = append(many, o)
-	}
-	many[0]["recommended"] = true
-	manyArgs := mustJSON(t, map[string]any{"header": "Many", "question": "Which one?", "options": many, "allowCustom": true})
+	manyArgs := manyOptions(t)
 	long := mustJSON(t, map[string]any{"header": "Plan", "question": strings.Repeat("A question long enough to wrap over several lines of a narrow terminal. ", 3),
 		"options": []map[string]any{
 			{"label": "Alpha", "description": strings.Repeat("A description that wraps, with well-known hyphen-ated words (and brackets), 12.5% numbers. ", 2), "recommended": true},

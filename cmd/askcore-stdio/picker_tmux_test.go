@@ -54,8 +54,7 @@ func fits(scr string, cols, rows int) bool {
 // core's summary, one line per question.
 func pickSummary(t *testing.T, arguments string, picks ...askcore.Pick) (answer, summary string) {
 	t.Helper()
-	call, err := native.Normalize(context.Background(), arguments)
-	require.NoError(t, err)
+	call := nativeCall(t, arguments)
 	res, err := call.Resolve(context.Background(), askcore.Picks(picks...))
 	require.NoError(t, err)
 	text, err := call.Summary(context.Background(), res)
@@ -66,9 +65,7 @@ func pickSummary(t *testing.T, arguments string, picks ...askcore.Pick) (answer,
 // pickerLayout is the core's picker layout for arguments.
 func pickerLayout(t *testing.T, arguments string) struct{ Declined, Interrupted string } {
 	t.Helper()
-	call, err := native.Normalize(context.Background(), arguments)
-	require.NoError(t, err)
-	raw, err := call.Picker(context.Background())
+	raw, err := nativeCall(t, arguments).Picker(context.Background())
 	require.NoError(t, err)
 	var l struct{ Declined, Interrupted string }
 	require.NoError(t, json.Unmarshal(raw, &l))
@@ -77,17 +74,27 @@ func pickerLayout(t *testing.T, arguments string) struct{ Declined, Interrupted 
 	return l
 }
 
+// manyOptions is a question with the most options a question may have,
+// "Option 1" to "Option 64", every third with a description.
+func manyOptions(t *testing.T) string {
+	var opts []map[string]any
+	for i := range core.MaxOptions {
+		o := map[string]any{"label": fmt.Sprintf("Option %d", i+1), "value": fmt.Sprint(i + 1)}
+		if i%3 == 0 {
+			o["description"] = strings.Repeat("words ", 1+i%5)
+		}
+		opts = append(opts, o)
+	}
+	opts[0]["recommended"] = true
+	return mustJSON(t, map[string]any{"header": "Many", "question": "Which one?", "options": opts, "allowCustom": true})
+}
+
 // pickRejection is the core's INVALID_ANSWER message for pick on question
 // i.
 func pickRejection(t *testing.T, arguments string, i int, pick askcore.Pick) string {
 	t.Helper()
-	call, err := native.Normalize(context.Background(), arguments)
-	require.NoError(t, err)
-	_, err = call.CheckPick(context.Background(), i, pick)
-	var he *askcore.Error
-	require.ErrorAs(t, err, &he)
-	require.Equal(t, askcore.CodeInvalidAnswer, he.Code)
-	return he.Message
+	_, err := nativeCall(t, arguments).CheckPick(context.Background(), i, pick)
+	return invalidAnswer(t, err)
 }
 
 // writeFile writes content to a new file in dir and returns its path,
@@ -219,8 +226,7 @@ func TestPickerChat(t *testing.T) {
 			tm := server.With(t)
 			model := newFakeModel(t, batchArgs)
 			name := "batch-" + eng
-			tm.Session(name, 120, 40, fmt.Sprintf("OPENAI_API_KEY=sk-test OPENAI_BASE_URL=%s OPENAI_MODEL=fake %s --engine %s",
-				tmuxtest.Quote(model.URL), bin, eng))
+			tm.Session(name, 120, 40, chatCommand(model, "--engine "+eng))
 			tm.WaitFor(name, "Esc declines.", "\n>")
 			tm.Line(name, "plan the release")
 			want, summary := answerBatchWithKeys(t, tm, name)
@@ -396,16 +402,7 @@ func TestPickerScreen(t *testing.T) {
 
 	t.Run("64 options in 12 rows scroll", func(t *testing.T) {
 		tm := server.With(t)
-		var opts []map[string]any
-		for i := range core.MaxOptions {
-			o := map[string]any{"label": fmt.Sprintf("Option %d", i+1), "value": fmt.Sprint(i + 1)}
-			if i%3 == 0 {
-				o["description"] = strings.Repeat("words ", 1+i%5)
-			}
-			opts = append(opts, o)
-		}
-		opts[0]["recommended"] = true
-		args := mustJSON(t, map[string]any{"header": "Many", "question": "Which one?", "options": opts, "allowCustom": true})
+		args := manyOptions(t)
 		req := writeFile(t, dir, "many.json", args)
 		out := tmuxtest.Quote(filepath.Join(dir, "many.out"))
 		tm.Session("many", 70, 12, fmt.Sprintf(`%s ask --engine wasm --request "$(cat %s)" > %s`, bin, req, out))

@@ -22,6 +22,12 @@ func newTmux(t *testing.T) *tmuxtest.Server {
 	return tmuxtest.New(t, tmuxtest.Config{Unset: modelKeys, History: 200})
 }
 
+// chatCommand is the shell command that runs the chat, with flags, on
+// model.
+func chatCommand(model *fakeModel, flags string) string {
+	return fmt.Sprintf("OPENAI_API_KEY=sk-test OPENAI_BASE_URL=%s OPENAI_MODEL=fake %s %s", tmuxtest.Quote(model.URL), bin, flags)
+}
+
 // TestTerminal types answers into the binary through a real terminal and
 // reads the screen: the banner, a question set apart in colour, an answer
 // by number, Ctrl-C dismissing a question (the model is told ASK_ABORTED,
@@ -112,8 +118,7 @@ func TestTerminalBatch(t *testing.T) {
 			tm := server.With(t)
 			model := newFakeModel(t, batchArgs)
 			name := "chat-" + eng
-			tm.Session(name, 120, 40, fmt.Sprintf("OPENAI_API_KEY=sk-test OPENAI_BASE_URL=%s OPENAI_MODEL=fake %s --plain --engine %s",
-				tmuxtest.Quote(model.URL), bin, eng))
+			tm.Session(name, 120, 40, chatCommand(model, "--plain --engine "+eng))
 			tm.WaitFor(name, "Ctrl-D quits", "\n>")
 			tm.Line(name, "plan the release")
 			answer(tm, name)

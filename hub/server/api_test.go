@@ -17,6 +17,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/chantest"
 )
 
 func assertHubError(t *testing.T, r response, status int, code string) {
@@ -33,9 +34,7 @@ func assertHubError(t *testing.T, r response, status int, code string) {
 // the same message; a request from a web page (Origin) is 403.
 func TestTokens(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
-		r := newReplica(t, d, server.Options{})
-		a := addAgent(t, r.store, "ada", "ci", 0)
-		id := r.create(a, "c1")
+		r, a, id := oneAsk(t, d)
 		var messages []string
 		for name, token := range map[string]string{
 			"missing": "", "wrong": server.AgentTokenPrefix + "AAAA", "not ours": "ghp_123",
@@ -159,9 +158,7 @@ func TestCreateAsk(t *testing.T) {
 
 func TestWaitParameter(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
-		r := newReplica(t, d, server.Options{})
-		a := addAgent(t, r.store, "ada", "ci", 0)
-		id := r.create(a, "c1")
+		r, a, id := oneAsk(t, d)
 		for _, w := range []string{"61", "-1", "x", "NaN", "1e9"} {
 			assertHubError(t, r.do("GET", "/v1/asks/"+id+"?wait="+w, a.token, ""), http.StatusBadRequest, "BAD_REQUEST")
 		}
@@ -197,21 +194,15 @@ func TestLongPollWakesOnReply(t *testing.T) {
 		r2 := newReplica(t, d, server.Options{})
 		a := addAgent(t, r1.store, "ada", "ci", 0)
 		id := r1.create(a, "c1")
-		got := make(chan response, 1)
-		go func() { got <- r1.do("GET", "/v1/asks/"+id+"?wait=30", a.token, "") }()
-		r1.waitPolls(1)
+		got := r1.waitingPoll(a, id, 30)
 		_, err := r2.srv.Reply(context.Background(), a.person, id, json.RawMessage(`{"lines":["2"]}`), "test")
 		require.NoError(t, err)
-		select {
-		case resp := <-got:
-			require.Equal(t, 200, resp.status)
-			m := resp.json(t)
-			assert.Equal(t, "replied", m["state"])
-			rb, _ := json.Marshal(m["reply"])
-			assert.JSONEq(t, `{"lines":["2"]}`, string(rb))
-		case <-time.After(waitLong):
-			t.Fatal("the waiting agent was not woken")
-		}
+		resp := chantest.Receive(t, got, waitLong, "the waiting agent was not woken")
+		require.Equal(t, 200, resp.status)
+		m := resp.json(t)
+		assert.Equal(t, "replied", m["state"])
+		rb, _ := json.Marshal(m["reply"])
+		assert.JSONEq(t, `{"lines":["2"]}`, string(rb))
 	})
 }
 
@@ -219,9 +210,7 @@ func TestLongPollWakesOnReply(t *testing.T) {
 func TestReplyIsJudged(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		ctx := context.Background()
-		r := newReplica(t, d, server.Options{})
-		a := addAgent(t, r.store, "ada", "ci", 0)
-		id := r.create(a, "c1")
+		r, a, id := oneAsk(t, d)
 
 		_, err := r.srv.Reply(ctx, a.person, id, json.RawMessage(`{"lines":["7"]}`), "test")
 		var e *askcore.Error
@@ -329,9 +318,7 @@ func TestExpiry(t *testing.T) {
 func TestWithdraw(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		ctx := context.Background()
-		r := newReplica(t, d, server.Options{})
-		a := addAgent(t, r.store, "ada", "ci", 0)
-		id := r.create(a, "c1")
+		r, a, id := oneAsk(t, d)
 		resp := r.do("DELETE", "/v1/asks/"+id, a.token, "")
 		require.Equal(t, 200, resp.status)
 		assert.Equal(t, "withdrawn", resp.json(t)["state"])
@@ -353,9 +340,7 @@ func TestWithdraw(t *testing.T) {
 func TestWithdrawAnsweredIn(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		ctx := context.Background()
-		r := newReplica(t, d, server.Options{})
-		a := addAgent(t, r.store, "ada", "ci", 0)
-		id := r.create(a, "c1")
+		r, a, id := oneAsk(t, d)
 		for _, bad := range []string{`{`, `[]`, `{"answeredIn":""}`, `{"answeredIn":"a\nb"}`, `{"answeredIn":"` + strings.Repeat("x", 65) + `"}`} {
 			assertHubError(t, r.do("DELETE", "/v1/asks/"+id, a.token, bad), http.StatusBadRequest, "BAD_REQUEST")
 		}
@@ -381,19 +366,10 @@ func TestWithdrawAnsweredIn(t *testing.T) {
 // minute.
 func TestCloseReleasesWaiters(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
-		r := newReplica(t, d, server.Options{})
-		a := addAgent(t, r.store, "ada", "ci", 0)
-		id := r.create(a, "c1")
-		got := make(chan response, 1)
-		go func() { got <- r.do("GET", "/v1/asks/"+id+"?wait=60", a.token, "") }()
-		r.waitPolls(1)
+		r, a, id := oneAsk(t, d)
+		got := r.waitingPoll(a, id, 60)
 		r.srv.Close()
-		select {
-		case resp := <-got:
-			assert.Equal(t, "pending", resp.json(t)["state"])
-		case <-time.After(waitLong):
-			t.Fatal("the long poll was not released")
-		}
+		assert.Equal(t, "pending", chantest.Receive(t, got, waitLong, "the long poll was not released").json(t)["state"])
 	})
 }
 
@@ -402,9 +378,7 @@ func TestCloseReleasesWaiters(t *testing.T) {
 func TestMetrics(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		ctx := context.Background()
-		r := newReplica(t, d, server.Options{})
-		a := addAgent(t, r.store, "ada", "ci", 0)
-		id := r.create(a, "c1")
+		r, a, id := oneAsk(t, d)
 		r.create(a, "c2")
 		_, err := r.srv.Reply(ctx, a.person, id, json.RawMessage(`{"lines":["1"]}`), "phone")
 		require.NoError(t, err)

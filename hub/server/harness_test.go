@@ -152,6 +152,25 @@ func (r *replica) create(a agent, toolCallID string) string {
 	return resp.json(r.t)["id"].(string)
 }
 
+// oneAsk is a replica with the default options, its agent ada/ci
+// without a deadline, and that agent's pending ask for tool call c1.
+func oneAsk(t *testing.T, d db) (*replica, agent, string) {
+	t.Helper()
+	r := newReplica(t, d, server.Options{})
+	a := addAgent(t, r.store, "ada", "ci", 0)
+	return r, a, r.create(a, "c1")
+}
+
+// waitingPoll starts a's long poll of ask id (wait seconds) and returns
+// once it waits on the replica; its response arrives on the channel.
+func (r *replica) waitingPoll(a agent, id string, wait int) <-chan response {
+	r.t.Helper()
+	got := make(chan response, 1)
+	go func() { got <- r.do("GET", fmt.Sprintf("/v1/asks/%s?wait=%d", id, wait), a.token, "") }()
+	r.waitPolls(1)
+	return got
+}
+
 // waitPolls waits until n long polls wait on the replica (its metrics),
 // so that a test acts while an agent waits, not before.
 func (r *replica) waitPolls(n int) {

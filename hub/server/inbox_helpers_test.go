@@ -326,16 +326,20 @@ func inboxEachStoreWith(t *testing.T, opts Options, f func(t *testing.T, e *inbo
 	inboxEachStoreServed(t, opts, 0, f)
 }
 
+// inboxStores are the stores the inbox tests run on, each by how a test
+// gets a fresh one's DSN.
+var inboxStores = []struct {
+	name string
+	dsn  func(t *testing.T) string
+}{
+	{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "hub.db") }},
+	{"postgres", func(t *testing.T) string { return pgtest.NewDB(t) }},
+}
+
 // inboxEachStoreServed is inboxEachStoreWith on an http.Server whose read
 // and write timeouts are timeout (0: none), as askcore-hub serve sets them.
 func inboxEachStoreServed(t *testing.T, opts Options, timeout time.Duration, f func(t *testing.T, e *inboxEnv)) {
-	for _, b := range []struct {
-		name string
-		dsn  func(t *testing.T) string
-	}{
-		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "hub.db") }},
-		{"postgres", func(t *testing.T) string { return pgtest.NewDB(t) }},
-	} {
+	for _, b := range inboxStores {
 		t.Run(b.name, func(t *testing.T) {
 			store, err := hubstore.Open(context.Background(), b.dsn(t))
 			require.NoError(t, err)

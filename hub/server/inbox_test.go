@@ -16,7 +16,6 @@ import (
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/pagehttp"
 	"github.com/askcore/askcore/internal/testing/pagetest"
-	"github.com/askcore/askcore/internal/testing/pgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -578,13 +577,7 @@ func TestInboxNewAsksOldestFirst(t *testing.T) {
 // then the same pending asks as before; a name of another person's ask,
 // or a made-up one, tells nothing.
 func TestInboxStreamAcrossReplicaStop(t *testing.T) {
-	for _, b := range []struct {
-		name string
-		dsn  func(t *testing.T) string
-	}{
-		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "hub.db") }},
-		{"postgres", func(t *testing.T) string { return pgtest.NewDB(t) }},
-	} {
+	for _, b := range inboxStores {
 		t.Run(b.name, func(t *testing.T) {
 			dsn := b.dsn(t)
 			replica := func() *inboxEnv {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/chantest"
 )
 
 // TestConfigRefused: a Config that cannot be served is a ConfigError
@@ -107,18 +108,12 @@ func TestRunStopsGracefully(t *testing.T) {
 		}
 		a := addAgent(t, s, "ada", "ci", 0)
 		id := r.create(a, "c1")
-		polled := make(chan response, 1)
-		go func() { polled <- r.do("GET", "/v1/asks/"+id+"?wait=60", a.token, "") }()
-		r.waitPolls(1)
+		polled := r.waitingPoll(a, id, 60)
 		start := time.Now()
 		stop()
-		select {
-		case resp := <-polled:
-			require.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
-			assert.Equal(t, "pending", resp.json(t)["state"])
-		case <-time.After(waitLong):
-			t.Fatal("the long poll was not answered")
-		}
+		resp := chantest.Receive(t, polled, waitLong, "the long poll was not answered")
+		require.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
+		assert.Equal(t, "pending", resp.json(t)["state"])
 		select {
 		case err := <-ran:
 			assert.NoError(t, err)

@@ -4,6 +4,8 @@ package hubtest
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -94,4 +96,36 @@ func (h *Hub) Ask(t *testing.T, state store.State) store.Ask {
 	}
 	t.Fatalf("no %s ask", state)
 	return store.Ask{}
+}
+
+// Reply answers ask a as the hub's person with reply, the JSON the inbox
+// sends ({"lines": [...]} or {"picks": [...]}); from is where the person
+// answered, as the hub records it.
+func (h *Hub) Reply(t *testing.T, a store.Ask, reply, from string) {
+	t.Helper()
+	_, err := h.Server.Reply(context.Background(), h.Person, a.ID, json.RawMessage(reply), from)
+	require.NoError(t, err)
+}
+
+// CheckHubFlagsRefused checks what every protocol front door does with
+// --hub and no token, or a token file that holds none: a usage error (exit
+// 2) that names the missing token, before anything is served. run runs the
+// front door on args and returns its exit code and stderr.
+func CheckHubFlagsRefused(t *testing.T, run func(t *testing.T, args []string) (code int, stderr string)) {
+	empty := filepath.Join(t.TempDir(), "token")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"no token", nil, "ASKCORE_HUB_TOKEN"},
+		{"an empty token file", []string{"--hub-token-file", empty}, "--hub-token-file: the file " + empty + " is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stderr := run(t, append([]string{"--hub", "http://127.0.0.1:1"}, tc.args...))
+			assert.Equal(t, 2, code)
+			assert.Contains(t, stderr, tc.says)
+		})
+	}
 }
