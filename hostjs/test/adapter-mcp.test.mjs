@@ -12,6 +12,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { load, UserInteraction, answerText } from '@askcore/askcore';
 import { registerAskUserQuestion, createMcpElicitationProvider } from '@askcore/askcore/mcp';
 import { DB_REQUEST, until } from './helpers.mjs';
+import { answeredAtOnce, NOT_SHOWN_MS } from '../../testdata/interop/notshown.mjs';
 
 const core = await load();
 
@@ -138,8 +139,8 @@ test('mcp: no progress without a progress token', async () => {
   await s.close();
 });
 
-/** A person's time to read a form and answer it: a decline sooner is nobody's (the core's NotShownMillis is 250). */
-const PERSON_MS = 300;
+/** A person's time to read a form and answer it: a decline sooner is nobody's. */
+const PERSON_MS = NOT_SHOWN_MS + 50;
 
 /** `reply` after a person's time. */
 const byAPerson = (reply) => async () => (await new Promise((r) => setTimeout(r, PERSON_MS)), reply);
@@ -186,7 +187,7 @@ test('mcp: a decline or cancel at once is nobody\'s: ASK_FAILED (not_shown), nev
   for (const [action, did] of [['decline', 'declined'], ['cancel', 'cancelled']]) {
     await t.test(action, async () => {
       const s = await connect({ elicit: () => ({ action }) });
-      const result = await s.call(DB_REQUEST);
+      const result = await answeredAtOnce(() => s.call(DB_REQUEST), (r) => JSON.parse(resultText(r)).code === 'ASK_FAILED');
       const err = JSON.parse(resultText(result));
       assert.equal(result.isError, true);
       assert.equal(err.code, 'ASK_FAILED');

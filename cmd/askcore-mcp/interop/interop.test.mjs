@@ -24,7 +24,8 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import { ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { strip } from "./forms.mjs";
 import { assertResult, bin, callTool, connectServer, TIMEOUT, TOOL } from "./server.mjs";
-import { answeredAtOnce, coreOut } from "../../../testdata/interop/core.mjs";
+import { coreOut } from "../../../testdata/interop/core.mjs";
+import { answeredAtOnce } from "../../../testdata/interop/notshown.mjs";
 import { engineArgs, exitOf, logOf, withTimeout } from "../../../testdata/interop/child.mjs";
 import { dbArgs, nameArgs } from "../../../testdata/interop/questions.mjs";
 
