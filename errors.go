@@ -5,9 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/askcore/askcore/core"
 )
+
+// TimeoutError is why an ask's context ended when its AskOptions.Timeout
+// ran out: context.Cause of the ctx a Provider is given. A provider that
+// tells the person how the question ended (the answer page) gives them the
+// Timeout the agent asked for, not the time it measured itself, which a
+// loaded machine makes a little shorter.
+type TimeoutError struct {
+	// Timeout is the ask's AskOptions.Timeout.
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string { return "ask timed out" }
 
 // Error is the structured error of every askcore surface:
 // {"name","code","message"}. Every *Error the seam returns was written by

@@ -63,7 +63,6 @@ type registration struct {
 
 var (
 	errDisposed   = errors.New("the provider was disposed")
-	errTimeout    = errors.New("ask timed out")
 	errNilService = errors.New("askcore: nil *Service (use NewService)")
 )
 
@@ -150,7 +149,7 @@ func (s *Service) Ask(ctx context.Context, arguments string, opts AskOptions) (A
 	defer stop()
 	if opts.Timeout > 0 {
 		var cancelTimeout context.CancelFunc
-		askCtx, cancelTimeout = context.WithTimeoutCause(askCtx, opts.Timeout, errTimeout)
+		askCtx, cancelTimeout = context.WithTimeoutCause(askCtx, opts.Timeout, &TimeoutError{Timeout: opts.Timeout})
 		defer cancelTimeout()
 	}
 
@@ -180,9 +179,10 @@ func (s *Service) Ask(ctx context.Context, arguments string, opts AskOptions) (A
 		// The provider gave up because its ctx ended: say why it ended.
 	case <-askCtx.Done():
 	}
+	var timeout *TimeoutError
 	switch cause := context.Cause(askCtx); {
-	case errors.Is(cause, errTimeout):
-		return Answer{}, c.Fail(ctx, Failure{Situation: SituationTimeout, Millis: opts.Timeout.Milliseconds()})
+	case errors.As(cause, &timeout):
+		return Answer{}, c.Fail(ctx, Failure{Situation: SituationTimeout, Millis: timeout.Timeout.Milliseconds()})
 	case errors.Is(cause, errDisposed):
 		return Answer{}, c.Fail(ctx, Failure{Situation: SituationWithdrawn})
 	}

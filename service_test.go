@@ -402,14 +402,20 @@ func TestDisposedProviderGetsNoNewQuestions(t *testing.T) {
 func TestTimeoutIsOptInAndWrittenByTheCore(t *testing.T) {
 	onEngines(t, func(t *testing.T, c *askcore.Core) {
 		svc := askcore.NewService(c)
-		reached := make(chan struct{})
-		dispose, err := svc.Register(waiting(reached))
+		causes := make(chan error, 1)
+		dispose, err := svc.Register(askcore.ProviderFunc(func(ctx context.Context, _ *askcore.Call) (askcore.Reply, error) {
+			<-ctx.Done()
+			causes <- context.Cause(ctx)
+			return askcore.Reply{}, ctx.Err()
+		}))
 		require.NoError(t, err)
 		a, err := svc.Ask(context.Background(), args, askcore.AskOptions{Timeout: 30 * time.Millisecond})
 		e := requireSituation(t, err, askcore.Failure{Situation: askcore.SituationTimeout, Millis: 30})
+		// The provider is told why, and the timeout the agent gave.
+		assert.Equal(t, &askcore.TimeoutError{Timeout: 30 * time.Millisecond}, <-causes)
+		dispose()
 		assert.Equal(t, "no answer within 30ms; nothing was chosen", e.Message)
 		noAnswer(t, a) // a timeout never picks the recommended option
-		dispose()
 
 		// A long timeout does not fire early, and none by default: the
 		// provider's reply comes back.

@@ -24,6 +24,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/internal/testing/signaltest"
 )
 
 // These tests run the real askcore-acp binary (go build) as a child
@@ -473,7 +474,7 @@ func TestBinarySignalIdle(t *testing.T) {
 		sent := time.Now()
 		require.NoError(t, c.cmd.Process.Signal(syscall.SIGTERM))
 		assert.Equal(t, 143, c.exitCode())
-		assert.Less(t, time.Since(sent), 2*time.Second)
+		assert.Less(t, time.Since(sent), signaltest.ExitBound)
 	}
 	// wasm on an empty compilation cache: the engine is still compiling.
 	c := startChildEnv(t, testScript, []string{"ASKCORE_LOG=info", "XDG_CACHE_HOME=" + t.TempDir()}, "--engine", "wasm")

@@ -523,7 +523,12 @@ func (s *Server) endFor(it *item, closing error) endInfo {
 	switch {
 	case it.ctx.Err() != nil && errors.Is(it.ctx.Err(), context.DeadlineExceeded):
 		f = askcore.Failure{Situation: askcore.SituationTimeout}
-		if dl, ok := it.ctx.Deadline(); ok {
+		var timeout *askcore.TimeoutError
+		if errors.As(context.Cause(it.ctx), &timeout) {
+			f.Millis = timeout.Timeout.Milliseconds()
+		} else if dl, ok := it.ctx.Deadline(); ok {
+			// A deadline of the caller's own, not the ask's Timeout: the
+			// page knows only how long the question was open.
 			f.Millis = dl.Sub(it.started).Round(10 * time.Millisecond).Milliseconds()
 		}
 		if f.Millis <= 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/askcore/askcore/core"
 	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/pagetest"
+	"github.com/askcore/askcore/internal/testing/signaltest"
 )
 
 // callWithToken sends tools/call id with args and a progress token.
@@ -386,7 +387,7 @@ func TestSignalWithdrawsFromThePage(t *testing.T) {
 	assert.Contains(t, end.Message, "askcore-mcp was stopped (SIGTERM)")
 	events.Next("bye")
 	assert.Equal(t, 143, p.wait(), "stderr:\n%s", p.stderr.String())
-	assert.Less(t, time.Since(signalled), 2*time.Second)
+	assert.Less(t, time.Since(signalled), signaltest.ExitBound)
 }
 
 // TestWebNever: --web=never keeps ASK_FAILED (no_form_support) for a
