@@ -1,13 +1,14 @@
 // Package wasm holds the askcore core compiled to WebAssembly: the module
 // every host runs (hostgo through wazero, hostjs in Node and browsers).
 //
-// The module is built from ./guest by `make wasm` (reproducible: the same Go
-// toolchain gives the same bytes from any directory) and committed beside its
+// The module is built from ./guest by `make wasm` (Go's output through
+// binaryen's wasm-opt -Oz; reproducible: the same Go toolchain and binaryen
+// give the same bytes from any directory) and committed beside its
 // sha256 and its gzip; `make check-wasm` fails when any is stale. The ABI is
 // in ABI.md.
 //
 // Go programs embed the gzip only (askcore.wasm.gz, 0.7 MB against the
-// module's 2.4 MB, in every binary that links this package): Binary inflates
+// module's 2.27 MB, in every binary that links this package): Binary inflates
 // it once, on first use, and the answer page serves Gzip as it is to a
 // browser that accepts gzip.
 package wasm
@@ -65,7 +66,7 @@ func inflate(gz []byte, sum string) ([]byte, error) {
 		return nil, fmt.Errorf("askcore.wasm.gz: %w", err)
 	}
 	// The trailer's last four bytes are the inflated size: one allocation,
-	// rather than io.ReadAll's growing copies of a 2.4 MB module.
+	// rather than io.ReadAll's growing copies of a 2.3 MB module.
 	b := make([]byte, binary.LittleEndian.Uint32(gz[len(gz)-4:]))
 	if _, err := io.ReadFull(zr, b); err != nil {
 		return nil, fmt.Errorf("askcore.wasm.gz: %w", err)

@@ -20,7 +20,7 @@ var contentTypes = map[string]string{
 
 // Files serves embedded files by name, gzipped for browsers that accept
 // it: each compressed once (on first use, or by Warm), except a file
-// embedded gzipped (the module, 2.4 MB), which is served as embedded.
+// embedded gzipped (the module, 2.3 MB), which is served as embedded.
 type Files struct {
 	files map[string]*file
 }
