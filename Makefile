@@ -38,10 +38,10 @@ wasm:
 check-wasm:
 	GO=$(GO) ./scripts/check-wasm.sh
 
-# The suites run in three lanes side by side (scripts/test-lanes.sh: go
-# test, the node suites, the hosts' npm install then the fuzz stage;
+# The suites run in four lanes side by side (scripts/test-lanes.sh: go
+# test; the node suites; check-wasm, vet, fuzzing; the hosts' npm install;
 # TEST_LANES=serial for one after another).
-test: check-wasm
+test:
 	MAKE="$(MAKE)" ./scripts/test-lanes.sh
 
 # Every Go test: gofmt and vet, go test -race, then the few tests -race

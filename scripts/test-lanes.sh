@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# make test after check-wasm: the suites in three lanes that run side by side,
+# make test: the suites in four lanes that run side by side,
 #
 #   go    make test-go-race (go test -race ./..., the longest stage)
 #   node  make test-js, test-interop, test-hosts, test-install, in turn
 #         (test-install last: by then go test is done, and its two release
 #         builds have the CPU; beside go test, in the side lane, it took
 #         six times as long and the run went past its budget)
-#   side  make lint-go (gofmt, vet), hosts-install (the real hosts' npm
-#         install, which is mostly network, done by the time the node lane
-#         reaches test-hosts), fuzz-short, test-go-unraced: what need not
-#         wait for the others, off the two long lanes
+#   side  make check-wasm (the committed module is what the sources
+#         build; the tests use the committed one, so they need not wait
+#         for the check), lint-go (gofmt, vet), fuzz-short,
+#         test-go-unraced: what need not wait for the others, off the two
+#         long lanes
+#   net   make hosts-install: the real hosts' npm install, mostly network
+#         (about 380 s of waiting for 40 s of CPU), done by the time the
+#         node lane reaches test-hosts; in the side lane it made that lane
+#         as long as the go lane
 #
 # A lane goes on past a failed stage, so one run reports every stage.
 #
@@ -29,11 +34,12 @@ MAKE=${MAKE:-make}
 
 go_lane=(test-go-race)
 node_lane=(test-js test-interop test-hosts test-install)
-side_lane=(lint-go hosts-install fuzz-short test-go-unraced)
-lanes=(go node side)
+side_lane=(check-wasm lint-go fuzz-short test-go-unraced)
+net_lane=(hosts-install)
+lanes=(go node side net)
 
 if [ "${TEST_LANES:-}" = serial ]; then
-	exec "$MAKE" --no-print-directory "${side_lane[@]}" "${go_lane[@]}" "${node_lane[@]}"
+	exec "$MAKE" --no-print-directory "${side_lane[@]}" "${net_lane[@]}" "${go_lane[@]}" "${node_lane[@]}"
 fi
 
 # lane NAME TARGETS...: the targets in turn, each line prefixed; one line
