@@ -20,6 +20,7 @@ require (
 	golang.org/x/term v0.48.0
 	golang.org/x/text v0.44.0
 	golang.org/x/time v0.15.0
+	maragu.dev/gomponents v1.2.0
 	modernc.org/sqlite v1.62.0
 )
 

@@ -94,10 +94,6 @@ func (n *Notifier) mail(ctx context.Context, t store.NotifyTarget, a store.Ask, 
 	}
 	c := parseCall(a.Call)
 	v := mailView{Agent: oneLine(a.AgentName, 64), Questions: c.Questions, Batch: c.Batch, Links: links, InboxURL: n.o.InboxURL}
-	html, err := v.HTML()
-	if err != nil {
-		return nil, err
-	}
 	m := gomail.NewMsg()
 	from := t.Settings.From
 	if from == "" {
@@ -118,7 +114,7 @@ func (n *Notifier) mail(ctx context.Context, t store.NotifyTarget, a store.Ask, 
 	m.SetGenHeader(gomail.HeaderXAutoResponseSuppress, "All")
 	m.SetGenHeader(gomail.HeaderUserAgent, "askcore-hub")
 	m.SetBodyString(gomail.TypeTextPlain, v.Text())
-	m.AddAlternativeString(gomail.TypeTextHTML, html)
+	m.AddAlternativeString(gomail.TypeTextHTML, v.HTML())
 	return m, nil
 }
 

@@ -1,13 +1,14 @@
 package notify
 
 import (
-	"bytes"
 	"encoding/json"
-	"html/template"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	g "maragu.dev/gomponents"
+	h "maragu.dev/gomponents/html"
 
 	"github.com/askcore/askcore"
 )
@@ -88,7 +89,7 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-// mailView is what the mail's templates show.
+// mailView is what the mail shows, in its text part and its HTML part.
 type mailView struct {
 	Agent     string
 	Questions []askcore.Question
@@ -172,46 +173,82 @@ func (v mailView) Text() string {
 }
 
 // HTML is the HTML body: inline styles only (mail clients drop style
-// sheets), no image, no script, nothing fetched from anywhere.
-func (v mailView) HTML() (string, error) {
-	var b bytes.Buffer
-	err := mailHTML.Execute(&b, v)
-	return b.String(), err
+// sheets), no image, no script, nothing fetched from anywhere. What the
+// model and the agent wrote goes in as text, escaped, never as markup.
+func (v mailView) HTML() string {
+	var b strings.Builder
+	_ = v.document().Render(&b) // only its writer can fail, and a strings.Builder does not
+	return b.String()
 }
 
-var mailHTML = template.Must(template.New("mail").Funcs(template.FuncMap{
-	"kind":   kind,
-	"letter": func(i int) string { return string(rune('a' + i%26)) },
-	"inc":    func(i int) int { return i + 1 },
-	"link": func(links []AnswerLink, i int) string {
-		if i < len(links) {
-			return links[i].URL
+func (v mailView) document() g.Node {
+	intro := " asks you:"
+	if v.Batch {
+		intro = " asks you " + strconv.Itoa(len(v.Questions)) + " questions:"
+	}
+	questions := make(g.Group, len(v.Questions))
+	for qi, q := range v.Questions {
+		questions[qi] = v.question(qi, q)
+	}
+	inbox := "Answer in the inbox"
+	if len(v.Links) > 0 {
+		inbox = "Answer otherwise in the inbox"
+	}
+	return h.Doctype(h.HTML(h.Lang("en"),
+		h.Head(
+			h.Meta(h.Charset("utf-8")),
+			h.Meta(h.Name("viewport"), h.Content("width=device-width, initial-scale=1")),
+			h.TitleEl(g.Text(v.Agent+" asks")),
+		),
+		h.Body(h.Style("margin:0;padding:0;background:#f4f4f5;"),
+			h.Div(h.Style("max-width:600px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#18181b;"),
+				h.P(h.Style("margin:0 0 16px;color:#52525b;font-size:14px;"), h.Strong(h.Style("color:#18181b;"), g.Text(v.Agent)), g.Text(intro)),
+				questions,
+				h.P(h.Style("margin:0 0 8px;"), h.A(h.Href(v.InboxURL), h.Style("color:#2563eb;"), g.Text(inbox))),
+				g.If(len(v.Links) > 0, h.P(h.Style("margin:0 0 8px;font-size:13px;color:#71717a;"),
+					g.Text("Each answer button opens a page with one button that sends that answer; opening it changes nothing."))),
+				h.P(h.Style("margin:16px 0 0;font-size:12px;color:#a1a1aa;"),
+					g.Text("Sent by askcore-hub for a question of "+v.Agent+". Anyone holding this mail can answer it while it is open.")),
+			),
+		),
+	))
+}
+
+// question is question qi's card: its header (numbered in a batch), how
+// it is answered, and each option, with its answer button when the ask
+// has links.
+func (v mailView) question(qi int, q askcore.Question) g.Node {
+	var head g.Node
+	switch {
+	case q.Header != "":
+		text := q.Header
+		if v.Batch {
+			text = strconv.Itoa(qi+1) + ". " + text
 		}
-		return ""
-	},
-}).Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{{.Agent}} asks</title></head>
-<body style="margin:0;padding:0;background:#f4f4f5;">
-<div style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#18181b;">
-<p style="margin:0 0 16px;color:#52525b;font-size:14px;"><strong style="color:#18181b;">{{.Agent}}</strong> asks you{{if .Batch}} {{len .Questions}} questions{{end}}:</p>
-{{range $qi, $q := .Questions}}
-<div style="background:#ffffff;border:1px solid #e4e4e7;border-radius:8px;padding:16px;margin:0 0 16px;">
-{{if $q.Header}}<p style="margin:0 0 4px;font-size:12px;font-weight:600;letter-spacing:.04em;text-transform:uppercase;color:#2563eb;">{{if $.Batch}}{{inc $qi}}. {{end}}{{$q.Header}}</p>{{else if $.Batch}}<p style="margin:0 0 4px;font-size:12px;font-weight:600;color:#2563eb;">{{inc $qi}}.</p>{{end}}
-<p style="margin:0 0 8px;font-size:18px;font-weight:600;white-space:pre-wrap;">{{$q.Question}}</p>
-<p style="margin:0 0 12px;font-size:13px;color:#71717a;">{{kind $q}}</p>
-{{range $i, $o := $q.Options}}
-<div style="border-top:1px solid #f4f4f5;padding:10px 0;">
-<p style="margin:0;font-weight:600;">{{letter $i}}) {{$o.Label}}{{if $o.Recommended}} <span style="display:inline-block;margin-left:6px;padding:0 6px;border-radius:4px;background:#dcfce7;color:#166534;font-size:12px;font-weight:600;">recommended</span>{{end}}</p>
-{{if $o.Description}}<p style="margin:2px 0 0;color:#52525b;white-space:pre-wrap;">{{$o.Description}}</p>{{end}}
-{{if $o.Preview}}<pre style="margin:8px 0 0;padding:8px;background:#f4f4f5;border-radius:4px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;white-space:pre-wrap;overflow-wrap:anywhere;">{{$o.Preview}}</pre>{{end}}
-{{if not $.Batch}}{{with link $.Links $i}}<p style="margin:8px 0 0;"><a href="{{.}}" style="display:inline-block;padding:8px 16px;border-radius:6px;background:#2563eb;color:#ffffff;text-decoration:none;font-weight:600;">Answer “{{$o.Label}}”</a></p>{{end}}{{end}}
-</div>
-{{end}}
-</div>
-{{end}}
-<p style="margin:0 0 8px;"><a href="{{.InboxURL}}" style="color:#2563eb;">{{if .Links}}Answer otherwise in the inbox{{else}}Answer in the inbox{{end}}</a></p>
-{{if .Links}}<p style="margin:0 0 8px;font-size:13px;color:#71717a;">Each answer button opens a page with one button that sends that answer; opening it changes nothing.</p>{{end}}
-<p style="margin:16px 0 0;font-size:12px;color:#a1a1aa;">Sent by askcore-hub for a question of {{.Agent}}. Anyone holding this mail can answer it while it is open.</p>
-</div>
-</body></html>
-`))
+		head = h.P(h.Style("margin:0 0 4px;font-size:12px;font-weight:600;letter-spacing:.04em;text-transform:uppercase;color:#2563eb;"), g.Text(text))
+	case v.Batch:
+		head = h.P(h.Style("margin:0 0 4px;font-size:12px;font-weight:600;color:#2563eb;"), g.Text(strconv.Itoa(qi+1)+"."))
+	}
+	options := make(g.Group, len(q.Options))
+	for i, o := range q.Options {
+		var answer g.Node
+		if !v.Batch && i < len(v.Links) {
+			answer = h.P(h.Style("margin:8px 0 0;"), h.A(h.Href(v.Links[i].URL),
+				h.Style("display:inline-block;padding:8px 16px;border-radius:6px;background:#2563eb;color:#ffffff;text-decoration:none;font-weight:600;"),
+				g.Text("Answer “"+o.Label+"”")))
+		}
+		options[i] = h.Div(h.Style("border-top:1px solid #f4f4f5;padding:10px 0;"),
+			h.P(h.Style("margin:0;font-weight:600;"), g.Text(string(rune('a'+i%26))+") "+o.Label),
+				g.If(o.Recommended, g.Group{g.Text(" "), h.Span(h.Style("display:inline-block;margin-left:6px;padding:0 6px;border-radius:4px;background:#dcfce7;color:#166534;font-size:12px;font-weight:600;"), g.Text("recommended"))})),
+			g.If(o.Description != "", h.P(h.Style("margin:2px 0 0;color:#52525b;white-space:pre-wrap;"), g.Text(o.Description))),
+			g.If(o.Preview != "", h.Pre(h.Style("margin:8px 0 0;padding:8px;background:#f4f4f5;border-radius:4px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;white-space:pre-wrap;overflow-wrap:anywhere;"), g.Text(o.Preview))),
+			answer,
+		)
+	}
+	return h.Div(h.Style("background:#ffffff;border:1px solid #e4e4e7;border-radius:8px;padding:16px;margin:0 0 16px;"),
+		head,
+		h.P(h.Style("margin:0 0 8px;font-size:18px;font-weight:600;white-space:pre-wrap;"), g.Text(q.Question)),
+		h.P(h.Style("margin:0 0 12px;font-size:13px;color:#71717a;"), g.Text(kind(q))),
+		options,
+	)
+}

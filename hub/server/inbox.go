@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	g "maragu.dev/gomponents"
+	h "maragu.dev/gomponents/html"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/answerpage"
@@ -26,13 +28,11 @@ import (
 // the answer page's locks (package pagehttp), plus a web session and a CSRF
 // token.
 
+// inboxFS holds the inbox's script and style; its two pages are built in
+// Go (inboxPage, signinPage).
+//
 //go:embed static
 var inboxFS embed.FS
-
-var (
-	inboxPage  = template.Must(template.ParseFS(inboxFS, "static/inbox.html"))
-	signinPage = template.Must(template.ParseFS(inboxFS, "static/signin.html"))
-)
 
 // signinPolicy is the answer page's policy with one change, for the
 // sign-in page only: its form may post to the hub itself.
@@ -171,15 +171,87 @@ type inboxData struct {
 	Person string
 }
 
-func (in *inbox) render(w http.ResponseWriter, status int, t *template.Template, data any) {
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, data); err != nil {
-		pagehttp.Refuse(w, http.StatusInternalServerError, "internal error")
-		return
+// inboxPage is the inbox's document: the page's script (inbox.js) fills
+// it in. The person's name goes in as text, escaped.
+func inboxPage(d inboxData) g.Node {
+	return h.Doctype(h.HTML(h.Lang("en"),
+		h.Head(
+			h.Meta(h.Charset("utf-8")),
+			h.Meta(h.Name("viewport"), h.Content("width=device-width, initial-scale=1")),
+			h.Meta(h.Name("color-scheme"), h.Content("light dark")),
+			h.Meta(h.Name("referrer"), h.Content("no-referrer")),
+			h.Meta(h.Name("askcore-csrf"), h.Content(d.CSRF)),
+			h.TitleEl(g.Text("askcore inbox")),
+			h.Link(h.Rel("icon"), h.Href("/favicon.svg"), h.Type("image/svg+xml")),
+			h.Link(h.Rel("stylesheet"), h.Href("/host/dom.css")),
+			h.Link(h.Rel("stylesheet"), h.Href("/inbox/inbox.css")),
+			h.Link(h.Rel("preload"), h.Href("/host/askcore.wasm"), h.As("fetch"), h.Type("application/wasm"), g.Attr("crossorigin")),
+			h.Link(h.Rel("modulepreload"), h.Href("/inbox/client.js")),
+			h.Link(h.Rel("modulepreload"), h.Href("/host/browser.js")),
+			h.Link(h.Rel("modulepreload"), h.Href("/host/dom.js")),
+			h.Script(h.Type("module"), h.Src("/inbox/inbox.js")),
+		),
+		h.Body(
+			h.Header(h.Class("bar"),
+				h.H1(g.Text("askcore inbox")),
+				h.P(h.Class("who"), g.Text("Signed in as "), h.Span(h.ID("person"), g.Text(d.Person))),
+				h.Button(h.Type("button"), h.ID("signout"), h.Class("signout"), g.Text("Sign out")),
+			),
+			h.Main(h.ID("main"), h.Aria("label", "Questions"),
+				h.P(h.ID("status"), h.Role("status"), g.Text("Loading…")),
+				h.Button(h.Type("button"), h.ID("notify"), h.Class("notify"), g.Attr("hidden"), g.Text("Notify me of new questions")),
+				h.Div(h.ID("announce"), h.Class("visually-hidden"), h.Aria("live", "assertive"), h.Aria("atomic", "true")),
+				h.Div(h.ID("asks")),
+				h.NoScript(h.P(g.Text("This page needs JavaScript: it runs askcore's rules (askcore.wasm) to show the questions."))),
+			),
+		),
+	))
+}
+
+// signinPage is the sign-in link's page: its one button, or why there is
+// none.
+func signinPage(d signinData) g.Node {
+	var body g.Node
+	if d.Token != "" {
+		body = g.Group{
+			h.P(g.Text("This link signs you in to the inbox of this hub, once: press the button on the device you want to answer from.")),
+			h.Form(h.Method("post"), h.Action("/signin"),
+				h.Input(h.Type("hidden"), h.Name("token"), h.Value(d.Token)),
+				h.Button(h.Type("submit"), h.Class("primary"), g.Text("Sign in")),
+			),
+		}
+	} else {
+		body = g.Group{
+			h.P(h.Role("alert"), g.Text(d.Message)),
+			g.If(d.Reopen, h.P(g.Text("Came here from a link in another site or app? Your browser does not send the inbox's cookie then: "),
+				h.A(h.Class("reopen"), h.Href("/"), g.Text("open the inbox")), g.Text("."))),
+			h.P(g.Text("Ask for a new sign-in link on the hub's machine: "), h.Code(g.Text("askcore-hub login")), g.Text(".")),
+		}
 	}
+	return h.Doctype(h.HTML(h.Lang("en"),
+		h.Head(
+			h.Meta(h.Charset("utf-8")),
+			h.Meta(h.Name("viewport"), h.Content("width=device-width, initial-scale=1")),
+			h.Meta(h.Name("color-scheme"), h.Content("light dark")),
+			h.Meta(h.Name("referrer"), h.Content("same-origin")),
+			h.TitleEl(g.Text("Sign in to the askcore inbox")),
+			h.Link(h.Rel("icon"), h.Href("/favicon.svg"), h.Type("image/svg+xml")),
+			h.Link(h.Rel("stylesheet"), h.Href("/inbox/inbox.css")),
+		),
+		h.Body(h.Main(h.Class("card"),
+			h.H1(g.Text("askcore inbox")),
+			body,
+		)),
+	))
+}
+
+// writePage sends a page whole, with its status.
+func writePage(w http.ResponseWriter, status int, page g.Node) {
+	var b bytes.Buffer
+	_ = page.Render(&b) // only its writer can fail, and a bytes.Buffer does not
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(b.Bytes())
 }
 
 // ServeHTTP serves the inbox's paths (inboxRoutes).
@@ -228,10 +300,10 @@ func (in *inbox) servePage(w http.ResponseWriter, req *http.Request) {
 	s, p, ok := in.sessionOf(req)
 	if !ok {
 		reopen := req.Header.Get("Sec-Fetch-Site") == "cross-site"
-		in.render(w, http.StatusUnauthorized, signinPage, signinData{Message: "You are not signed in.", Reopen: reopen})
+		writePage(w, http.StatusUnauthorized, signinPage(signinData{Message: "You are not signed in.", Reopen: reopen}))
 		return
 	}
-	in.render(w, http.StatusOK, inboxPage, inboxData{CSRF: s.CSRFToken, Person: p.Name})
+	writePage(w, http.StatusOK, inboxPage(inboxData{CSRF: s.CSRFToken, Person: p.Name}))
 }
 
 // inboxItem is one pending ask as the page receives it.

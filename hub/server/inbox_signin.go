@@ -102,7 +102,7 @@ func (in *inbox) serveSigninPage(w http.ResponseWriter, req *http.Request) {
 		status = http.StatusBadRequest
 	}
 	signinHeaders(w.Header())
-	in.render(w, status, signinPage, data)
+	writePage(w, status, signinPage(data))
 }
 
 // serveSignin uses a sign-in link: once, before it expires. It opens a
@@ -124,7 +124,7 @@ func (in *inbox) serveSignin(w http.ResponseWriter, req *http.Request) {
 	}
 	token := req.PostForm.Get("token")
 	refused := func() {
-		in.render(w, http.StatusUnauthorized, signinPage, signinData{Message: "This sign-in link is not valid, was used already or has expired."})
+		writePage(w, http.StatusUnauthorized, signinPage(signinData{Message: "This sign-in link is not valid, was used already or has expired."}))
 	}
 	if !inboxTokenShape(token) {
 		refused()

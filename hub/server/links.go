@@ -1,18 +1,19 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"html/template"
 	"io"
 	"mime"
 	"net/http"
 	"strings"
+
+	g "maragu.dev/gomponents"
+	h "maragu.dev/gomponents/html"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub/store"
@@ -101,34 +102,55 @@ func linkHeaders(h http.Header) {
 	h.Set("X-Robots-Tag", "noindex, nofollow")
 }
 
-var linkPage = template.Must(template.New("link").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Agent}} asks</title><style>{{.CSS}}</style></head>
-<body><main>
-<div class="card">
-<p class="agent"><strong>{{.Agent}}</strong> asks you:</p>
-{{with .Question.Header}}<p class="header">{{.}}</p>{{end}}
-<p class="question">{{.Question.Question}}</p>
-{{if .Pending}}
-<div class="choice"><p class="label">{{.Option.Label}}{{if .Option.Recommended}}<span class="rec">recommended</span>{{end}}</p>
-{{with .Option.Description}}<p class="desc">{{.}}</p>{{end}}
-{{with .Option.Preview}}<pre>{{.}}</pre>{{end}}</div>
-<form method="post" action="">
-<input type="hidden" name="form" value="{{.Form}}">
-<button type="submit">Answer “{{.Option.Label}}”</button>
-</form>
-<p class="note">Nothing is sent until you press the button.</p>
-{{else}}
-<h1 class="label">{{.Title}}</h1>
-<p class="outcome">{{.Outcome}}</p>
-{{end}}
-</div>
-{{if .Pending}}<p class="note">To answer otherwise, open the inbox: <a href="{{.Inbox}}">{{.Inbox}}</a></p>{{end}}
-</main></body></html>
-`))
+// linkPage is the link's page: the question and the link's option with
+// its confirm button while the ask is pending, else how the ask ended.
+// What the model, the agent or the person wrote (the agent's name, the
+// question, the option, the outcome) goes in as text, escaped, never as
+// markup.
+func linkPage(v linkView) g.Node {
+	q, o := v.Question, v.Option
+	var rest, after g.Node
+	if v.Pending {
+		rest = g.Group{
+			h.Div(h.Class("choice"),
+				h.P(h.Class("label"), g.Text(o.Label), g.If(o.Recommended, h.Span(h.Class("rec"), g.Text("recommended")))),
+				g.If(o.Description != "", h.P(h.Class("desc"), g.Text(o.Description))),
+				g.If(o.Preview != "", h.Pre(g.Text(o.Preview))),
+			),
+			h.Form(h.Method("post"), h.Action(""),
+				h.Input(h.Type("hidden"), h.Name("form"), h.Value(v.Form)),
+				h.Button(h.Type("submit"), g.Text("Answer “"+o.Label+"”")),
+			),
+			h.P(h.Class("note"), g.Text("Nothing is sent until you press the button.")),
+		}
+		after = h.P(h.Class("note"), g.Text("To answer otherwise, open the inbox: "), h.A(h.Href(v.Inbox), g.Text(v.Inbox)))
+	} else {
+		rest = g.Group{
+			h.H1(h.Class("label"), g.Text(v.Title)),
+			h.P(h.Class("outcome"), g.Text(v.Outcome)),
+		}
+	}
+	return h.Doctype(h.HTML(h.Lang("en"),
+		h.Head(
+			h.Meta(h.Charset("utf-8")),
+			h.Meta(h.Name("viewport"), h.Content("width=device-width, initial-scale=1")),
+			h.TitleEl(g.Text(v.Agent+" asks")),
+			// Raw, as it is: the policy allows these bytes by their hash.
+			h.StyleEl(g.Raw(linkCSS)),
+		),
+		h.Body(h.Main(
+			h.Div(h.Class("card"),
+				h.P(h.Class("agent"), h.Strong(g.Text(v.Agent)), g.Text(" asks you:")),
+				g.If(q.Header != "", h.P(h.Class("header"), g.Text(q.Header))),
+				h.P(h.Class("question"), g.Text(q.Question)),
+				rest,
+			),
+			after,
+		)),
+	))
+}
 
 type linkView struct {
-	CSS      template.CSS
 	Agent    string
 	Question askcore.Question
 	Option   askcore.Option
@@ -197,24 +219,13 @@ func (l *links) view(a store.Ask, link store.AnswerLink) (linkView, bool) {
 	if json.Unmarshal(a.Call, &q) != nil || link.Option < 0 || link.Option >= len(q.Options) {
 		return linkView{}, false
 	}
-	return linkView{CSS: template.CSS(linkCSS), Agent: a.AgentName, Question: q, Option: q.Options[link.Option], Inbox: l.s.base + "/"}, true
-}
-
-func (l *links) render(w http.ResponseWriter, status int, v linkView) {
-	var b bytes.Buffer
-	if err := linkPage.Execute(&b, v); err != nil {
-		pagehttp.Refuse(w, http.StatusInternalServerError, "internal error")
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(b.Bytes())
+	return linkView{Agent: a.AgentName, Question: q, Option: q.Options[link.Option], Inbox: l.s.base + "/"}, true
 }
 
 // ended shows how a ended (the first outcome).
 func (l *links) ended(ctx context.Context, w http.ResponseWriter, status int, v linkView, a store.Ask, title string) {
 	v.Pending, v.Title, v.Outcome = false, title, l.endings.endOf(ctx, a).Message
-	l.render(w, status, v)
+	writePage(w, status, linkPage(v))
 }
 
 func (l *links) serveGet(w http.ResponseWriter, r *http.Request) {
@@ -236,7 +247,7 @@ func (l *links) serveGet(w http.ResponseWriter, r *http.Request) {
 		// No --url: the inbox is where this page was opened.
 		v.Inbox = l.scheme(r) + "://" + r.Host + "/"
 	}
-	l.render(w, http.StatusOK, v)
+	writePage(w, http.StatusOK, linkPage(v))
 }
 
 // sameOrigin: the browser says the request comes from a page of the
@@ -287,7 +298,7 @@ func (l *links) servePost(w http.ResponseWriter, r *http.Request) {
 		l.ended(r.Context(), w, http.StatusConflict, v, ended.Ask, "This question was closed already")
 	case errors.As(err, &coreErr):
 		v.Title, v.Outcome = "This answer was not taken", coreErr.Message
-		l.render(w, http.StatusUnprocessableEntity, v)
+		writePage(w, http.StatusUnprocessableEntity, linkPage(v))
 	default:
 		l.s.log.Warn("answer link: reply", "ask", a.ID, "err", err)
 		pagehttp.Refuse(w, http.StatusInternalServerError, "the answer could not be stored")
