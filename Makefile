@@ -75,7 +75,7 @@ test-go-unraced:
 	$(GO) test -count=1 -run '^(TestConformance|TestInputCap|TestMemoryBounded)$$' ./hostgo # the interpreter's corpus and 500,000 calls' memory, skipped under -race
 	$(GO) test -count=1 -run '^(TestLongRepliesReachTheClient|TestBinaryLongReply|TestLineGuardOversized)$$' ./acpagent # megabytes through one goroutine, skipped under -race
 
-test-js:
+test-js: build
 	./scripts/test-js.sh
 
 test-interop: build

@@ -7,7 +7,8 @@
 # strict TypeScript project without the DOM lib, compiling and running the
 # README's examples) and the headless-Chromium tests (both corpora in a real
 # browser; the DOM provider, test/dom.test.mjs; the answer page of the real
-# askcore-stdio binary, test/page.test.mjs, which builds it with go).
+# askcore-stdio binary, test/page.test.mjs; the commands are the ones make
+# build put in bin/, ASKCORE_BIN_DIR: run alone, a file builds its own).
 # npm dependencies are installed from hostjs/package-lock.json when missing;
 # no browser is ever downloaded (the Chromium test uses /usr/bin/chromium and
 # skips with a message when it is absent).
@@ -29,6 +30,7 @@ echo "test-js: tsc --noEmit"
 [ -d ../testdata/seam ] || { echo "test-js: testdata/seam is missing" >&2; exit 1; }
 
 echo "test-js: node --test"
+export ASKCORE_BIN_DIR=$PWD/../bin
 # Three files at a time (node's default is one fewer than the CPUs: one on
 # two cores): most files wait on a browser or a child process, not the CPU
 # (4 min 14 s of wall clock for 2 min 25 s of CPU at three).
