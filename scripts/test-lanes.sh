@@ -2,30 +2,25 @@
 # make test: the suites in four lanes that run side by side,
 #
 #   go    make test-go-race (go test -race ./..., the longest stage)
-#   node  make build (the commands into bin/, once for every lane), then
-#         test-js, test-interop, test-install, in turn (test-install
+#   node  make build (the commands into bin/, once), then test-js,
+#         test-interop, test-hosts, test-install, in turn (test-install
 #         last: by then go test is about done, and its two release builds
-#         have the CPU; beside go test, in the side lane, it took six
-#         times as long and the run went past its budget)
+#         have the CPU; beside go test it took three to six times as long,
+#         and the run went past its budget)
 #   side  make check-wasm (the committed module is what the sources
 #         build; the tests use the committed one, so they need not wait
 #         for the check), lint-go (gofmt, vet), fuzz-short,
 #         test-go-unraced: what need not wait for the others, off the two
 #         long lanes
 #   net   make hosts-install: the real hosts' npm install, mostly network
-#         (about 300 s of waiting for 40 s of CPU), then test-hosts, which
-#         needs it (and bin/, which it waits for)
+#         (about 300 s of waiting for 40 s of CPU), done by the time the
+#         node lane reaches test-hosts
 #
 # A lane goes on past a failed stage, so one run reports every stage.
 #
 # Why lanes: go test -race is CPU-bound, and much of the node lane waits
 # (a browser painting, a TUI starting, an npm install on the network), so
-# the two overlap well. Beside other work (CI runs beside two CPU-bound
-# processes), a run's time is its CPU over the share of the cores it gets,
-# and the share grows with the processes it runs at once: test-hosts,
-# which waits on TUIs most of its time, runs beside test-js and
-# test-interop rather than after them (a run of 1,060 CPU seconds took
-# 870-950 s with the four node stages in one lane). Each line is printed as it comes, prefixed with its
+# the two overlap well. Each line is printed as it comes, prefixed with its
 # lane ("go   | ", "node | "), and each stage ends with a line naming it,
 # its result and its time; the summary at the end gives every stage's
 # result, wall-clock and CPU seconds (user+sys of the processes it waited
@@ -38,10 +33,9 @@ cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 
 go_lane=(test-go-race)
-node_lane=(build test-js test-interop test-install)
+node_lane=(build test-js test-interop test-hosts test-install)
 side_lane=(check-wasm lint-go fuzz-short test-go-unraced)
-net_lane=(hosts-install test-hosts)
-uses_bin=(test-js test-interop test-hosts) # the stages that wait for build
+net_lane=(hosts-install)
 lanes=(go node side net)
 
 if [ "${TEST_LANES:-}" = serial ]; then
@@ -58,24 +52,17 @@ lane() {
 	shift
 	stages "$name" "$@" 2>&1 | sed -u "s/^/$(printf '%-4s' "$name") | /"
 }
-# The stages after build do not make it again (make -o build): bin/ is
-# made once, by the node lane, and test-hosts in the net lane waits for it
-# (a command rebuilt in place while another lane runs it could fail).
+# The stages after build do not make it again (make -o build): the node
+# lane's first stage made bin/ for the stages that use it.
 stages() {
-	local name=$1 target status t0 TIMEFORMAT='%R %U %S' real user sys
+	local name=$1 target status t0 TIMEFORMAT='%R %U %S' real user sys keep
 	shift
 	for target; do
 		status=0
-		case " ${uses_bin[*]} " in
-		*" $target "*) while [ ! -e "$tmp/built" ]; do sleep 1; done ;;
-		esac
+		keep=(-o build)
+		[ "$target" != build ] || keep=()
 		t0=$(date +%s)
-		if [ "$target" = build ]; then
-			{ time { "$MAKE" --no-print-directory build 2>&1 | tee "$tmp/$target.log"; } || status=$?; } 2>"$tmp/$name.time" </dev/null
-			touch "$tmp/built"
-		else
-			{ time { "$MAKE" --no-print-directory -o build "$target" 2>&1 | tee "$tmp/$target.log"; } || status=$?; } 2>"$tmp/$name.time" </dev/null
-		fi
+		{ time { "$MAKE" --no-print-directory "${keep[@]}" "$target" 2>&1 | tee "$tmp/$target.log"; } || status=$?; } 2>"$tmp/$name.time" </dev/null
 		read -r real user sys <"$tmp/$name.time" || true
 		echo "$target $status $(($(date +%s) - t0)) $(awk "BEGIN{printf \"%d\", $user + $sys}")" >>"$tmp/$name"
 		echo "stage $target: $( ((status)) && echo "FAILED (exit $status)" || echo passed) in $(($(date +%s) - t0)) s"
