@@ -280,6 +280,7 @@ func TestLineGuardOversized(t *testing.T) {
 // allocates the limit once (the head it kept before it knew), not the
 // line, and never copies it to grow.
 func TestLineGuardDoesNotHoldOversizedLines(t *testing.T) {
+	skipBytesUnderRace(t)
 	const size = 64 << 20
 	src := io.MultiReader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"m","params":"`), &repeatReader{n: size}, strings.NewReader("\"}\n"))
 	var client syncBuffer
