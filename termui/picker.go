@@ -112,6 +112,7 @@ type Picker struct {
 
 	firstPaint time.Duration
 	doneOnce   sync.Once
+	escWait    time.Duration // how long a lone ESC waits: the const, longer in a test that splits a sequence
 }
 
 // NewPicker prepares a picker for layout (see Layout.Validate).
@@ -119,7 +120,7 @@ func NewPicker(t Terminal, layout Layout) (*Picker, error) {
 	if err := layout.Validate(); err != nil {
 		return nil, err
 	}
-	return &Picker{t: t, st: newPickerState(&layout)}, nil
+	return &Picker{t: t, st: newPickerState(&layout), escWait: escWait}, nil
 }
 
 // EndPicker wraps an error a check function returns to end Run with it
@@ -259,7 +260,7 @@ func (p *Picker) Run(ctx context.Context, check func(ctx context.Context, questi
 				return nil, rerr
 			}
 		} else if escTimer == nil {
-			escTimer = time.NewTimer(escWait)
+			escTimer = time.NewTimer(p.escWait)
 			escFired = escTimer.C
 		}
 		select {

@@ -117,8 +117,13 @@ func ask(t *testing.T, s store.Store, f fixture, id string) store.Ask {
 	return a
 }
 
+// notifier's timeout is what a hanging receiver costs a test, and the
+// time an answering one has to answer: a delivery answered after it is a
+// failed attempt, sent again (at least once is the contract), and with
+// 300 ms a loaded CI machine had the receiver's 200 arrive late and the
+// webhook delivered twice.
 func notifier(s store.Store) *notify.Notifier {
-	return notifierTimeout(s, 300*time.Millisecond)
+	return notifierTimeout(s, 3*time.Second)
 }
 
 func notifierTimeout(s store.Store, timeout time.Duration) *notify.Notifier {
