@@ -4,7 +4,9 @@
 #   1. make dist PLATFORMS=linux/amd64 twice: the same bytes both times
 #      (archives, SHA256SUMS, npm tarballs), and sha256sum -c passes;
 #   2. the archive's four binaries report the release's version
-#      (COMMAND VERSION (COMMIT)), and go version -m shows the -X flags;
+#      (COMMAND VERSION (COMMIT)), go version -m shows the build settings,
+#      and none weighs more than 20 MB (20,000,000 bytes: the release's
+#      target; the hub is the heaviest, BENCHMARKS.md "Weight");
 #   3. interop/install/install.test.mjs: the npm tarballs published to a
 #      local registry (verdaccio, on 127.0.0.1, no uplinks: nothing leaves
 #      the machine), then in a fresh HOME npx -y @askcore/mcp speaks MCP,
@@ -63,7 +65,12 @@ for c in askcore-stdio askcore-acp askcore-mcp askcore-hub; do
       exit 1
     }
   done
-  echo "test-install: $got ($(stat -c %s "$bin") bytes)"
+  size=$(stat -c %s "$bin")
+  echo "test-install: $got ($size bytes)"
+  if ((size > 20000000)); then
+    echo "test-install: FAIL: $c is $size bytes, over the release's 20 MB (20,000,000 bytes; RATIONALE.md \"Weight\" says what else could go)" >&2
+    exit 1
+  fi
 done
 
 # verdaccio, from npm, into a cache directory.

@@ -26,16 +26,12 @@ type dialect struct {
 	// notifyCall, selected in a transaction with a Watch key, sends its
 	// wake-up to every process when the transaction commits.
 	notifyCall string
-	// prepare: the store keeps each query prepared (runner); the driver
-	// does not.
-	prepare bool
 }
 
 var (
 	sqliteDialect = dialect{
-		name:    "sqlite",
-		autoID:  "INTEGER PRIMARY KEY",
-		prepare: true,
+		name:   "sqlite",
+		autoID: "INTEGER PRIMARY KEY",
 	}
 	postgresDialect = dialect{
 		name:           "postgres",

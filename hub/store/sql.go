@@ -22,8 +22,9 @@ type sqlStore struct {
 	// nil on PostgreSQL); closing is closed when the store closes.
 	writes  chan *write
 	closing <-chan struct{}
-	// stmts: query text to its *sql.Stmt, when d.prepare (runner).
-	stmts sync.Map
+	// stmts: query text to its *sql.Stmt (runner); met: the queries a
+	// transaction ran unprepared, to prepare after it.
+	stmts, met sync.Map
 
 	closeOnce sync.Once
 	stop      context.CancelFunc // ends the background goroutines
@@ -106,11 +107,13 @@ func (s *sqlStore) tx(ctx context.Context, f func(context.Context, *sql.Tx) erro
 	if err != nil {
 		return err
 	}
-	if err := f(ctx, tx); err != nil {
+	if err = f(ctx, tx); err != nil {
 		_ = tx.Rollback()
-		return err
+	} else {
+		err = tx.Commit()
 	}
-	return tx.Commit()
+	s.prepareMet(ctx)
+	return err
 }
 
 func (s *sqlStore) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {

@@ -6,9 +6,10 @@ import (
 )
 
 // runner runs the store's queries on the database (tx nil) or in a
-// transaction, each (where the dialect asks for it) as a statement
-// prepared once per connection: on SQLite, parsing every query anew was
-// a fifth of a busy hub's CPU. pgx caches its own prepared statements.
+// transaction, each as a statement prepared once per connection: on
+// SQLite, parsing every query anew was a fifth of a busy hub's CPU; on
+// PostgreSQL, whose driver (lib/pq) prepares nothing itself, about a
+// third of the server's (BENCHMARKS.md, "The hub").
 type runner struct {
 	s  *sqlStore
 	tx *sql.Tx
@@ -17,15 +18,20 @@ type runner struct {
 // on is the runner of tx, or of the database when tx is nil.
 func (s *sqlStore) on(tx *sql.Tx) runner { return runner{s, tx} }
 
-// stmt is query's prepared statement (nil where the dialect does not
-// prepare), bound to the runner's transaction.
+// stmt is query's prepared statement, bound to the runner's transaction;
+// nil (run it unprepared) for a query not prepared yet in a transaction
+// on PostgreSQL, which prepareMet prepares after it. Preparing takes a
+// connection of the pool, and there transactions run side by side: with
+// every connection in a transaction waiting for another, the pool
+// deadlocked (it did, with 4). SQLite's transactions take turns in one
+// writer (s.writes), so one never waits for a connection another holds.
 func (r runner) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if !r.s.d.prepare {
-		return nil, nil
-	}
 	var st *sql.Stmt
 	if v, ok := r.s.stmts.Load(query); ok {
 		st = v.(*sql.Stmt)
+	} else if r.tx != nil && r.s.writes == nil {
+		r.s.met.Store(query, nil)
+		return nil, nil
 	} else {
 		p, err := r.s.db.PrepareContext(ctx, query)
 		if err != nil {
@@ -96,5 +102,15 @@ func (s *sqlStore) closeStmts() {
 		v.(*sql.Stmt).Close()
 		s.stmts.Delete(k)
 		return true
+	})
+}
+
+// prepareMet prepares the queries transactions ran unprepared (stmt);
+// tx calls it once its transaction has given its connection back.
+func (s *sqlStore) prepareMet(ctx context.Context) {
+	s.met.Range(func(q, _ any) bool {
+		s.met.Delete(q)
+		_, err := s.on(nil).stmt(ctx, q.(string))
+		return err == nil
 	})
 }

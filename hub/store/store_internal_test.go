@@ -5,12 +5,15 @@ import (
 	"database/sql"
 	"errors"
 	"net/url"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/lib/pq"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -95,8 +98,8 @@ func TestPollWakesUnannounced(t *testing.T) {
 	}
 }
 
-// TestPostgresPool: a PostgreSQL store keeps pgxpool's number of
-// connections (the larger of 4 and the CPUs) unless the URL's
+// TestPostgresPool: a PostgreSQL store keeps by default the larger of 4
+// and the CPUs as its number of connections, unless the URL's
 // pool_max_conns says otherwise, and the pool_ parameters never reach the
 // server as settings (which would refuse them).
 func TestPostgresPool(t *testing.T) {
@@ -121,5 +124,145 @@ func TestPostgresPool(t *testing.T) {
 		require.NoError(t, err, "the store works")
 		assert.Equal(t, tc.want, st.(*sqlStore).db.Stats().MaxOpenConnections)
 		st.Close()
+	}
+}
+
+// TestPostgresURL: the pool's parameters are read from the URL and taken
+// out of what lib/pq connects with, a bad one is an error naming it, the
+// sslmode is libpq's default (prefer) unless named, and only postgres://
+// URLs are taken, their password never repeated in an error.
+func TestPostgresURL(t *testing.T) {
+	unsetenv(t, "PGSSLMODE")
+	p, err := parsePostgresURL("postgres://hub:secret@db.internal/askcore?application_name=hub")
+	require.NoError(t, err)
+	assert.Equal(t, max(4, runtime.NumCPU()), p.maxConns)
+	assert.Equal(t, time.Hour, p.maxConnLifetime)
+	assert.Equal(t, 30*time.Minute, p.maxConnIdleTime)
+	assert.Equal(t, pq.SSLModePrefer, p.cfg.SSLMode)
+	assert.Equal(t, "postgres://hub:secret@db.internal/askcore?application_name=hub&sslmode=prefer", p.dsn)
+
+	p, err = parsePostgresURL("postgresql://hub@db.internal/askcore?pool_max_conns=2&pool_max_conn_lifetime=5m&pool_max_conn_idle_time=1m&sslmode=verify-full&search_path=hub")
+	require.NoError(t, err)
+	assert.Equal(t, 2, p.maxConns)
+	assert.Equal(t, 5*time.Minute, p.maxConnLifetime)
+	assert.Equal(t, time.Minute, p.maxConnIdleTime)
+	assert.Equal(t, pq.SSLModeVerifyFull, p.cfg.SSLMode)
+	assert.Equal(t, map[string]string{"search_path": "hub"}, p.cfg.Runtime, "the server's settings")
+	assert.Equal(t, "postgresql://hub@db.internal/askcore?search_path=hub&sslmode=verify-full", p.dsn)
+
+	p, err = parsePostgresURL("postgres://?host=%2Ftmp%2Fpg&dbname=askcore")
+	require.NoError(t, err)
+	assert.Equal(t, "/tmp/pg", p.cfg.Host)
+	assert.Equal(t, "askcore", p.cfg.Database)
+	assert.Equal(t, pq.SSLModeDisable, p.cfg.SSLMode, "a Unix socket has no TLS")
+
+	for _, tc := range []struct{ url, want string }{
+		{"postgres://db/askcore?pool_max_conns=0", `pool_max_conns="0"`},
+		{"postgres://db/askcore?pool_max_conns=many", `pool_max_conns="many"`},
+		{"postgres://db/askcore?pool_max_conn_lifetime=1day", `pool_max_conn_lifetime="1day"`},
+		{"postgres://db/askcore?pool_max_conn_idle_time=-", `pool_max_conn_idle_time="-"`},
+		{"host=db dbname=askcore", "postgres:// or postgresql:// URL"},
+		{"postgres://hub:secret@db:port/askcore", "invalid port"},
+	} {
+		_, err := parsePostgresURL(tc.url)
+		require.Error(t, err, tc.url)
+		assert.Contains(t, err.Error(), tc.want)
+		assert.NotContains(t, err.Error(), "secret")
+	}
+}
+
+// TestPostgresSetupHintFromEnv: without a user or a database in the URL,
+// the hint names the user lib/pq took from PGUSER and the database
+// PostgreSQL then takes, the user's.
+func TestPostgresSetupHintFromEnv(t *testing.T) {
+	u, err := url.Parse(pgtest.NewDB(t))
+	require.NoError(t, err)
+	u.User, u.Path = nil, ""
+	t.Setenv("PGUSER", "hub_envrole")
+	unsetenv(t, "PGDATABASE")
+	_, err = OpenPostgres(context.Background(), u.String())
+	require.Error(t, err)
+	for _, w := range []string{`role "hub_envrole" does not exist`, "createuser --pwprompt hub_envrole", "createdb --owner hub_envrole hub_envrole"} {
+		assert.Contains(t, err.Error(), w)
+	}
+}
+
+// TestListenReconnects: a PostgreSQL store whose LISTEN connection is
+// lost connects again, wakes every watcher (a notification may have been
+// lost meanwhile), and hears the notifications sent after.
+func TestListenReconnects(t *testing.T) {
+	ctx := context.Background()
+	st, err := OpenPostgres(ctx, pgtest.NewDB(t))
+	require.NoError(t, err)
+	defer st.Close()
+	s := st.(*sqlStore)
+	idle, stopIdle := s.Watch(AskKey("ask_idle"))
+	defer stopIdle()
+	var killed int
+	require.NoError(t, s.db.QueryRowContext(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND query LIKE 'LISTEN %'`).Scan(&killed))
+	require.Equal(t, 1, killed, "the listener's backend")
+	select {
+	case <-idle:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no watcher woken after the listener reconnected")
+	}
+	one, stopOne := s.Watch(AskKey("ask_one"))
+	defer stopOne()
+	_, err = s.db.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, AskKey("ask_one"))
+	require.NoError(t, err)
+	select {
+	case <-one:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the notification sent after the reconnection was not heard")
+	}
+}
+
+// TestPostgresPrepareInTransactions: transactions holding every
+// connection of the pool, each meeting a query not prepared yet, finish
+// (preparing it took a connection none would give back); the query is
+// prepared after them, and runs prepared in the transactions after.
+func TestPostgresPrepareInTransactions(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	u, err := url.Parse(pgtest.NewDB(t))
+	require.NoError(t, err)
+	q := u.Query()
+	q.Set("pool_max_conns", "2")
+	u.RawQuery = q.Encode()
+	st, err := OpenPostgres(ctx, u.String())
+	require.NoError(t, err)
+	defer st.Close()
+	s := st.(*sqlStore)
+	const query = `SELECT count(*) FROM people WHERE id > $1`
+	run := func(txs int) {
+		var holding sync.WaitGroup
+		holding.Add(txs)
+		errs := make(chan error, txs)
+		for range txs {
+			go func() {
+				errs <- s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+					holding.Done()
+					holding.Wait() // every transaction holds a connection
+					var n int
+					return s.on(tx).QueryRowContext(ctx, query, 0).Scan(&n)
+				})
+			}()
+		}
+		for range txs {
+			require.NoError(t, <-errs)
+		}
+	}
+	run(2)
+	_, prepared := s.stmts.Load(query)
+	assert.True(t, prepared)
+	run(2)
+}
+
+// unsetenv unsets the environment variables keys until t ends.
+func unsetenv(t *testing.T, keys ...string) {
+	for _, k := range keys {
+		t.Setenv(k, "") // restores the variable at the end
+		require.NoError(t, os.Unsetenv(k))
 	}
 }

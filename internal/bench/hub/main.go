@@ -11,6 +11,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -29,7 +30,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/lib/pq"
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub"
@@ -293,17 +294,18 @@ func commitTimes(ctx context.Context, dsn string) (map[string]time.Time, bool) {
 	if !hubstore.IsPostgres(dsn) {
 		return nil, false
 	}
-	conn, err := pgx.Connect(ctx, dsn)
+	c, err := pq.NewConnector(dsn)
 	if err != nil {
 		return nil, false
 	}
-	defer conn.Close(ctx)
+	db := sql.OpenDB(c)
+	defer db.Close()
 	var on string
-	if conn.QueryRow(ctx, "SHOW track_commit_timestamp").Scan(&on) != nil || on != "on" {
+	if db.QueryRowContext(ctx, "SHOW track_commit_timestamp").Scan(&on) != nil || on != "on" {
 		fmt.Println("  (no commit timestamps: track_commit_timestamp is off on this server)")
 		return nil, false
 	}
-	rows, err := conn.Query(ctx, "SELECT ask_id, pg_xact_commit_timestamp(xmin) FROM events WHERE kind = 'replied'")
+	rows, err := db.QueryContext(ctx, "SELECT ask_id, pg_xact_commit_timestamp(xmin) FROM events WHERE kind = 'replied'")
 	if err != nil {
 		return nil, false
 	}

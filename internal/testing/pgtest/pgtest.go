@@ -1,13 +1,15 @@
 // Package pgtest gives tests a real PostgreSQL: the server named by
-// ASKCORE_TEST_POSTGRES (a postgres:// URL), or else a throwaway cluster
-// that Main starts with Debian's initdb and pg_ctl in a temporary
-// directory (as the postgres user when the tests run as root: PostgreSQL
-// refuses to run as root), listening on a Unix socket only. Each test
-// gets a database of its own (NewDB).
+// ASKCORE_TEST_POSTGRES (a postgres:// URL; sslmode=disable in it for a
+// server without TLS, lib/pq's default being require), or else a
+// throwaway cluster that Main starts with Debian's initdb and pg_ctl in a
+// temporary directory (as the postgres user when the tests run as root:
+// PostgreSQL refuses to run as root), listening on a Unix socket only.
+// Each test gets a database of its own (NewDB).
 package pgtest
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/url"
 	"os"
@@ -18,7 +20,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/lib/pq"
 )
 
 // EnvURL names a PostgreSQL server to use instead of a throwaway cluster.
@@ -145,24 +147,14 @@ func NewDB(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	t.Cleanup(func() {
-		if c, err := pgx.Connect(ctx, admin); err == nil {
-			_, _ = c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-			_ = c.Close(ctx)
-		}
-	})
+	t.Cleanup(func() { _ = execSQL(ctx, admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
 	return u
 }
 
 // CreateDB creates the database name on the server of adminURL and
 // returns its URL.
 func CreateDB(ctx context.Context, adminURL, name string) (string, error) {
-	conn, err := pgx.Connect(ctx, adminURL)
-	if err != nil {
-		return "", err
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	if err := execSQL(ctx, adminURL, "CREATE DATABASE "+name); err != nil {
 		return "", err
 	}
 	u, err := url.Parse(adminURL)
@@ -171,4 +163,16 @@ func CreateDB(ctx context.Context, adminURL, name string) (string, error) {
 	}
 	u.Path = "/" + name
 	return u.String(), nil
+}
+
+// execSQL runs query on the database of dbURL, on a connection of its own.
+func execSQL(ctx context.Context, dbURL, query string) error {
+	c, err := pq.NewConnector(dbURL)
+	if err != nil {
+		return err
+	}
+	db := sql.OpenDB(c)
+	defer db.Close()
+	_, err = db.ExecContext(ctx, query)
+	return err
 }
