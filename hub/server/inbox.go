@@ -171,18 +171,26 @@ type inboxData struct {
 	Person string
 }
 
+// pageHead is the head of the inbox's pages: their charset, viewport,
+// colour schemes, referrer policy, title and icon, then rest.
+func pageHead(referrer, title string, rest ...g.Node) g.Node {
+	return h.Head(
+		h.Meta(h.Charset("utf-8")),
+		h.Meta(h.Name("viewport"), h.Content("width=device-width, initial-scale=1")),
+		h.Meta(h.Name("color-scheme"), h.Content("light dark")),
+		h.Meta(h.Name("referrer"), h.Content(referrer)),
+		h.TitleEl(g.Text(title)),
+		h.Link(h.Rel("icon"), h.Href("/favicon.svg"), h.Type("image/svg+xml")),
+		g.Group(rest),
+	)
+}
+
 // inboxPage is the inbox's document: the page's script (inbox.js) fills
 // it in. The person's name goes in as text, escaped.
 func inboxPage(d inboxData) g.Node {
 	return h.Doctype(h.HTML(h.Lang("en"),
-		h.Head(
-			h.Meta(h.Charset("utf-8")),
-			h.Meta(h.Name("viewport"), h.Content("width=device-width, initial-scale=1")),
-			h.Meta(h.Name("color-scheme"), h.Content("light dark")),
-			h.Meta(h.Name("referrer"), h.Content("no-referrer")),
+		pageHead("no-referrer", "askcore inbox",
 			h.Meta(h.Name("askcore-csrf"), h.Content(d.CSRF)),
-			h.TitleEl(g.Text("askcore inbox")),
-			h.Link(h.Rel("icon"), h.Href("/favicon.svg"), h.Type("image/svg+xml")),
 			h.Link(h.Rel("stylesheet"), h.Href("/host/dom.css")),
 			h.Link(h.Rel("stylesheet"), h.Href("/inbox/inbox.css")),
 			h.Link(h.Rel("preload"), h.Href("/host/askcore.wasm"), h.As("fetch"), h.Type("application/wasm"), g.Attr("crossorigin")),
@@ -229,13 +237,7 @@ func signinPage(d signinData) g.Node {
 		}
 	}
 	return h.Doctype(h.HTML(h.Lang("en"),
-		h.Head(
-			h.Meta(h.Charset("utf-8")),
-			h.Meta(h.Name("viewport"), h.Content("width=device-width, initial-scale=1")),
-			h.Meta(h.Name("color-scheme"), h.Content("light dark")),
-			h.Meta(h.Name("referrer"), h.Content("same-origin")),
-			h.TitleEl(g.Text("Sign in to the askcore inbox")),
-			h.Link(h.Rel("icon"), h.Href("/favicon.svg"), h.Type("image/svg+xml")),
+		pageHead("same-origin", "Sign in to the askcore inbox",
 			h.Link(h.Rel("stylesheet"), h.Href("/inbox/inbox.css")),
 		),
 		h.Body(h.Main(h.Class("card"),
