@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/hostgo"
 )
 
 // TestLoadManyConcurrentSessions: one askcore-acp connection (acp-go-sdk's
@@ -175,10 +176,19 @@ func loadSessions(t *testing.T, engineName string, n int) {
 		engineName, n, asking.Round(time.Millisecond), elapsed.Round(time.Millisecond),
 		mib(heapBase.HeapInuse), mib(heapPeak.HeapInuse), n, float64(heapPeak.HeapInuse-min(heapPeak.HeapInuse, heapBase.HeapInuse))/1024/float64(n), mib(heapEnd.HeapInuse),
 		goroutinesPeak)
-	// Bounded: a fixed allowance (wasm instances, compiled code, buffers)
-	// plus 128 KiB per pending question.
-	assert.Less(t, heapPeak.HeapInuse-min(heapPeak.HeapInuse, heapBase.HeapInuse), uint64(32<<20)+uint64(n)*128<<10,
-		"the heap grew beyond 32 MiB + 128 KiB per pending question")
+	// Bounded: a fixed allowance (compiled code, buffers) plus 128 KiB per
+	// pending question, and on wasm what the engine may hold by design
+	// beyond the one instance of the base: its pool (an instance per CPU)
+	// at the size that recycles an instance. How many instances the load
+	// makes, and whether the tiered start's compiled module arrived
+	// before the base, is the machine's timing: at a load of 16-29 the
+	// growth was 46 MiB for 50 questions under -race, 18 MiB after.
+	allowance := uint64(32 << 20)
+	if engineName == frontdoor.EngineWasm {
+		allowance += uint64(runtime.GOMAXPROCS(0)) * hostgo.DefaultRecyclePages * 64 << 10
+	}
+	assert.Less(t, heapPeak.HeapInuse-min(heapPeak.HeapInuse, heapBase.HeapInuse), allowance+uint64(n)*128<<10,
+		"the heap grew beyond %d MiB + 128 KiB per pending question", allowance>>20)
 
 	h.close()
 	verifyNoLeaks(t, before)
