@@ -261,10 +261,11 @@ func (s *Server) broadcastLocked(event string, data []byte) {
 // serveEvents streams the queue: the pending questions, then each question
 // added and ended.
 func (s *Server) serveEvents(w http.ResponseWriter, req *http.Request, r *run) {
-	st, ok := pagehttp.NewStream(w)
+	st, ok := pagehttp.NewStream(w, 0)
 	if !ok {
 		return
 	}
+	defer st.Close()
 	sub := &subscriber{ch: make(chan []byte, subscriberBuffer), dropped: make(chan struct{})}
 	s.mu.Lock()
 	if s.run != r {
@@ -284,8 +285,6 @@ func (s *Server) serveEvents(w http.ResponseWriter, req *http.Request, r *run) {
 	st.Open(sseRetry)
 	st.Send("pending", snapshot)
 	st.Flush()
-	tick := time.NewTicker(pagehttp.KeepAlive)
-	defer tick.Stop()
 	for {
 		select {
 		case frame := <-sub.ch:
@@ -295,7 +294,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, req *http.Request, r *run) {
 				st.Write(<-sub.ch)
 			}
 			st.Flush()
-		case <-tick.C:
+		case <-st.KeepAliveDue():
 			st.KeepAlive()
 		case <-sub.dropped:
 			return

@@ -78,6 +78,7 @@ func (s *Server) inboxRoutes() {
 		secureOrigin:    s.secure,
 		sessionLifetime: DefaultSessionLifetime,
 		poll:            DefaultInboxPoll,
+		keepAlive:       s.keep,
 		now:             s.now,
 		subs:            map[chan struct{}]struct{}{},
 		closed:          s.Closing(),
@@ -96,6 +97,7 @@ type inbox struct {
 	secureOrigin    bool          // people reach the hub over TLS
 	sessionLifetime time.Duration
 	poll            time.Duration
+	keepAlive       time.Duration // of the event streams (0: pagehttp.KeepAlive)
 	now             func() time.Time
 
 	mu     sync.Mutex
@@ -445,10 +447,11 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 		pagehttp.Refuse(w, http.StatusUnauthorized, "not signed in")
 		return
 	}
-	st, ok := pagehttp.NewStream(w)
+	st, ok := pagehttp.NewStream(w, in.keepAlive)
 	if !ok {
 		return
 	}
+	defer st.Close()
 	ctx := req.Context()
 	changed, stopWatch := in.store.Watch(store.PersonKey(p.ID))
 	defer stopWatch()
@@ -479,15 +482,13 @@ func (in *inbox) serveEvents(w http.ResponseWriter, req *http.Request) {
 
 	poll := time.NewTicker(in.poll)
 	defer poll.Stop()
-	keep := time.NewTicker(pagehttp.KeepAlive)
-	defer keep.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-in.closed:
 			return
-		case <-keep.C:
+		case <-st.KeepAliveDue():
 			if !st.KeepAlive() {
 				return
 			}

@@ -174,6 +174,9 @@ type sse struct {
 	t    *testing.T
 	sc   *bufio.Scanner
 	stop context.CancelFunc
+	// keepAlives counts the keep-alive comments read so far (the events'
+	// readers skip them).
+	keepAlives int
 }
 
 type sseEvent struct {
@@ -247,6 +250,8 @@ func (s *sse) nextAny() sseEvent {
 			ev.name = strings.TrimPrefix(line, "event: ")
 		case strings.HasPrefix(line, "data: "):
 			ev.data = json.RawMessage(strings.TrimPrefix(line, "data: "))
+		case line == ": keep-alive":
+			s.keepAlives++
 		case line == "" && ev.name != "":
 			return ev
 		}

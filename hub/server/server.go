@@ -55,6 +55,9 @@ type Options struct {
 	Logger *slog.Logger
 	// ExpireEvery is how often due asks are expired (0: every second).
 	ExpireEvery time.Duration
+	// KeepAlive is how often an idle inbox event stream gets a comment
+	// that keeps proxies from closing it (0: 15 s).
+	KeepAlive time.Duration
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// AgentRate and AgentBurst limit the requests of one agent token per
@@ -74,6 +77,7 @@ type Server struct {
 	log     *slog.Logger
 	now     func() time.Time
 	expire  time.Duration
+	keep    time.Duration // Options.KeepAlive
 	metrics *metrics
 	mtoken  string
 	base    string
@@ -101,6 +105,7 @@ func New(opts Options) (*Server, error) {
 		log:     opts.Logger,
 		now:     opts.Now,
 		expire:  opts.ExpireEvery,
+		keep:    opts.KeepAlive,
 		metrics: newMetrics(),
 		mtoken:  opts.MetricsToken,
 		base:    strings.TrimSuffix(opts.BaseURL, "/"),

@@ -120,13 +120,15 @@ func mustURL(t *testing.T, s string) *url.URL {
 // TestInboxStreamOutlastsServerTimeouts: the inbox's event stream stays
 // open past every server timeout, as long as the page does: another
 // device answering an ask in between, and a new ask after all the
-// timeouts, both reach the open stream. (Before, the stream was cut at
-// the write timeout: the browser's "connection lost" every 90 s, and
-// ERR_INCOMPLETE_CHUNKED_ENCODING when the cut came with another
-// device's answer.)
+// timeouts, both reach the open stream, and the idle stream gets its
+// keep-alive comments meanwhile (every Options.KeepAlive, shortened here
+// from 15 s). (Before, the stream was cut at the write timeout: the
+// browser's "connection lost" every 90 s, and
+// ERR_INCOMPLETE_CHUNKED_ENCODING when the cut came with another device's
+// answer.)
 func TestInboxStreamOutlastsServerTimeouts(t *testing.T) {
 	const timeout = time.Second // not less: see TestWaitsOutlastServerTimeouts
-	inboxEachStoreServed(t, Options{}, timeout, func(t *testing.T, e *inboxEnv) {
+	inboxEachStoreServed(t, Options{KeepAlive: timeout / 10}, timeout, func(t *testing.T, e *inboxEnv) {
 		phone := e.signin("ada")
 		desktop := e.signin("ada")
 		agent := e.agent("ada", "builder")
@@ -139,6 +141,8 @@ func TestInboxStreamOutlastsServerTimeouts(t *testing.T) {
 		end := ev.next()
 		assert.Equal(t, "end", end.name, "another device's answer reaches the open stream")
 		assert.Contains(t, string(end.data), id)
+		// About 20 were due while it was idle; at the default 15 s, none.
+		assert.GreaterOrEqual(t, ev.keepAlives, 2, "the idle stream's keep-alive comments")
 		time.Sleep(2 * timeout)
 		second := agent.ask(dbRequest, "call-2", "s1")
 		add := ev.next()

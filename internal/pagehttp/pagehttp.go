@@ -109,7 +109,8 @@ func ReadPost(w http.ResponseWriter, req *http.Request, noun string, v any) bool
 }
 
 // KeepAlive is how often an idle event stream gets a comment, so that
-// proxies and browsers keep it open.
+// proxies and browsers keep it open, unless its server says otherwise
+// (NewStream).
 const KeepAlive = 15 * time.Second
 
 // WriteWithin is how long one write of an event stream may take before
@@ -125,23 +126,36 @@ const WriteWithin = 4 * KeepAlive
 // a browser reports as ERR_INCOMPLETE_CHUNKED_ENCODING: the next event,
 // often another device's answer, was the first write after it.)
 type Stream struct {
-	w   http.ResponseWriter
-	rc  *http.ResponseController
-	err error // the first failed write or flush: the client is gone
+	w    http.ResponseWriter
+	rc   *http.ResponseController
+	keep *time.Ticker
+	err  error // the first failed write or flush: the client is gone
 }
 
-// NewStream takes w for an event stream, or refuses (500) when w cannot
-// stream. Nothing is written until Open.
-func NewStream(w http.ResponseWriter) (*Stream, bool) {
+// NewStream takes w for an event stream whose keep-alive comments are due
+// every keepAlive (0: KeepAlive; a test shortens it), or refuses (500)
+// when w cannot stream. Nothing is written until Open; Close stops the
+// keep-alive ticks.
+func NewStream(w http.ResponseWriter, keepAlive time.Duration) (*Stream, bool) {
 	if _, ok := w.(http.Flusher); !ok {
 		Refuse(w, http.StatusInternalServerError, "streaming unsupported")
 		return nil, false
 	}
+	if keepAlive <= 0 {
+		keepAlive = KeepAlive
+	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-	return &Stream{w: w, rc: rc}, true
+	return &Stream{w: w, rc: rc, keep: time.NewTicker(keepAlive)}, true
 }
+
+// KeepAliveDue ticks each time a keep-alive comment is due; the handler's
+// loop, the stream's one writer, sends it with KeepAlive.
+func (s *Stream) KeepAliveDue() <-chan time.Time { return s.keep.C }
+
+// Close stops the keep-alive ticks.
+func (s *Stream) Close() { s.keep.Stop() }
 
 // Open starts the stream: its headers, and how long the browser waits
 // before it reconnects.

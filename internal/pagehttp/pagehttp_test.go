@@ -1,12 +1,16 @@
 package pagehttp
 
 import (
+	"bufio"
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSameOrigin(t *testing.T) {
@@ -61,4 +65,62 @@ func TestReadPost(t *testing.T) {
 		assert.False(t, ok, c.name)
 		assert.Equal(t, c.status, w.Code, c.name)
 	}
+}
+
+// An idle stream gets a keep-alive comment every keepAlive (shortened here
+// from KeepAlive's 15 s) and stays open past the server's read and write
+// timeouts, which NewStream lifts for it.
+func TestStreamKeepAlive(t *testing.T) {
+	const (
+		timeout   = 300 * time.Millisecond
+		keepAlive = 50 * time.Millisecond
+	)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		st, ok := NewStream(w, keepAlive)
+		if !ok {
+			return
+		}
+		defer st.Close()
+		st.Open(time.Second)
+		st.Flush()
+		for {
+			select {
+			case <-req.Context().Done():
+				return
+			case <-st.KeepAliveDue():
+				if !st.KeepAlive() {
+					return
+				}
+			}
+		}
+	}))
+	srv.Config.ReadTimeout, srv.Config.WriteTimeout = timeout, timeout
+	srv.Start()
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // only a failing test waits that long
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	require.NoError(t, err)
+	res, err := srv.Client().Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	require.Equal(t, "text/event-stream; charset=utf-8", res.Header.Get("Content-Type"))
+	start := time.Now()
+	sc := bufio.NewScanner(res.Body)
+	require.True(t, sc.Scan())
+	assert.Equal(t, "retry: 1000", sc.Text())
+	comments := 0
+	for time.Since(start) < 3*timeout {
+		require.True(t, sc.Scan(), "the stream ended after %s: %v", time.Since(start), sc.Err())
+		switch line := sc.Text(); line {
+		case ": keep-alive":
+			comments++
+		case "":
+		default:
+			t.Fatalf("an idle stream sent %q", line)
+		}
+	}
+	// 18 were due, and a loaded machine may run late; at KeepAlive's 15 s
+	// (the interval not applied) the first would come alone, long after.
+	assert.GreaterOrEqual(t, comments, 2)
 }
