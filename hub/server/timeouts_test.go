@@ -7,13 +7,16 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	hubstore "github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/pagetest"
 )
 
 // TestWaitsOutlastServerTimeouts: askcore-hub serves with read and write
@@ -182,4 +185,77 @@ func TestInboxToldTheProgramWaits(t *testing.T) {
 		require.Equal(t, http.StatusOK, status)
 		assert.Equal(t, "replied", agent.poll(id, 0)["state"])
 	})
+}
+
+// TestInboxHeldOpenInChromium: the signed-in inbox in headless Chromium,
+// held open past every server timeout (shortened to a second; the
+// keep-alives to a fifth of it, as 15 s is to 90 s): another device's
+// answer and then a new ask both show live, and the page's status line
+// never once said the connection was lost. (The soak in
+// hostjs/test/inbox.test.mjs, "held open", does this for minutes on
+// demand.) On SQLite only: the stream outlasts the timeouts the same way
+// on every store, which TestInboxStreamOutlastsServerTimeouts shows on
+// both; this adds the browser, at a few seconds a run.
+func TestInboxHeldOpenInChromium(t *testing.T) {
+	tab := pagetest.Chromium(t)
+	const timeout = time.Second // not less: see TestWaitsOutlastServerTimeouts
+	store, err := hubstore.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { store.Close() })
+	e := serveInboxEnv(t, store, Options{KeepAlive: timeout / 5}, timeout)
+	page, cancel := context.WithTimeout(tab, 2*inboxPatience) // a failing step fails rather than hangs
+	defer cancel()
+	// until waits for expr to hold in the page (asked again after the
+	// sign-in's navigation).
+	until := func(expr string) {
+		t.Helper()
+		var err error
+		for deadline := time.Now().Add(inboxPatience); time.Now().Before(deadline) && page.Err() == nil; {
+			if _, err = chromedp.Run(page, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline)))); err == nil {
+				return
+			}
+		}
+		t.Fatalf("the page never had %s: %v", expr, err)
+	}
+	// shows: the page shows ask id's form in state.
+	shows := func(id, state string) string {
+		return `document.querySelector('article[data-ask-id="` + id + `"] form[data-askcore-state="` + state + `"]') !== null`
+	}
+	eval := func(expr string) {
+		t.Helper()
+		_, err := chromedp.Run(page, chromedp.Evaluate[any](expr))
+		require.NoError(t, err)
+	}
+
+	require.NoError(t, chromedp.Do(page, chromedp.Navigate(e.origin()+"/signin?token="+e.hooks.link("ada", 10*time.Minute))))
+	eval(`document.querySelector('form button').click()`)
+	until(`location.pathname === '/' && !!window.__askcoreInbox?.ready`)
+	// Every change of the status line, seen in the page: a "lost" that
+	// came and went between two looks from here is caught too.
+	eval(`window.__statuses = [];
+		const status = document.getElementById('status');
+		new MutationObserver(() => window.__statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });`)
+
+	phone := e.signin("ada")
+	agent := e.agent("ada", "builder")
+	first := agent.ask(dbRequest, "call-1", "s1")
+	until(shows(first, "open"))
+	time.Sleep(3 * timeout / 2) // outlast the server's timeouts: the point of the test
+	status, _ := phone.reply(first, map[string]any{"picks": []map[string]any{{"options": []int{1}, "text": ""}}}, nil)
+	require.Equal(t, http.StatusOK, status)
+	until(shows(first, "answered"))
+	time.Sleep(3 * timeout / 2)
+	second := agent.ask(dbRequest, "call-2", "s1")
+	until(shows(second, "open"))
+
+	statuses, err := chromedp.Run(page, chromedp.Evaluate[[]string](`window.__statuses`))
+	require.NoError(t, err)
+	assert.NotEmpty(t, statuses, "the observer saw the status line change")
+	var lost []string
+	for _, s := range statuses {
+		if strings.Contains(s, "lost") {
+			lost = append(lost, s)
+		}
+	}
+	assert.Empty(t, lost, "the page lost its stream; its status line was %q", statuses)
 }
