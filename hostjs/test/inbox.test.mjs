@@ -435,6 +435,11 @@ test('answered on another device: the open inbox marks what was chosen (not the 
   const agent = agentAPI(hub, agentToken(hub, 'answered-elsewhere'));
   const desktop = await signIn(t, hub);
   const phone = await signIn(t, hub);
+  // The desktop's clock, to fast-forward: installed, then the page loaded
+  // again so that its script's timers are the clock's.
+  await desktop.context().clock.install();
+  await desktop.reload();
+  await desktop.waitForFunction(() => window.__askcoreInbox?.ready, null, { timeout: PATIENCE });
   const id = await agent.ask(DB_REQUEST, 'call-elsewhere', 'session-e');
   const card = desktop.locator(`article[data-ask-id="${id}"]`);
   await card.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
@@ -456,6 +461,10 @@ test('answered on another device: the open inbox marks what was chosen (not the 
   assert.match(await status.textContent(), /MySQL[\s\S]*Answered by .+ from the inbox/);
   assert.equal(await status.evaluate((e) => e.classList.contains('askcore-status-error')), false, 'not styled as an error');
   assert.equal(await status.getAttribute('role'), 'status');
+  // Answered, its time still ages.
+  assert.equal(await card.locator('.ask-meta time').textContent(), 'asked just now');
+  await desktop.context().clock.fastForward('03:00');
+  await card.locator('.ask-meta time').filter({ hasText: /^asked 3 min ago$/ }).waitFor({ timeout: PATIENCE });
 });
 
 test('times age, and the inbox says when the asking program is not waiting now', opts, async (t) => {
@@ -508,6 +517,9 @@ test('the hub restarts behind a proxy that answers 502 meanwhile: the page says 
   await card(kept).getByRole('radio', { name: 'Yes' }).waitFor({ timeout: PATIENCE });
   await card(answered).getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
   await page.evaluate(() => (window.__samePage = true));
+  // What the person had chosen and typed on the ask still waiting.
+  await card(kept).getByRole('radio', { name: 'No', exact: true }).check();
+  await card(kept).locator('.askcore-notes-text').fill('after the backup');
 
   // The hub stops; the proxy answers the page's stream with 502 (a browser
   // gives up on such a stream for good) until the hub is back and answered.
@@ -540,6 +552,8 @@ test('the hub restarts behind a proxy that answers 502 meanwhile: the page says 
   await page.locator('#status').filter({ hasText: '1 question is waiting for your answer.' }).waitFor({ timeout: PATIENCE });
   assert.equal(await page.evaluate(() => window.__samePage), true, 'not reloaded');
   assert.equal(await card(kept).locator('form').getAttribute('data-askcore-state'), 'open');
+  assert.ok(await card(kept).getByRole('radio', { name: 'No', exact: true }).isChecked(), 'the choice is kept');
+  assert.equal(await card(kept).locator('.askcore-notes-text').inputValue(), 'after the backup', 'the note is kept');
   const done = card(answered).locator('form[data-askcore-state="answered"]');
   await done.waitFor({ timeout: PATIENCE });
   assert.ok(await done.getByRole('radio', { name: 'MySQL' }).isChecked());
