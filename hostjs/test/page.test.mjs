@@ -72,13 +72,14 @@ async function startPage(t, argv, input) {
 }
 
 /**
- * A fresh window on url; fails the test on page errors, console errors
- * and CSP violations (collected in the page) unless watch is false or
- * a function that returns false by the test's end.
+ * A fresh window on url (a browser context of contextOptions: a phone's);
+ * fails the test on page errors, console errors and CSP violations
+ * (collected in the page) unless watch is false or a function that returns
+ * false by the test's end.
  * @param {import('node:test').TestContext} t
  */
-async function openPage(t, url, { watch = true } = {}) {
-  const context = await browser.newContext();
+async function openPage(t, url, { watch = true, contextOptions = {} } = {}) {
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -170,6 +171,22 @@ test('after a submit the page says "Your answer was sent", also once the program
   const r = await finished(run);
   assert.equal(r.code, 0);
   await page.locator('#status').filter({ hasText: /^Your answer was sent\. The asking program stopped serving this page/ }).waitFor({ timeout: PATIENCE });
+});
+
+test('a touch device without hover gets no keyboard hint line; a desktop does; the phone answers by touch', opts, async (t) => {
+  const run = await startAsk(t, MODEL);
+  const desktop = await openPage(t, run.url);
+  const phone = await openPage(t, run.url, { contextOptions: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } });
+  for (const page of [desktop, phone]) await page.getByRole('radio', { name: 'PostgreSQL' }).waitFor({ timeout: PATIENCE });
+  const help = (page) => page.locator('.askcore-help').first();
+  assert.ok(await help(desktop).isVisible(), 'the desktop shows the keys');
+  assert.ok(await help(phone).isHidden(), 'the phone does not');
+  await phone.getByRole('radio', { name: 'SQLite' }).tap();
+  await phone.getByRole('button', { name: 'Submit' }).tap();
+  await phone.locator('#status').filter({ hasText: 'Your answer was sent.' }).waitFor({ timeout: PATIENCE });
+  const r = await finished(run);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, expected(MODEL, [{ options: [1] }]));
 });
 
 test('"Your answer was sent" stays after a reload in the same tab while the program serves the page (a chat), and once it exited', opts, async (t) => {
