@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/askcore/askcore/hub/notify"
 	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/chantest"
 	"github.com/askcore/askcore/internal/testing/mailtest"
 	"github.com/askcore/askcore/internal/testing/pgtest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
@@ -63,36 +65,53 @@ func waitOutboxDelivered(t *testing.T, s store.Store) {
 	}
 }
 
-// An SMTP server that cannot be reached is retried, with backoff, and the
-// hub keeps serving meanwhile; a recipient the server refuses (550) is
-// given up at once.
+// An SMTP server that cannot be reached is retried after the backoff,
+// and the hub keeps serving meanwhile: once the server is up at that
+// address, the retry delivers the one mail. A recipient the server
+// refuses (550) is given up at once.
 func TestEmailUnreachableAndRefused(t *testing.T) {
 	ctx := context.Background()
 	t.Run("unreachable", func(t *testing.T) {
-		// The hub's notifier backs off for an hour after a failed attempt.
-		r := newReplicaConfig(t, db{"sqlite", t.TempDir() + "/hub.db"}, server.Config{Notify: notify.Options{Timeout: 5 * time.Second, Backoff: func(int) time.Duration { return time.Hour }}})
-		a := addAgent(t, r.store, "ada", "laptop", 0)
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		closed := l.Addr().String()
-		require.NoError(t, l.Close())
-		_, err = r.store.AddNotifyTarget(ctx, store.NotifyTarget{PersonID: a.person, Kind: store.NotifyEmail, URL: "smtp://" + closed, Settings: store.TargetSettings{To: "ada@example.com"}})
-		require.NoError(t, err)
-		r.create(a, "c1")
-		var due []store.OutboxItem
-		deadline := time.Now().Add(waitLong)
-		for {
-			due, err = r.store.DueOutbox(ctx, time.Now().Add(2*time.Hour), 10)
-			require.NoError(t, err)
-			if len(due) == 1 && due[0].Attempts > 0 {
-				break
+		eachDB(t, func(t *testing.T, d db) {
+			// The backoff after the first failed attempt is the test's clock:
+			// it holds the retry until the server is up, then makes it due.
+			failed, retry := make(chan int, 1), make(chan struct{})
+			r := newReplicaConfig(t, d, server.Config{Notify: notify.Options{Timeout: 5 * time.Second, Poll: 10 * time.Millisecond,
+				Backoff: func(n int) time.Duration { failed <- n; <-retry; return 0 }}})
+			released := false
+			release := func() {
+				if !released {
+					released = true
+					close(retry)
+				}
 			}
-			require.True(t, time.Now().Before(deadline), "no failed attempt: %v", due)
-			time.Sleep(10 * time.Millisecond) // polling a condition
-		}
-		assert.Equal(t, 1, due[0].Attempts, "kept to retry")
-		assert.True(t, due[0].NextAt.After(time.Now().Add(50*time.Minute)), "retried after the backoff")
-		r.create(a, "c2") // the hub serves on
+			t.Cleanup(release) // before the hub stops (cleanups run last first)
+			a := addAgent(t, r.store, "ada", "laptop", 0)
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			closed := l.Addr().String()
+			require.NoError(t, l.Close())
+			_, err = r.store.AddNotifyTarget(ctx, store.NotifyTarget{PersonID: a.person, Kind: store.NotifyEmail, URL: "smtp://" + closed, Settings: store.TargetSettings{To: "ada@example.com"}})
+			require.NoError(t, err)
+			id := r.create(a, "c1")
+			assert.Equal(t, 1, chantest.Receive(t, failed, waitLong, "no failed attempt"), "the first attempt failed")
+
+			// The hub serves on while the mail waits.
+			resp := r.do("GET", "/v1/asks/"+id, a.token, "")
+			assert.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
+
+			mail := mailtest.Start(t, mailtest.Options{SMTP: closed})
+			release()
+			m := mail.Message(mail.Wait(1)[0].ID)
+			assert.Contains(t, m.Text, "Which database?")
+			waitOutboxDelivered(t, r.store)
+			assert.Len(t, mail.Messages(), 1, "one mail")
+			select {
+			case n := <-failed:
+				t.Errorf("attempt %d failed too", n)
+			default: // the second attempt delivered: attempts = 2
+			}
+		})
 	})
 	t.Run("refused recipient", func(t *testing.T) {
 		mail := mailtest.Start(t, mailtest.Options{AllowedRecipients: `^ada@example\.com$`})

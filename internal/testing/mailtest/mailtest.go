@@ -71,6 +71,10 @@ type Options struct {
 	// AllowedRecipients, when set, is a regular expression: mailpit
 	// refuses (550) every other recipient.
 	AllowedRecipients string
+	// SMTP, when set, is the SMTP address to listen on (a test starts
+	// the server where a hub failed to reach one); else a free loopback
+	// port.
+	SMTP string
 }
 
 // Start runs mailpit until the test ends, or ends the test as
@@ -81,7 +85,10 @@ func Start(t testing.TB, o Options) *Server {
 	if bin == "" {
 		missing.Tool(t, fmt.Sprintf("no mailpit (a real SMTP server for the mail tests); install it with: GOBIN=%s go install github.com/axllent/mailpit@%s", BinDir(), Version))
 	}
-	smtpAddr, httpAddr := freeAddr(t), freeAddr(t)
+	smtpAddr, httpAddr := o.SMTP, freeAddr(t)
+	if smtpAddr == "" {
+		smtpAddr = freeAddr(t)
+	}
 	args := []string{"--smtp", smtpAddr, "--listen", httpAddr, "--database", filepath.Join(t.TempDir(), "mailpit.db"),
 		"--disable-version-check", "--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--quiet"}
 	if o.AllowedRecipients != "" {
