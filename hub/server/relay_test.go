@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +20,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore/hub/notify"
+	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/chantest"
 )
 
 // recorder is a real HTTP server on loopback that records each request.
@@ -129,38 +135,93 @@ func TestNtfyAnswerButtons(t *testing.T) {
 	})
 }
 
-// The webhook's payload carries answerLinks and inboxUrl; the relay of
-// docs/notifications.md turns them into a chat message with buttons
-// (here posted to a recording server), and a button's link, followed and
-// confirmed, answers the ask.
+// The webhook's payload carries answerLinks and inboxUrl, on the wire as
+// docs/notifications.md shows them (and no token of the agent's or the
+// person's); the relay of docs/notifications.md turns them into a chat
+// message with buttons (here posted to a recording server), and a
+// button's link, followed and confirmed, answers the ask. A multi-select
+// question's and a batch's answerLinks are [].
 func TestWebhookRelayToChat(t *testing.T) {
-	chat := newRecorder(t)
-	r := newNotifyingReplica(t, db{"sqlite", t.TempDir() + "/hub.db"})
-	a := addAgent(t, r.store, "ada", "laptop", 0)
-	secret := notify.NewSecret()
-	relaySrv := httptest.NewServer(relay(secret, chat.srv.URL+"/post"))
-	defer relaySrv.Close()
-	_, err := r.store.AddNotifyTarget(context.Background(), store.NotifyTarget{PersonID: a.person, Kind: store.NotifyWebhook, URL: relaySrv.URL, Secret: secret})
-	require.NoError(t, err)
+	eachDB(t, func(t *testing.T, d db) {
+		ctx := context.Background()
+		chat := newRecorder(t)
+		r := newNotifyingReplica(t, d)
+		a := addAgent(t, r.store, "ada", "laptop", 0)
+		signin, signinHash := server.NewToken("")
+		require.NoError(t, r.store.CreateSigninLink(ctx, store.SigninLink{TokenHash: signinHash, PersonID: a.person, ExpiresAt: time.Now().Add(time.Hour)}))
+		secret := notify.NewSecret()
+		// The hub's webhooks as they arrive, before the relay reads them.
+		hooks := make(chan []byte, 10)
+		relayTo := relay(secret, chat.srv.URL+"/post")
+		relaySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			b, _ := io.ReadAll(req.Body)
+			hooks <- b
+			req.Body = io.NopCloser(bytes.NewReader(b))
+			relayTo.ServeHTTP(w, req)
+		}))
+		defer relaySrv.Close()
+		_, err := r.store.AddNotifyTarget(ctx, store.NotifyTarget{PersonID: a.person, Kind: store.NotifyWebhook, URL: relaySrv.URL, Secret: secret})
+		require.NoError(t, err)
 
-	q := agentAsks(t, r, a, richQuestion, "call-1")
-	got := chat.next(t)
-	var msg chatMessage
-	require.NoError(t, json.Unmarshal(got.body, &msg), "%s", got.body)
-	assert.Contains(t, msg.Text, "laptop asks: Database: Which database should the hub use?")
-	require.Len(t, msg.Buttons, 3)
-	assert.Equal(t, "SQLite", msg.Buttons[0].Text)
-	assert.Equal(t, "PostgreSQL", msg.Buttons[1].Text)
-	assert.Equal(t, chatButton{Text: "Open the inbox", URL: r.url + "/"}, msg.Buttons[2])
+		// wire reads a webhook's body as JSON, and checks what it must
+		// never hold.
+		wire := func() map[string]any {
+			t.Helper()
+			body := chantest.Receive(t, hooks, waitLong, "no webhook")
+			for _, secret := range []string{a.token, server.HashToken(a.token), signin, signinHash, server.AgentTokenPrefix} {
+				assert.NotContains(t, string(body), secret)
+			}
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(body, &m), "%s", body)
+			assert.Equal(t, r.url+"/", m["inboxUrl"])
+			require.Contains(t, m, "answerLinks")
+			return m
+		}
 
-	page, form := r.linkPage(msg.Buttons[0].URL)
-	require.Equal(t, http.StatusOK, page.status)
-	resp := r.formPost(msg.Buttons[0].URL, form)
-	require.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
-	assert.Equal(t, coreAnswer(t, richQuestion, 0), string(q.wait(t).JSON()))
-	events, err := r.store.Events(context.Background(), store.EventFilter{PersonID: a.person})
-	require.NoError(t, err)
-	assert.Equal(t, store.ViaChat, events[len(events)-1].Where)
+		q := agentAsks(t, r, a, richQuestion, "call-1")
+		hook := wire()
+		links, ok := hook["answerLinks"].([]any)
+		require.True(t, ok, "answerLinks is an array: %v", hook["answerLinks"])
+		require.Len(t, links, 2)
+		for i, l := range links {
+			link, ok := l.(map[string]any)
+			require.True(t, ok, "%v", l)
+			assert.ElementsMatch(t, []string{"label", "value", "url"}, slices.Collect(maps.Keys(link)))
+			assert.Equal(t, []string{"SQLite", "PostgreSQL"}[i], link["label"])
+			assert.Equal(t, []string{"SQLite", "PostgreSQL"}[i], link["value"])
+			assert.Regexp(t, "^"+regexp.QuoteMeta(r.url+store.LinkPath)+"acl_", link["url"])
+		}
+
+		got := chat.next(t)
+		var msg chatMessage
+		require.NoError(t, json.Unmarshal(got.body, &msg), "%s", got.body)
+		assert.Contains(t, msg.Text, "laptop asks: Database: Which database should the hub use?")
+		require.Len(t, msg.Buttons, 3)
+		assert.Equal(t, "SQLite", msg.Buttons[0].Text)
+		assert.Equal(t, "PostgreSQL", msg.Buttons[1].Text)
+		assert.Equal(t, chatButton{Text: "Open the inbox", URL: r.url + "/"}, msg.Buttons[2])
+
+		page, form := r.linkPage(msg.Buttons[0].URL)
+		require.Equal(t, http.StatusOK, page.status)
+		resp := r.formPost(msg.Buttons[0].URL, form)
+		require.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
+		assert.Equal(t, coreAnswer(t, richQuestion, 0), string(q.wait(t).JSON()))
+		events, err := r.store.Events(ctx, store.EventFilter{PersonID: a.person})
+		require.NoError(t, err)
+		assert.Equal(t, store.ViaChat, events[len(events)-1].Where)
+
+		// No one option answers these: answerLinks is [], not null.
+		for i, args := range []string{
+			`{"question":"Which suites?","multiSelect":true,"options":[{"label":"unit"},{"label":"e2e"}]}`,
+			`{"questions":[{"question":"Ship it?","options":[{"label":"Yes"},{"label":"No"}]},{"question":"Anything else?","options":[]}]}`,
+		} {
+			resp := r.do("POST", "/v1/asks", a.token, createBody(args, fmt.Sprintf("whole-%d", i), "s1"))
+			require.Contains(t, []int{200, 201}, resp.status, "%s", resp.body)
+			hook := wire()
+			assert.Equal(t, []any{}, hook["answerLinks"], "%s", args)
+			chat.next(t)
+		}
+	})
 }
 
 // relay:begin
