@@ -2,9 +2,14 @@ package server_test
 
 import (
 	"context"
+	"encoding/base64"
+	"io"
 	"log/slog"
+	"mime"
+	"mime/multipart"
 	"net"
 	"net/http"
+	"net/mail"
 	"regexp"
 	"strings"
 	"testing"
@@ -128,6 +133,48 @@ func TestEmailUnreachableAndRefused(t *testing.T) {
 	})
 }
 
+// mailParts reads a mail from its raw source, as a mail client would,
+// and checks its structure: multipart/alternative with the text/plain
+// part before the text/html one (a client shows the last part it can
+// render: the HTML, else the text), marked as a machine's mail (no
+// vacation reply, no auto-forward loop: RFC 3834 and Outlook's header),
+// and an HTML part that loads and runs nothing. It returns the parts'
+// decoded bodies.
+func mailParts(t *testing.T, raw string) (text, html string) {
+	t.Helper()
+	msg, err := mail.ReadMessage(strings.NewReader(raw))
+	require.NoError(t, err)
+	assert.Equal(t, "auto-generated", msg.Header.Get("Auto-Submitted"))
+	assert.Equal(t, "All", msg.Header.Get("X-Auto-Response-Suppress"))
+	mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	require.NoError(t, err)
+	require.Equal(t, "multipart/alternative", mt)
+	parts := multipart.NewReader(msg.Body, params["boundary"])
+	var types, bodies []string
+	for {
+		p, err := parts.NextPart() // undoes quoted-printable
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		pt, _, err := mime.ParseMediaType(p.Header.Get("Content-Type"))
+		require.NoError(t, err)
+		var r io.Reader = p
+		if strings.EqualFold(p.Header.Get("Content-Transfer-Encoding"), "base64") {
+			r = base64.NewDecoder(base64.StdEncoding, p)
+		}
+		b, err := io.ReadAll(r)
+		require.NoError(t, err)
+		types, bodies = append(types, pt), append(bodies, string(b))
+	}
+	require.Equal(t, []string{"text/plain", "text/html"}, types, "the text part first, then the HTML one")
+	lower := strings.ToLower(bodies[1])
+	for _, banned := range []string{"<script", "<img", "<link", "<iframe", "<object", "<style", "src=", "url("} {
+		assert.NotContains(t, lower, banned, "the HTML part loads or runs nothing")
+	}
+	return bodies[0], bodies[1]
+}
+
 // A model's header and question with CR/LF and other control characters
 // cannot add a header to the mail; a batch and a multi-select question
 // are shown whole, without answer links (no one option answers them).
@@ -149,6 +196,7 @@ func TestEmailHostileTextAndWholeBatches(t *testing.T) {
 	assert.Len(t, m.To, 1)
 	headers, _, _ := strings.Cut(m.Raw, "\r\n\r\n")
 	assert.NotRegexp(t, regexp.MustCompile(`(?im)^(bcc|x-evil):`), headers)
+	mailParts(t, m.Raw)
 
 	batch := `{"questions":[{"header":"Tests","question":"Which suites?","multiSelect":true,"options":[{"label":"unit","description":"Fast."},{"label":"e2e","recommended":true}]},` +
 		`{"question":"Anything else?","options":[]}]}`
@@ -159,6 +207,11 @@ func TestEmailHostileTextAndWholeBatches(t *testing.T) {
 	assert.Equal(t, "laptop asks: 2 questions: Tests", m.Subject)
 	for _, want := range []string{"1. Tests: Which suites?", "Choose one or more.", "unit", "Fast.", "e2e  (recommended)", "2. Anything else?", "Answer in your own words.", "Answer in the inbox: " + r.url + "/"} {
 		assert.Contains(t, m.Text, want)
+	}
+	_, html := mailParts(t, m.Raw)
+	for _, want := range []string{"laptop</strong> asks you 2 questions:", "1. Tests", "Which suites?", "Choose one or more.", "a) unit", "Fast.", "b) e2e", "recommended",
+		">2.</p>", "Anything else?", "Answer in your own words.", `href="` + r.url + `/"`, "Answer in the inbox"} {
+		assert.Contains(t, html, want, "the batch whole in the HTML part")
 	}
 	assert.Empty(t, linkRE.FindAllString(m.Text+m.HTML, -1), "no answer links for a batch")
 }

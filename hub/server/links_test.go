@@ -154,7 +154,6 @@ func TestEmailLinkAnswersInChromium(t *testing.T) {
 		q := agentAsks(t, r, a, richQuestion, "call-1")
 		m := mail.Message(mail.Wait(1)[0].ID)
 		assert.Equal(t, "laptop asks: Database", m.Subject)
-		assert.Equal(t, []string{"auto-generated"}, m.Headers["Auto-Submitted"])
 		assert.Equal(t, "ada@example.com", m.To[0].Address)
 		for _, want := range []string{"Which database should the hub use?", "SQLite", "One file, no server.", "--db ~/.local/share/askcore/hub.db", "PostgreSQL  (recommended)", "Several replicas share it.", r.url + "/"} {
 			assert.Contains(t, m.Text, want)
@@ -162,9 +161,7 @@ func TestEmailLinkAnswersInChromium(t *testing.T) {
 		for _, want := range []string{"Which database should the hub use?", "One file, no server.", "recommended", "Answer “PostgreSQL”"} {
 			assert.Contains(t, m.HTML, want)
 		}
-		for _, banned := range []string{"<script", "<img", "<link", "<style", "src="} {
-			assert.NotContains(t, strings.ToLower(m.HTML), banned)
-		}
+		mailParts(t, m.Raw) // its structure, and an HTML part that loads nothing
 		links := linkRE.FindAllString(m.Text, -1)
 		require.Len(t, links, 2, "one link per option: %s", m.Text)
 		assert.ElementsMatch(t, links, linkRE.FindAllString(m.HTML, -1), "the same links in both parts")
