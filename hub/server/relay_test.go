@@ -70,11 +70,17 @@ func (rec *recorder) next(t *testing.T) recorded {
 // action, label and url.
 var ntfyActionFields = map[string]bool{"action": true, "label": true, "url": true, "method": true, "headers": true, "body": true, "clear": true}
 
+// ntfyPublishFields are the fields of ntfy's publish-as-JSON format
+// (docs.ntfy.sh, "Publish as JSON").
+var ntfyPublishFields = map[string]bool{"topic": true, "message": true, "title": true, "tags": true, "priority": true, "actions": true,
+	"click": true, "attach": true, "markdown": true, "icon": true, "filename": true, "delay": true, "email": true, "call": true}
+
 // ntfy with --answer-buttons: the ask is published as ntfy's JSON with one
 // "http" action per option, each a POST to that option's button link;
 // pressing one (the ntfy app's request: no Origin, no page) answers the
-// ask, and the agent's core gets that option's answer. A question of more
-// than 3 options gets the plain notification.
+// ask, and the agent's core gets that option's answer. 3 options (ntfy's
+// limit) get 3 buttons; a question of more, a multi-select question and
+// a batch (no one option answers them) get the plain notification.
 func TestNtfyAnswerButtons(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		ntfy := newRecorder(t)
@@ -95,6 +101,11 @@ func TestNtfyAnswerButtons(t *testing.T) {
 			Actions                      []map[string]any
 		}
 		require.NoError(t, json.Unmarshal(got.body, &msg), "%s", got.body)
+		var fields map[string]any
+		require.NoError(t, json.Unmarshal(got.body, &fields))
+		for k := range fields {
+			assert.True(t, ntfyPublishFields[k], "field %q is not ntfy's", k)
+		}
 		assert.Equal(t, "askcore-ada", msg.Topic)
 		assert.Equal(t, "laptop asks", msg.Title)
 		assert.Contains(t, msg.Message, "Which database should the hub use?")
@@ -127,11 +138,35 @@ func TestNtfyAnswerButtons(t *testing.T) {
 		assert.Equal(t, http.StatusConflict, resp.status, "a second press: %s", resp.body)
 		assert.Contains(t, string(resp.body), "from an ntfy button")
 
-		// Four options: more than ntfy's 3 actions, so no buttons.
-		r.do("POST", "/v1/asks", a.token, createBody(`{"question":"Which?","options":[{"label":"a"},{"label":"b"},{"label":"c"},{"label":"d"}]}`, "c4", "s1"))
+		// Three options: ntfy's limit, three buttons.
+		resp = r.do("POST", "/v1/asks", a.token, createBody(`{"question":"Which?","options":[{"label":"a"},{"label":"b"},{"label":"c"}]}`, "c3", "s1"))
+		require.Contains(t, []int{200, 201}, resp.status, "%s", resp.body)
 		got = ntfy.next(t)
-		assert.Equal(t, "/askcore-ada", got.path)
-		assert.NotContains(t, got.header, "Actions")
+		assert.Equal(t, "/", got.path)
+		var three struct{ Actions []map[string]any }
+		require.NoError(t, json.Unmarshal(got.body, &three), "%s", got.body)
+		require.Len(t, three.Actions, 3)
+		for i, act := range three.Actions {
+			assert.Equal(t, []string{"a", "b", "c"}[i], act["label"])
+		}
+
+		// No buttons: four options (more than ntfy's 3 actions), a
+		// multi-select question, a batch. The plain publish: the text to
+		// the topic's URL, no JSON, no actions.
+		for i, args := range []string{
+			`{"question":"Which?","options":[{"label":"a"},{"label":"b"},{"label":"c"},{"label":"d"}]}`,
+			`{"question":"Which suites?","multiSelect":true,"options":[{"label":"unit"},{"label":"e2e"}]}`,
+			`{"questions":[{"question":"Ship it?","options":[{"label":"Yes"},{"label":"No"}]},{"question":"Anything else?","options":[]}]}`,
+		} {
+			resp := r.do("POST", "/v1/asks", a.token, createBody(args, fmt.Sprintf("plain-%d", i), "s1"))
+			require.Contains(t, []int{200, 201}, resp.status, "%s", resp.body)
+			got = ntfy.next(t)
+			assert.Equal(t, "/askcore-ada", got.path, args)
+			assert.NotContains(t, got.header, "Actions", args)
+			assert.True(t, strings.HasPrefix(got.header.Get("Content-Type"), "text/plain"), args)
+			assert.False(t, json.Valid(got.body), "a plain text, not JSON: %s", got.body)
+			assert.NotContains(t, string(got.body), store.ButtonPath, args)
+		}
 	})
 }
 
