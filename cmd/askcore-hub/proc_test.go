@@ -53,7 +53,7 @@ func (r testRun) Run() int {
 
 const waitLong = 30 * time.Second
 
-const question = `{"question":"Ship it?","options":[{"label":"Yes"},{"label":"No"}]}`
+const question = `{"question":"Ship it?","options":[{"label":"Yes","description":"Tag and publish v2."},{"label":"No","description":"Hold the release."}]}`
 
 // agentEnv makes the test binary an agent process: it asks question
 // through the hub named by its environment and prints the answer or the

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/internal/testing/missing"
 	"github.com/askcore/askcore/internal/testing/tmuxtest"
 )
 
@@ -52,13 +53,13 @@ type nodeCase struct {
 	reflow bool
 }
 
-// nodeAsk is the Node twin's command line, or "" (the test skips) without
-// node.
+// nodeAsk is the Node twin's command line; without node the test ends as
+// missing.Tool says.
 func nodeAsk(t *testing.T) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed: the Node picker tests need it")
+		missing.Tool(t, "node is not installed: the Node picker tests need it; install Node.js (hostjs/package.json, engines)")
 	}
 	script, err := filepath.Abs(filepath.Join("..", "..", "hostjs", "test", "picker-ask.mjs"))
 	require.NoError(t, err)

@@ -7,12 +7,9 @@ import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
-import { PATIENCE, corpus, hostjsDir, repoDir } from './helpers.mjs';
+import { CHROMIUM, PATIENCE, corpus, hostjsDir, repoDir, skipWithout } from './helpers.mjs';
 
-const CHROMIUM = process.env.ASKCORE_CHROMIUM ?? '/usr/bin/chromium';
-const missing = !existsSync(CHROMIUM);
-const skip = missing && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
-if (skip) console.log(`# ${skip}`);
+const skip = skipWithout('chromium');
 
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm', '.json': 'application/json' };
 

@@ -91,7 +91,9 @@ export const GO = process.env.GO ?? 'go';
 /**
  * Why a test file that needs what `needs` names ('chromium', or a binary
  * built with go: './cmd/askcore-hub') must skip, or false; printed as a
- * SKIP line once.
+ * SKIP line once. In CI (CI=true, as .ci/run runs, which installs every
+ * tool) a missing tool throws instead, failing the file: the Go tests'
+ * rule (internal/testing/missing).
  * @param {...string} needs
  */
 export function skipWithout(...needs) {
@@ -100,6 +102,9 @@ export function skipWithout(...needs) {
     if (skip) break;
     if (need === 'chromium') skip = !existsSync(CHROMIUM) && `SKIP: no Chromium at ${CHROMIUM}; install it with: apt-get install -y chromium`;
     else skip = spawnSync(GO, ['version'], { encoding: 'utf8' }).status !== 0 && `SKIP: no go to build ${need.split('/').pop()} (set GO)`;
+  }
+  if (skip && process.env.CI === 'true') {
+    throw new Error(`${skip.replace(/^SKIP: /, '')} (CI=true: .ci/run installs it, so a missing tool fails the run)`);
   }
   if (skip) console.log(`# ${skip}`);
   return skip;

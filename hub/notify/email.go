@@ -57,6 +57,22 @@ func loopbackHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// smtpSecurity is how the hub talks to an SMTP server: smtps is TLS from
+// the first byte (ssl); smtp to a loopback host is STARTTLS when the
+// server offers it, else plain (a mail in clear never crosses a
+// network); smtp to any other host requires STARTTLS (a server that does
+// not offer it gets no mail).
+func smtpSecurity(scheme, host string) (ssl bool, policy gomail.TLSPolicy) {
+	switch {
+	case scheme == "smtps":
+		return true, gomail.TLSMandatory
+	case loopbackHost(host):
+		return false, gomail.TLSOpportunistic
+	default:
+		return false, gomail.TLSMandatory
+	}
+}
+
 // smtpClient is the client for a target's server URL and password.
 func (n *Notifier) smtpClient(raw, password string) (*gomail.Client, error) {
 	if err := CheckSMTPURL(raw); err != nil {
@@ -67,15 +83,10 @@ func (n *Notifier) smtpClient(raw, password string) (*gomail.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hub notify: %q: bad port", raw)
 	}
-	opts := []gomail.Option{gomail.WithPort(port), gomail.WithTimeout(n.o.Timeout)}
-	switch {
-	case u.Scheme == "smtps":
+	ssl, policy := smtpSecurity(u.Scheme, u.Hostname())
+	opts := []gomail.Option{gomail.WithPort(port), gomail.WithTimeout(n.o.Timeout), gomail.WithTLSPolicy(policy)}
+	if ssl {
 		opts = append(opts, gomail.WithSSL())
-	case loopbackHost(u.Hostname()):
-		// STARTTLS when the server offers it, else plain: on loopback.
-		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
-	default:
-		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
 	}
 	if user := u.User.Username(); user != "" {
 		// PLAIN or LOGIN, as the server offers; go-mail sends neither

@@ -161,10 +161,10 @@ type linkView struct {
 	Inbox    string
 }
 
-// LinkFormToken is the confirm form's token, derived from the link's: a
+// linkFormToken is the confirm form's token, derived from the link's: a
 // POST must come from the page a GET of the link served (or from someone
 // holding the link, who could open that page anyway).
-func LinkFormToken(token string) string {
+func linkFormToken(token string) string {
 	sum := sha256.Sum256([]byte("askcore answer form\x00" + token))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
@@ -242,7 +242,7 @@ func (l *links) serveGet(w http.ResponseWriter, r *http.Request) {
 		l.ended(r.Context(), w, http.StatusOK, v, a, "This question is closed")
 		return
 	}
-	v.Pending, v.Form = true, LinkFormToken(r.PathValue("token"))
+	v.Pending, v.Form = true, linkFormToken(r.PathValue("token"))
 	if l.s.base == "" {
 		// No --url: the inbox is where this page was opened.
 		v.Inbox = l.scheme(r) + "://" + r.Host + "/"
@@ -278,7 +278,7 @@ func (l *links) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, linkMaxForm)
-	want := LinkFormToken(r.PathValue("token"))
+	want := linkFormToken(r.PathValue("token"))
 	if err := r.ParseForm(); err != nil || subtle.ConstantTimeCompare([]byte(r.PostForm.Get("form")), []byte(want)) != 1 {
 		pagehttp.Refuse(w, http.StatusForbidden, "missing or wrong form token: answer with the button of the link's page")
 		return

@@ -154,7 +154,6 @@ func TestEmailLinkAnswersInChromium(t *testing.T) {
 		q := agentAsks(t, r, a, richQuestion, "call-1")
 		m := mail.Message(mail.Wait(1)[0].ID)
 		assert.Equal(t, "laptop asks: Database", m.Subject)
-		assert.Equal(t, []string{"auto-generated"}, m.Headers["Auto-Submitted"])
 		assert.Equal(t, "ada@example.com", m.To[0].Address)
 		for _, want := range []string{"Which database should the hub use?", "SQLite", "One file, no server.", "--db ~/.local/share/askcore/hub.db", "PostgreSQL  (recommended)", "Several replicas share it.", r.url + "/"} {
 			assert.Contains(t, m.Text, want)
@@ -162,9 +161,7 @@ func TestEmailLinkAnswersInChromium(t *testing.T) {
 		for _, want := range []string{"Which database should the hub use?", "One file, no server.", "recommended", "Answer “PostgreSQL”"} {
 			assert.Contains(t, m.HTML, want)
 		}
-		for _, banned := range []string{"<script", "<img", "<link", "<style", "src="} {
-			assert.NotContains(t, strings.ToLower(m.HTML), banned)
-		}
+		mailParts(t, m.Raw) // its structure, and an HTML part that loads nothing
 		links := linkRE.FindAllString(m.Text, -1)
 		require.Len(t, links, 2, "one link per option: %s", m.Text)
 		assert.ElementsMatch(t, links, linkRE.FindAllString(m.HTML, -1), "the same links in both parts")
@@ -176,6 +173,8 @@ func TestEmailLinkAnswersInChromium(t *testing.T) {
 			screenshotHTML(t, browser, m.HTML, path)
 		}
 
+		_, form0 := r.linkPage(links[0]) // for the POST after the ask closed
+		require.NotEmpty(t, form0)
 		require.NoError(t, chromedp.Do(browser, chromedp.Navigate(links[1])))
 		page, err := chromedp.Run(browser, chromedp.Text("main"))
 		require.NoError(t, err)
@@ -218,17 +217,10 @@ func TestEmailLinkAnswersInChromium(t *testing.T) {
 		assert.Empty(t, form, "no button on a closed question")
 		assert.Contains(t, string(resp.body), "This question is closed")
 		assert.Contains(t, string(resp.body), "Answered by ada")
-		resp = r.formPost(links[0], linkFormTokenOf(links[0]))
+		resp = r.formPost(links[0], form0)
 		assert.Equal(t, http.StatusConflict, resp.status, "%s", resp.body)
 		assert.Contains(t, string(resp.body), "from an email link")
 	})
-}
-
-// linkFormTokenOf is the confirm form's token of a link, as its page
-// gives it.
-func linkFormTokenOf(link string) string {
-	i := strings.LastIndex(link, "/")
-	return server.LinkFormToken(link[i+1:])
 }
 
 // screenshotHTML renders a mail's HTML part in Chromium and writes a PNG
@@ -246,7 +238,9 @@ func screenshotHTML(t *testing.T, browser context.Context, html, path string) {
 // The links' own rules, without a browser: GET changes nothing, a POST
 // needs the hub's Origin and the form's token, a guessed or truncated
 // token is 404 and, repeated, 429; a mail read after the ask was answered
-// in the inbox shows that outcome.
+// in the inbox, withdrawn by its agent or expired shows that outcome, and
+// its confirm form (from the page opened while the ask was pending) is
+// refused with 409.
 func TestAnswerLinkRules(t *testing.T) {
 	eachDB(t, func(t *testing.T, d db) {
 		mail := mailtest.Start(t, mailtest.Options{})
@@ -257,10 +251,17 @@ func TestAnswerLinkRules(t *testing.T) {
 		id := r.create(a, "c1")
 		links := linkRE.FindAllString(mail.Message(mail.Wait(1)[0].ID).Text, -1)
 		require.Len(t, links, 2)
-		for range 3 {
+		_, form1 := r.linkPage(links[1])
+		var form0 string
+		for i := range 3 {
 			resp, form := r.linkPage(links[0])
 			require.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
-			require.Equal(t, linkFormTokenOf(links[0]), form)
+			if i == 0 {
+				form0 = form
+			}
+			require.Equal(t, form0, form, "the same form token on every GET")
+			require.NotEmpty(t, form)
+			require.NotEqual(t, form1, form, "a form token per link")
 			assert.Contains(t, resp.header.Get("Content-Security-Policy"), "default-src 'none'")
 			assert.Empty(t, resp.header.Get("Access-Control-Allow-Origin"))
 			assert.Equal(t, "no-store", resp.header.Get("Cache-Control"), "the page carries the link's form token")
@@ -275,9 +276,9 @@ func TestAnswerLinkRules(t *testing.T) {
 			header []string
 			status int
 		}{
-			{"no Origin", linkFormTokenOf(links[0]), []string{"Origin", ""}, http.StatusForbidden},
-			{"foreign Origin", linkFormTokenOf(links[0]), []string{"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
-			{"wrong form token", linkFormTokenOf(links[1]), nil, http.StatusForbidden},
+			{"no Origin", form0, []string{"Origin", ""}, http.StatusForbidden},
+			{"foreign Origin", form0, []string{"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+			{"wrong form token", form1, nil, http.StatusForbidden},
 			{"no form token", "", nil, http.StatusForbidden},
 		} {
 			resp := r.formPost(links[0], c.form, c.header...)
@@ -300,8 +301,50 @@ func TestAnswerLinkRules(t *testing.T) {
 		assert.Equal(t, http.StatusOK, page.status)
 		assert.Empty(t, form)
 		assert.Contains(t, string(page.body), "from the inbox (Firefox on Linux)")
-		resp = r.formPost(links[1], linkFormTokenOf(links[1]))
+		resp = r.formPost(links[1], form1)
 		assert.Equal(t, http.StatusConflict, resp.status)
+
+		// Withdrawn by its agent, or expired, before the mail was read:
+		// the same, with that outcome.
+		gone := addAgent(t, r.store, "ada", "gone", 0)
+		late := addAgent(t, r.store, "ada", "late", time.Hour)
+		goneID, lateID := r.create(gone, "c2"), r.create(late, "c3")
+		for _, c := range []struct {
+			agent   agent
+			end     func()
+			outcome string
+		}{
+			{gone, func() {
+				resp := r.do("DELETE", "/v1/asks/"+goneID, gone.token, "")
+				require.Equal(t, http.StatusOK, resp.status, "%s", resp.body)
+			}, "the question was withdrawn"},
+			{late, func() {
+				// The hour's deadline, passed: what the hub's expiry does.
+				expired, err := r.store.ExpireDue(context.Background(), time.Now().Add(2*time.Hour))
+				require.NoError(t, err)
+				require.Len(t, expired, 1)
+				require.Equal(t, lateID, expired[0].ID)
+			}, "no answer within 1h; nothing was chosen"},
+		} {
+			link := linkRE.FindString(mailFrom(t, mail, c.agent.name).Text)
+			page, form := r.linkPage(link)
+			require.Equal(t, http.StatusOK, page.status)
+			require.NotEmpty(t, form, "%s: pending, the page has its button", c.agent.name)
+			c.end()
+			page, after := r.linkPage(link)
+			assert.Equal(t, http.StatusOK, page.status, c.agent.name)
+			assert.Empty(t, after, "%s: no button on a closed question", c.agent.name)
+			assert.Contains(t, string(page.body), "This question is closed")
+			assert.Contains(t, string(page.body), c.outcome)
+			resp := r.formPost(link, form)
+			assert.Equal(t, http.StatusConflict, resp.status, "%s: %s", c.agent.name, resp.body)
+			assert.Contains(t, string(resp.body), c.outcome)
+		}
+		for _, id := range []string{goneID, lateID} {
+			ask, err := r.store.Ask(context.Background(), id)
+			require.NoError(t, err)
+			assert.NotEqual(t, store.StateReplied, ask.State, "a link answered a closed ask")
+		}
 
 		// Guessed and truncated tokens: 404 while the address's budget
 		// lasts (2), then 429 even for a good link.
@@ -311,6 +354,26 @@ func TestAnswerLinkRules(t *testing.T) {
 		assert.Equal(t, http.StatusTooManyRequests, r.do("GET", store.LinkPath+guessed, "", "").status)
 		assert.Equal(t, http.StatusTooManyRequests, r.do("GET", u.Path, "", "").status)
 	})
+}
+
+// mailFrom is the one mail of agent's ask, read whole.
+func mailFrom(t *testing.T, m *mailtest.Server, agent string) mailtest.Message {
+	t.Helper()
+	deadline := time.Now().Add(waitLong)
+	for {
+		var found []mailtest.Summary
+		for _, s := range m.Messages() {
+			if strings.HasPrefix(s.Subject, agent+" asks") {
+				found = append(found, s)
+			}
+		}
+		if len(found) > 0 {
+			require.Len(t, found, 1, "one mail of %s's ask", agent)
+			return m.Message(found[0].ID)
+		}
+		require.True(t, time.Now().Before(deadline), "no mail of %s's ask", agent)
+		time.Sleep(20 * time.Millisecond) // polling a condition
+	}
 }
 
 func mustPath(t *testing.T, link string) string {

@@ -4,7 +4,7 @@
 //
 // The binary is found as $ASKCORE_MAILPIT, as mailpit on the PATH, or in
 // BinDir (where .ci/run installs it); a test without it skips, saying how
-// to install it.
+// to install it, or fails in CI (package missing).
 package mailtest
 
 import (
@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/testing/missing"
 )
 
 // Version is the mailpit the tests use.
@@ -69,16 +71,24 @@ type Options struct {
 	// AllowedRecipients, when set, is a regular expression: mailpit
 	// refuses (550) every other recipient.
 	AllowedRecipients string
+	// SMTP, when set, is the SMTP address to listen on (a test starts
+	// the server where a hub failed to reach one); else a free loopback
+	// port.
+	SMTP string
 }
 
-// Start runs mailpit until the test ends, or skips the test.
+// Start runs mailpit until the test ends, or ends the test as
+// missing.Tool does.
 func Start(t testing.TB, o Options) *Server {
 	t.Helper()
 	bin := find()
 	if bin == "" {
-		t.Skipf("SKIP: no mailpit (a real SMTP server for the mail tests); install it with: GOBIN=%s go install github.com/axllent/mailpit@%s", BinDir(), Version)
+		missing.Tool(t, fmt.Sprintf("no mailpit (a real SMTP server for the mail tests); install it with: GOBIN=%s go install github.com/axllent/mailpit@%s", BinDir(), Version))
 	}
-	smtpAddr, httpAddr := freeAddr(t), freeAddr(t)
+	smtpAddr, httpAddr := o.SMTP, freeAddr(t)
+	if smtpAddr == "" {
+		smtpAddr = freeAddr(t)
+	}
 	args := []string{"--smtp", smtpAddr, "--listen", httpAddr, "--database", filepath.Join(t.TempDir(), "mailpit.db"),
 		"--disable-version-check", "--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--quiet"}
 	if o.AllowedRecipients != "" {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/askcore/askcore/internal/testing/missing"
 )
 
 // ChromiumPath is Debian's Chromium, or $ASKCORE_CHROMIUM.
@@ -19,12 +21,12 @@ func ChromiumPath() string {
 // Chromium starts a headless Chromium (Debian's, never a downloaded one)
 // for the test, driven through github.com/chromedp/chromedp, and returns
 // the context of a tab; it ends with the test. Without Chromium the test
-// skips, saying how to install it.
+// skips, saying how to install it (fails in CI: package missing).
 func Chromium(t testing.TB) context.Context {
 	t.Helper()
 	path := ChromiumPath()
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("SKIP: no Chromium at %s; install it with: apt-get install -y chromium", path)
+		missing.Tool(t, "no Chromium at "+path+"; install it with: apt-get install -y chromium")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),

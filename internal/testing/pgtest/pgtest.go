@@ -21,6 +21,8 @@ import (
 	"testing"
 
 	"github.com/lib/pq"
+
+	"github.com/askcore/askcore/internal/testing/missing"
 )
 
 // EnvURL names a PostgreSQL server to use instead of a throwaway cluster.
@@ -134,12 +136,13 @@ func Start(settings ...string) (adminURL string, stop func(), err error) {
 // Available reports whether a server is there, and why not.
 func Available() (bool, string) { return admin != "", skipWhy }
 
-// NewDB creates an empty database for t and returns its URL; it skips t
-// with the reason when no server is available.
+// NewDB creates an empty database for t and returns its URL; without a
+// server it ends t as missing.Tool does (skips, or fails in CI), saying
+// why.
 func NewDB(t testing.TB) string {
 	t.Helper()
 	if admin == "" {
-		t.Skip("SKIP: no PostgreSQL: " + skipWhy)
+		missing.Tool(t, "no PostgreSQL: "+skipWhy)
 	}
 	ctx := context.Background()
 	name := fmt.Sprintf("askcore_%d_%d", os.Getpid(), dbSeq.Add(1))

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/askcore/askcore/internal/testing/missing"
 )
 
 // Patience is how long a wait lasts before the test fails. Only a failing
@@ -67,8 +69,8 @@ type Server struct {
 }
 
 // New makes a private tmux server for t (tmux starts it with the first
-// session) and kills it when t ends; t is skipped when tmux is not
-// installed. The sessions'
+// session) and kills it when t ends; without tmux t ends as
+// missing.Tool says (skipped, or failed in CI). The sessions'
 // environment is the test's without the variables that change how a
 // terminal program draws or that would reach the tmux the tests run in
 // (NO_COLOR, TMUX, TMUX_PANE, LANG, LC_ALL, LC_CTYPE, TERM, and c.Unset),
@@ -78,7 +80,7 @@ func New(t testing.TB, c Config) *Server {
 	t.Helper()
 	path, err := exec.LookPath("tmux")
 	if err != nil {
-		t.Skip("tmux is not installed: the pseudo-terminal tests need it (Debian: apt-get install tmux)")
+		missing.Tool(t, "tmux is not installed: the pseudo-terminal tests need it; install it with: apt-get install -y tmux")
 	}
 	// A short directory: unix socket paths are limited to about 100 bytes.
 	dir, err := os.MkdirTemp("", "tmt")
