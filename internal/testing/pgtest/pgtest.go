@@ -133,9 +133,6 @@ func Start(settings ...string) (adminURL string, stop func(), err error) {
 	}, nil
 }
 
-// Available reports whether a server is there, and why not.
-func Available() (bool, string) { return admin != "", skipWhy }
-
 // NewDB creates an empty database for t and returns its URL; without a
 // server it ends t as missing.Tool does (skips, or fails in CI), saying
 // why.
