@@ -105,7 +105,7 @@ func TestHubAskTruth(t *testing.T) {
 			tm := server.With(t)
 			session := "refused-" + path.Base(t.Name())
 			out := ask(t, tm, session, h.URL, "askcore_wrong",
-				"The hub's inbox does not have this question: the hub refused the ask: UNAUTHORIZED")
+				"The hub's inbox does not have this question: the hub refused the ask: UNAUTHORIZED: a valid agent token is required: Authorization: Bearer TOKEN (askcore-hub agent add NAME prints one). Answer it here.")
 			answer(t, tm, session, out)
 		})
 	})
