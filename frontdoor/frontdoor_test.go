@@ -21,11 +21,14 @@ import (
 	"github.com/askcore/askcore/frontdoor/openaimodel"
 	"github.com/askcore/askcore/hostgo"
 	"github.com/askcore/askcore/internal/testing/leaktest"
+	"github.com/askcore/askcore/internal/testing/pgtest"
 	"github.com/askcore/askcore/model/openai"
 	"github.com/askcore/askcore/model/script"
 )
 
-func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
+// TestMain starts one PostgreSQL cluster for the package's tests that run
+// on both stores (hubtest.EachStore).
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(pgtest.Run{M: m}) }
 
 func env(kv map[string]string) func(string) string {
 	return func(k string) string { return kv[k] }

@@ -266,28 +266,29 @@ func TestHubRefusedKeepsLocal(t *testing.T) {
 		}, "the hub's inbox: the hub refused the ask: UNAUTHORIZED", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := hubtest.Start(t)
-			local := &noticed{ask: tc.local}
-			env := func(k string) string {
-				if k == "ASKCORE_HUB_TOKEN" {
-					return "askcore_wrong"
+			hubtest.EachStore(t, func(t *testing.T, h *hubtest.Hub) {
+				local := &noticed{ask: tc.local}
+				env := func(k string) string {
+					if k == "ASKCORE_HUB_TOKEN" {
+						return "askcore_wrong"
+					}
+					return h.Env(k)
 				}
-				return h.Env(k)
-			}
-			p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, env, hub.WithPollSeconds(1))
-			require.NoError(t, err)
-			r := <-askThrough(t, p)
-			if tc.wantErr != "" {
-				var e *askcore.Error
-				require.True(t, errors.As(r.err, &e), "%v", r.err)
-				assert.Equal(t, askcore.CodeAskFailed, e.Code)
-				assert.Contains(t, e.Message, tc.wantErr)
-				assert.NotContains(t, e.Message, "answered elsewhere")
-				return
-			}
-			require.NoError(t, r.err)
-			assert.Contains(t, string(r.answer.JSON()), tc.wantJSON)
-			assert.Contains(t, local.notices(), "the hub refused the ask: UNAUTHORIZED")
+				p, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the terminal", Provider: local}, env, hub.WithPollSeconds(1))
+				require.NoError(t, err)
+				r := <-askThrough(t, p)
+				if tc.wantErr != "" {
+					var e *askcore.Error
+					require.True(t, errors.As(r.err, &e), "%v", r.err)
+					assert.Equal(t, askcore.CodeAskFailed, e.Code)
+					assert.Contains(t, e.Message, tc.wantErr)
+					assert.NotContains(t, e.Message, "answered elsewhere")
+					return
+				}
+				require.NoError(t, r.err)
+				assert.Contains(t, string(r.answer.JSON()), tc.wantJSON)
+				assert.Contains(t, local.notices(), "the hub refused the ask: UNAUTHORIZED")
+			})
 		})
 	}
 }

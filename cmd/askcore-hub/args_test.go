@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/internal/testing/pgtest"
 )
 
 // The commands that take no names refuse one as a usage error (exit 2)
@@ -63,6 +65,51 @@ func TestMetricsTokenNeverAFlagValue(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// TestDBPasswordNeverAFlagValue: a PostgreSQL URL with a password (in
+// its user part or as ?password=) is refused as --db's value, a usage
+// error that says where the password goes instead, before the store is
+// opened; the same URL in ASKCORE_HUB_DB opens the store.
+func TestDBPasswordNeverAFlagValue(t *testing.T) {
+	u, err := url.Parse(pgtest.NewDB(t)) // trust authentication: a password is not checked
+	require.NoError(t, err)
+	withPassword := func(f func(u *url.URL)) string {
+		c := *u
+		f(&c)
+		return c.String()
+	}
+	inUser := withPassword(func(u *url.URL) { u.User = url.UserPassword(u.User.Username(), "s3cret") })
+	inQuery := withPassword(func(u *url.URL) { q := u.Query(); q.Set("password", "s3cret"); u.RawQuery = q.Encode() })
+	for _, tc := range []struct {
+		name, flag, env string
+		code            int
+	}{
+		{"in --db's user part", inUser, "", 2},
+		{"in --db's query", inQuery, "", 2},
+		{"in --db, though the environment has it too", inUser, inUser, 2},
+		{"in ASKCORE_HUB_DB", "", inUser, 0},
+		{"in ASKCORE_HUB_DB, as ?password=", "", inQuery, 0},
+		{"--db without a password", u.String(), "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"agent", "list"}
+			if tc.flag != "" {
+				args = append(args, "--db", tc.flag)
+			}
+			var out, errb bytes.Buffer
+			code := run(context.Background(), args, &out, &errb, func(k string) string {
+				return map[string]string{"ASKCORE_HUB_DB": tc.env, "USER": "ada"}[k]
+			})
+			require.Equal(t, tc.code, code, "stderr: %s", errb.String())
+			if tc.code == 0 {
+				assert.Contains(t, out.String(), "NAME", "the store opened: the agents' list")
+				return
+			}
+			assert.Equal(t, "askcore-hub: --db: a password in the URL shows in the process list: give the URL in $ASKCORE_HUB_DB instead, or leave the password out and keep it in ~/.pgpass or $PGPASSWORD\n", errb.String())
+			assert.Empty(t, out.String())
 		})
 	}
 }

@@ -48,8 +48,9 @@ Commands:
   --version                 print the version and exit
 
 Every command takes --db (a SQLite file, or postgres://...; default
-$ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db). The default person is
-$USER, created on first use.
+$ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db). A password never goes
+in --db: give a URL with one in $ASKCORE_HUB_DB, or keep the password in
+~/.pgpass or $PGPASSWORD. The default person is $USER, created on first use.
 `
 
 // signinTTL is how long a sign-in link works (once).
@@ -80,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	c := &cli{stdout: stdout, stderr: stderr, getenv: getenv, stdin: os.Stdin}
 	fs := flag.NewFlagSet("askcore-hub "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.db, "db", getenv("ASKCORE_HUB_DB"), "the store: a SQLite `file`, or a postgres:// URL (default $ASKCORE_HUB_DB, else $XDG_DATA_HOME/askcore/hub.db)")
+	fs.StringVar(&c.db, "db", getenv("ASKCORE_HUB_DB"), "the store: a SQLite `file`, or a postgres:// URL without a password (default $ASKCORE_HUB_DB, which may hold one, else $XDG_DATA_HOME/askcore/hub.db)")
 	var f func(context.Context, []string) error
 	switch cmd {
 	case "serve":
@@ -133,6 +134,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			break
 		}
 		names, rest = append(names, rest[0]), rest[1:]
+	}
+	// A secret is never a flag's value (ps shows flags to every user);
+	// $ASKCORE_HUB_DB, --db's default, may hold one.
+	dbFlag := false
+	fs.Visit(func(f *flag.Flag) { dbFlag = dbFlag || f.Name == "db" })
+	if u, err := url.Parse(c.db); dbFlag && err == nil && store.IsPostgres(c.db) {
+		if _, pw := u.User.Password(); pw || u.Query().Has("password") {
+			fmt.Fprintln(stderr, "askcore-hub: --db: a password in the URL shows in the process list: give the URL in $ASKCORE_HUB_DB instead, or leave the password out and keep it in ~/.pgpass or $PGPASSWORD")
+			return 2
+		}
 	}
 	if err := f(ctx, names); err != nil {
 		fmt.Fprintln(stderr, "askcore-hub:", err)

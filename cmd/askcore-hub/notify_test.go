@@ -137,9 +137,12 @@ func TestNotifyCLI(t *testing.T) {
 		{"notify", "add", "webhook", "https://x/", "--token-file", tokenFile},
 		{"notify", "remove", "x"},
 	} {
-		assert.Equal(t, 2, run(ctx, append(args, "--db", dsn), io.Discard, io.Discard, os.Getenv), "%v", args)
+		assert.Equal(t, 2, run(ctx, args, io.Discard, io.Discard, dbEnv(dsn)), "%v", args)
 	}
 	var errb bytes.Buffer
-	assert.Equal(t, 1, run(ctx, []string{"notify", "remove", "1", "--db", dsn}, io.Discard, &errb, os.Getenv))
+	assert.Equal(t, 2, run(ctx, []string{"notify", "add", "email", "ada@example.com", "--smtp", "smtp://ada:hunter2@mail.example.com:587"}, io.Discard, &errb, dbEnv(dsn)))
+	assert.Equal(t, "askcore-hub: hub notify: the SMTP URL carries a password: leave it out and give it with --smtp-password-file\n", errb.String(), "the refusal does not show the password")
+	errb.Reset()
+	assert.Equal(t, 1, run(ctx, []string{"notify", "remove", "1"}, io.Discard, &errb, dbEnv(dsn)))
 	assert.Contains(t, errb.String(), "no notification target 1")
 }

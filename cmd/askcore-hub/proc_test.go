@@ -106,7 +106,8 @@ func startHub(t *testing.T, dsn, addr string) *hubProc {
 	t.Helper()
 	bin, err := hubBinary()
 	require.NoError(t, err)
-	cmd := exec.Command(bin, "serve", "--engine", "native", "--addr", addr, "--db", dsn)
+	cmd := exec.Command(bin, "serve", "--engine", "native", "--addr", addr)
+	cmd.Env = append(os.Environ(), "ASKCORE_HUB_DB="+dsn) // a URL with a password is refused as --db's value
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -136,14 +137,16 @@ func (h *hubProc) kill(t *testing.T) {
 func cliRun(t *testing.T, dsn string, args ...string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), append(args, "--db", dsn), &out, &errb, func(k string) string {
-		if k == "USER" {
-			return "ada"
-		}
-		return ""
-	})
+	code := run(context.Background(), args, &out, &errb, dbEnv(dsn))
 	require.Equal(t, 0, code, "%s", errb.String())
 	return strings.TrimSpace(out.String())
+}
+
+// dbEnv is the environment of a command on the store dsn: its URL in
+// ASKCORE_HUB_DB, as a URL with a password must be given (not --db), and
+// the person ada.
+func dbEnv(dsn string) func(string) string {
+	return func(k string) string { return map[string]string{"ASKCORE_HUB_DB": dsn, "USER": "ada"}[k] }
 }
 
 func eachDB(t *testing.T, f func(t *testing.T, dsn string)) {
@@ -378,9 +381,9 @@ func TestCLI(t *testing.T) {
 	assert.Equal(t, hubserver.HashToken(token), a.TokenHash, "only the hash is stored")
 
 	var errb bytes.Buffer
-	assert.Equal(t, 1, run(ctx, []string{"agent", "add", "ci", "--db", dsn}, io.Discard, &errb, os.Getenv))
+	assert.Equal(t, 1, run(ctx, []string{"agent", "add", "ci"}, io.Discard, &errb, dbEnv(dsn)))
 	assert.Contains(t, errb.String(), "exists already")
-	assert.Equal(t, 2, run(ctx, []string{"agent", "add", "--db", dsn}, io.Discard, io.Discard, os.Getenv))
+	assert.Equal(t, 2, run(ctx, []string{"agent", "add"}, io.Discard, io.Discard, dbEnv(dsn)))
 	assert.Equal(t, 2, run(ctx, []string{"nope"}, io.Discard, io.Discard, os.Getenv))
 	assert.Equal(t, "AT  ASK  EVENT  WHO  WHERE", cliRun(t, dsn, "log"))
 }

@@ -79,6 +79,8 @@ func TestAskFailures(t *testing.T) {
 			failure(askcore.Failure{Situation: askcore.SituationUsage, Detail: `flag provided but not defined: -nope (see "askcore-stdio ask --help")`})},
 		{"stray argument", "", false, []string{"stray"}, "INVALID_REQUEST", askExitInvalidRequest,
 			failure(askcore.Failure{Situation: askcore.SituationUsage, Detail: `unexpected argument "stray": pass the request with --request JSON or on stdin`})},
+		{"--ask-id without --hub", "", false, []string{"--ask-id", "deploy-1", "--request", askRequest}, "INVALID_REQUEST", askExitInvalidRequest,
+			failure(askcore.Failure{Situation: askcore.SituationUsage, Detail: "--ask-id needs --hub URL (or ASKCORE_HUB_URL)"})},
 		{"EOF before an answer", "", false, []string{"--request", askRequest}, "ASK_ABORTED", askExitAborted,
 			failure(askcore.Failure{Situation: askcore.SituationEOF})},
 		{"EOF after invalid answers", "nope\nstill no\n", false, []string{"--request", askRequest}, "ASK_ABORTED", askExitAborted,

@@ -2,14 +2,20 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	hubserver "github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/testing/hubtest"
 	"github.com/askcore/askcore/internal/testing/tmuxtest"
@@ -64,91 +70,148 @@ func TestHubAsk(t *testing.T) {
 	})
 }
 
-// TestHubAskTruth: what the terminal says about the hub is what happened.
-// A token the hub refuses and a hub that cannot be reached are each said
-// in words of their own, never "answered elsewhere", and the picker stays:
-// the person's answer on the terminal is the outcome.
+// TestHubAskTruth: what the terminal says about the hub is what happened,
+// on either store. A token the hub refuses and a hub that cannot be
+// reached are each said in words of their own, never "answered
+// elsewhere", and the picker stays: the person's answer on the terminal
+// is the outcome. A hub that comes up at the unreachable address is said
+// to be reached again, and then holds the question too.
 func TestHubAskTruth(t *testing.T) {
 	server := newTmux(t)
 	dir := t.TempDir()
 	req := writeFile(t, dir, "req.json", askRequest)
-	elsewhere := "answered elsewhere"
-	for _, tc := range []struct {
-		name, session, url, token, says string
-	}{
-		{"refused token", "refused", "", "askcore_wrong", "The hub's inbox does not have this question: the hub refused the ask: UNAUTHORIZED"},
-		{"unreachable hub", "unreachable", "http://127.0.0.1:9", "", "cannot be reached"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := hubtest.Start(t)
-			url, token := tc.url, tc.token
-			if url == "" {
-				url = h.URL
-			}
-			if token == "" {
-				token = h.Token
-			}
-			tm := server.With(t)
-			out := tmuxtest.Quote(filepath.Join(dir, tc.name+".json"))
-			tm.Session(tc.session, 120, 40, fmt.Sprintf(`ASKCORE_HUB_TOKEN=%s %s ask --engine native --hub %s --request "$(cat %s)" > %s`,
-				tmuxtest.Quote(token), bin, tmuxtest.Quote(url), req, out))
-			tm.WaitFor(tc.session, tc.says)
-			tm.WaitCursor(tc.session, "1. Production")
-			assert.NotContains(t, tm.All(tc.session, false), elsewhere, "the terminal never says answered elsewhere when nobody answered")
-			tm.Keys(tc.session, "Enter")
-			tm.WaitFor(tc.session, "[exit 0]")
-			answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{1}})
-			assert.Equal(t, answer+"\n", readOut(t, out), "the person's answer on the terminal is the outcome")
-		})
+	// ask runs "askcore-stdio ask --hub url" in session, wide enough for
+	// the notices to stay on one line each, and waits for its picker.
+	ask := func(t *testing.T, tm *tmuxtest.Server, session, url, token string, says ...string) (out string) {
+		out = filepath.Join(dir, session+".json")
+		tm.Session(session, 300, 40, fmt.Sprintf(`ASKCORE_HUB_TOKEN=%s %s ask --engine native --hub %s --request "$(cat %s)" > %s`,
+			tmuxtest.Quote(token), bin, tmuxtest.Quote(url), req, tmuxtest.Quote(out)))
+		tm.WaitFor(session, says...)
+		tm.WaitCursor(session, "1. Production")
+		return out
 	}
+	// answer answers on the terminal and checks the outcome is that
+	// answer, and that the terminal never said answered elsewhere.
+	answer := func(t *testing.T, tm *tmuxtest.Server, session, out string) {
+		assert.NotContains(t, tm.All(session, false), "answered elsewhere", "the terminal never says answered elsewhere when nobody answered")
+		tm.Keys(session, "Enter")
+		tm.WaitFor(session, "[exit 0]")
+		answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{1}})
+		assert.Equal(t, answer+"\n", readOut(t, out), "the person's answer on the terminal is the outcome")
+	}
+
+	t.Run("refused token", func(t *testing.T) {
+		hubtest.EachStore(t, func(t *testing.T, h *hubtest.Hub) {
+			tm := server.With(t)
+			session := "refused-" + path.Base(t.Name())
+			out := ask(t, tm, session, h.URL, "askcore_wrong",
+				"The hub's inbox does not have this question: the hub refused the ask: UNAUTHORIZED: a valid agent token is required: Authorization: Bearer TOKEN (askcore-hub agent add NAME prints one). Answer it here.")
+			answer(t, tm, session, out)
+		})
+	})
+
+	t.Run("unreachable hub, then reached", func(t *testing.T) {
+		hubtest.EachStore(t, func(t *testing.T, h *hubtest.Hub) {
+			tm := server.With(t)
+			session := "unreachable-" + path.Base(t.Name())
+			addr := freeAddr(t)
+			url := "http://" + addr
+			out := ask(t, tm, session, url, h.Token, fmt.Sprintf(
+				"The hub at %s cannot be reached (Post %q: dial tcp %s: connect: connection refused); still trying. Meanwhile the question is asked here.",
+				url, url+"/v1/asks", addr))
+			// A hub comes up at that address, on the same store (a
+			// replica of h): the agent's token is known there.
+			hubtest.Serve(t, hubserver.Config{Addr: addr, Options: hubserver.Options{Store: h.Store}})
+			reached := "The hub at " + url + " is reached again."
+			held := "This question is also in the hub's inbox (" + url + "): answer it here or there."
+			screen := tm.WaitFor(session, reached, held)
+			assert.Less(t, strings.Index(screen, reached), strings.Index(screen, held), "reached again, then held")
+			h.Ask(t, store.StatePending)
+			answer(t, tm, session, out)
+			assert.Equal(t, "the terminal", h.Ask(t, store.StateWithdrawn).RepliedWhere, "the hub's ask is withdrawn, answered in the terminal")
+		})
+	})
+}
+
+// freeAddr is a loopback address nothing listens on (the port was free a
+// moment ago).
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 // TestHubAskWithoutTerminal: with --hub, a run that cannot show the
-// question (no terminal at all; stdin at its end) waits for the inbox,
-// and the inbox's answer is the outcome.
+// question (no terminal at all; stdin at its end) waits for the inbox, on
+// either store, and says so on stderr; the inbox's answer is the outcome.
+// With a token the hub refuses as well, nobody saw the question: the
+// core's ASK_FAILED says so, and nothing says "answered elsewhere".
 func TestHubAskWithoutTerminal(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		args  []string
 		stdin string
+		waits string // the line on stderr that says the question waits in the inbox (URL: the hub's)
 	}{
-		{"request on stdin, no terminal", nil, askRequest},
-		{"stdin at its end", []string{"--request", askRequest}, ""},
+		{"request on stdin, no terminal", nil, askRequest, "askcore: This question waits in the hub's inbox (URL): answer it there."},
+		{"stdin at its end", []string{"--request", askRequest}, "", "This question waits in the hub's inbox (URL): answer it there."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := hubtest.Start(t)
-			p := start(t, baseEnv("ASKCORE_HUB_TOKEN="+h.Token), true, append([]string{"ask", "--engine", "native", "--hub", h.URL}, tc.args...)...)
-			p.send(tc.stdin)
-			require.NoError(t, p.stdin.Close())
-			a := h.Ask(t, store.StatePending)
-			pickFirstInInbox(t, h, a)
-			require.Equal(t, 0, p.wait(), "stdout:\n%s\nstderr:\n%s", p.stdout, p.stderr)
-			answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
-			assert.Equal(t, answer+"\n", p.stdout.String())
+			hubtest.EachStore(t, func(t *testing.T, h *hubtest.Hub) {
+				p := start(t, baseEnv("ASKCORE_HUB_TOKEN="+h.Token), true, append([]string{"ask", "--engine", "native", "--hub", h.URL}, tc.args...)...)
+				p.send(tc.stdin)
+				require.NoError(t, p.stdin.Close())
+				a := h.Ask(t, store.StatePending)
+				waits := strings.ReplaceAll(tc.waits, "URL", h.URL)
+				p.waitStderr("where the question waits", func(stderr string) bool { return slices.Contains(strings.Split(stderr, "\n"), waits) })
+				pickFirstInInbox(t, h, a)
+				require.Equal(t, 0, p.wait(), "stdout:\n%s\nstderr:\n%s", p.stdout, p.stderr)
+				answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
+				assert.Equal(t, answer+"\n", p.stdout.String())
+			})
 		})
 	}
+
+	t.Run("a token the hub refuses, no terminal", func(t *testing.T) {
+		hubtest.EachStore(t, func(t *testing.T, h *hubtest.Hub) {
+			p := start(t, baseEnv("ASKCORE_HUB_TOKEN=askcore_wrong"), true, "ask", "--engine", "native", "--hub", h.URL)
+			p.send(askRequest)
+			require.NoError(t, p.stdin.Close())
+			assert.Equal(t, askExitFailed, p.wait(), "stderr:\n%s", p.stderr)
+			var e askcore.Error
+			require.NoError(t, json.Unmarshal([]byte(p.stdout.String()), &e), p.stdout.String())
+			assert.Equal(t, askcore.CodeAskFailed, e.Code)
+			assert.Contains(t, e.Message, "Nobody saw the question: no surface could show it")
+			assert.Contains(t, e.Message, "the hub's inbox: the hub refused the ask: UNAUTHORIZED")
+			for _, w := range []string{p.stdout.String(), p.stderr.String()} {
+				assert.NotContains(t, w, "answered elsewhere")
+			}
+		})
+	})
 }
 
 // TestHubAskID: a run killed while it waits leaves its ask in the inbox;
 // a re-run with the same --ask-id attaches to it (no second question) and
-// gets the answer given meanwhile.
+// gets the answer given meanwhile, on either store.
 func TestHubAskID(t *testing.T) {
-	h := hubtest.Start(t)
-	env := baseEnv("ASKCORE_HUB_TOKEN=" + h.Token)
-	args := []string{"ask", "--engine", "native", "--hub", h.URL, "--ask-id", "deploy-1", "--request", askRequest}
-	first := start(t, env, true, args...)
-	a := h.Ask(t, store.StatePending)
-	require.NoError(t, first.cmd.Process.Kill())
-	first.wait()
-	pickFirstInInbox(t, h, a)
-	second := start(t, env, true, args...)
-	require.NoError(t, second.stdin.Close())
-	require.Equal(t, 0, second.wait(), "stdout:\n%s\nstderr:\n%s", second.stdout, second.stderr)
-	answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
-	assert.Equal(t, answer+"\n", second.stdout.String(), "the answer given while nobody waited")
-	asks, err := h.Store.Asks(context.Background(), store.AskFilter{PersonID: h.Person})
-	require.NoError(t, err)
-	assert.Len(t, asks, 1, "the re-run attached to the same ask")
+	hubtest.EachStore(t, func(t *testing.T, h *hubtest.Hub) {
+		env := baseEnv("ASKCORE_HUB_TOKEN=" + h.Token)
+		args := []string{"ask", "--engine", "native", "--hub", h.URL, "--ask-id", "deploy-1", "--request", askRequest}
+		first := start(t, env, true, args...)
+		a := h.Ask(t, store.StatePending)
+		require.NoError(t, first.cmd.Process.Kill())
+		first.wait()
+		pickFirstInInbox(t, h, a)
+		second := start(t, env, true, args...)
+		require.NoError(t, second.stdin.Close())
+		require.Equal(t, 0, second.wait(), "stdout:\n%s\nstderr:\n%s", second.stdout, second.stderr)
+		answer, _ := pickSummary(t, askRequest, askcore.Pick{Options: []int{0}})
+		assert.Equal(t, answer+"\n", second.stdout.String(), "the answer given while nobody waited")
+		asks, err := h.Store.Asks(context.Background(), store.AskFilter{PersonID: h.Person})
+		require.NoError(t, err)
+		assert.Len(t, asks, 1, "the re-run attached to the same ask")
+	})
 }
 
 // TestHubChat: the chat with --hub in a real terminal with a real hub:

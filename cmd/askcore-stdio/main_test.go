@@ -19,6 +19,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/internal/testing/pgtest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 	"github.com/askcore/askcore/internal/testing/tmuxtest"
 	"github.com/stretchr/testify/assert"
@@ -68,7 +69,7 @@ func TestMain(m *testing.M) {
 	if out, err := warm.CombinedOutput(); err != nil {
 		fail(fmt.Sprintf("warming the compilation cache: %s", out), err)
 	}
-	code := m.Run()
+	code := pgtest.Main(m) // one PostgreSQL cluster for the hub tests on both stores (hubtest.EachStore)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -77,13 +78,14 @@ func TestMain(m *testing.M) {
 // running the tests happens to have.
 var modelKeys = []string{"DEEPSEEK_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"}
 
-// baseEnv is the test's environment without model keys or colour
-// settings, so the binary behaves the same on every machine.
+// baseEnv is the test's environment without model keys, a hub's
+// settings or colour settings, so the binary behaves the same on every
+// machine.
 func baseEnv(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(modelKeys, k) || k == "NO_COLOR" || k == "TMUX" || k == "TMUX_PANE" {
+		if slices.Contains(modelKeys, k) || strings.HasPrefix(k, "ASKCORE_HUB_") || k == "NO_COLOR" || k == "TMUX" || k == "TMUX_PANE" {
 			continue
 		}
 		env = append(env, kv)

@@ -30,7 +30,7 @@ func CheckSMTPURL(raw string) error {
 		return fmt.Errorf("hub notify: %q is not smtp://[USER@]HOST:PORT or smtps://[USER@]HOST:PORT", raw)
 	}
 	if _, set := u.User.Password(); set {
-		return fmt.Errorf("hub notify: %q carries a password; give it with --smtp-password-file", raw)
+		return errors.New("hub notify: the SMTP URL carries a password: leave it out and give it with --smtp-password-file") // the URL is not repeated: the error would show the password
 	}
 	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 		return fmt.Errorf("hub notify: %q: an SMTP URL has no path, query or fragment", raw)

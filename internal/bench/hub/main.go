@@ -132,7 +132,8 @@ type hubProc struct {
 }
 
 func startHub(bin, dsn string) (*hubProc, error) {
-	cmd := exec.Command(bin, "serve", "--engine", "native", "--addr", "127.0.0.1:0", "--db", dsn)
+	cmd := exec.Command(bin, "serve", "--engine", "native", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "ASKCORE_HUB_DB="+dsn) // a URL with a password is refused as --db's value
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/askcore/askcore/hub/server"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/pgtest"
 )
 
 // Hub is a hub served on loopback with one person and one agent.
@@ -30,8 +31,24 @@ type Hub struct {
 // Start serves a hub on a SQLite store until the test ends.
 func Start(t *testing.T) *Hub {
 	t.Helper()
+	return StartOn(t, filepath.Join(t.TempDir(), "hub.db"))
+}
+
+// EachStore runs f as two subtests, "sqlite" and "postgres", each with a
+// hub of its own on a fresh store: a SQLite file, a PostgreSQL database
+// (pgtest.NewDB: the package's TestMain runs pgtest.Main, one cluster for
+// the test binary; without PostgreSQL that subtest is skipped).
+func EachStore(t *testing.T, f func(t *testing.T, h *Hub)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, Start(t)) })
+	t.Run("postgres", func(t *testing.T) { f(t, StartOn(t, pgtest.NewDB(t))) })
+}
+
+// StartOn serves a hub on the store dsn names (store.Open) until the
+// test ends.
+func StartOn(t *testing.T, dsn string) *Hub {
+	t.Helper()
 	ctx := context.Background()
-	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
+	s, err := store.Open(ctx, dsn)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() }) // after the hub stopped (cleanups run last first)
 	p, err := s.AddPerson(ctx, "ada")

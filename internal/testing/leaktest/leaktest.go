@@ -22,7 +22,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"testing"
 
 	"go.uber.org/goleak"
 
@@ -31,12 +30,14 @@ import (
 
 // VerifyTestMain runs the tests with a private compilation cache, waits
 // for the shared compile of the default engine configuration to end, then
-// fails the run if a goroutine is left. Call it as the whole of TestMain.
-func VerifyTestMain(m *testing.M, opts ...goleak.Option) {
+// fails the run if a goroutine is left. Call it as the whole of TestMain,
+// with the *testing.M or what wraps its Run (pgtest.Run, for a package
+// whose tests use PostgreSQL).
+func VerifyTestMain(m goleak.TestingM, opts ...goleak.Option) {
 	goleak.VerifyTestMain(run{m}, opts...)
 }
 
-type run struct{ m *testing.M }
+type run struct{ m goleak.TestingM }
 
 func (r run) Run() int {
 	dir, err := os.MkdirTemp("", "askcore-test-cache-")
