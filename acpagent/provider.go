@@ -159,6 +159,19 @@ func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply,
 	}
 }
 
+// NoticeAsk implements frontdoor.AskNoticer: what happens with a hub the
+// question is also in (refused, unreachable, waiting in its inbox) reaches
+// the session that asked, as agent message text beside the form.
+func (pv *provider) NoticeAsk(_ context.Context, call *askcore.Call, text string) {
+	sessionID, p, ok := pv.route(call.From.AgentID)
+	if !ok {
+		return
+	}
+	if n, ok := p.(noticer); ok {
+		n.notice(sessionID, text)
+	}
+}
+
 // clientErrorText is a client's error as the core quotes it: the JSON-RPC
 // message, its data when there is any, and its code.
 func clientErrorText(err error) string {
