@@ -11,7 +11,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/testing/acpwire"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/hubtest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
@@ -124,15 +124,11 @@ var editorAnswer = map[string]any{"choice": "sqlite"}
 
 func formAnswer(t *testing.T) string {
 	t.Helper()
-	ctx := context.Background()
-	call, err := askcore.NewCore(nil).Normalize(ctx, hubQuestion)
+	reply, err := json.Marshal(map[string]any{"action": "accept", "content": editorAnswer})
 	require.NoError(t, err)
-	raw, err := json.Marshal(map[string]any{"action": "accept", "content": editorAnswer})
-	require.NoError(t, err)
-	step, err := call.JudgeForm(ctx, askcore.FormRound{Target: askcore.ForACP, Response: raw})
-	require.NoError(t, err)
-	require.Equal(t, askcore.FormAnswer, step.Next)
-	return string(step.Answer.JSON())
+	answer, isError := coretest.FormAnswer(t, hubQuestion, string(reply))
+	require.False(t, isError, "%s", answer)
+	return string(answer)
 }
 
 // noticedEditor shows forms and keeps the session's agent message text;
@@ -151,22 +147,14 @@ func (e *noticedEditor) SessionUpdate(_ context.Context, n acp.SessionNotificati
 	return nil
 }
 
-func (e *noticedEditor) UnstableCreateElicitation(ctx context.Context, _ acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+func (e *noticedEditor) UnstableCreateElicitation(context.Context, acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
 	e.asked.Add(1)
-	deadline := time.After(patience / 2) // before the test gives up on the prompt
-	for {
-		changed := e.text.Changed()
-		if strings.Contains(e.text.String(), e.waitFor) {
-			return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: editorAnswer}}, nil
-		}
-		select {
-		case <-changed:
-		case <-deadline: // the test fails on the declined outcome
-			return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
-		case <-ctx.Done():
-			return acp.UnstableCreateElicitationResponse{}, ctx.Err()
-		}
+	// Past half the test's patience it declines, and the test fails on
+	// that outcome.
+	if !e.text.WaitFor(e.waitFor, patience/2) {
+		return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
 	}
+	return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: editorAnswer}}, nil
 }
 
 // prompt is a prompt under way in askcore-acp --hub: the agent's every
