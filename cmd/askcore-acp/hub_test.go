@@ -52,11 +52,7 @@ func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
 		asks, _ := h.Store.Asks(context.Background(), store.AskFilter{PersonID: h.Person})
 		return fmt.Sprintf("the hub's asks: %+v", asks)
 	})
-	call, err := askcore.NewCore(nil).Normalize(context.Background(), hubQuestion)
-	require.NoError(t, err)
-	want, err := call.Resolve(context.Background(), askcore.Lines("PostgreSQL"))
-	require.NoError(t, err)
-	assert.Equal(t, []string{string(want.JSON())}, rawOutputs(t, a.wire.String(), "call_db"),
+	assert.Equal(t, []string{coretest.Resolved(t, hubQuestion, askcore.Lines("PostgreSQL"))}, rawOutputs(t, a.wire.String(), "call_db"),
 		"the tool result is the core's answer for the inbox's reply, byte for byte")
 	assert.Zero(t, editor.count(), "an editor without forms is never sent one")
 }
@@ -106,6 +102,25 @@ func TestHubTellsTheEditor(t *testing.T) {
 				"the tool result is the core's answer for the form's reply, byte for byte")
 		})
 	}
+}
+
+// TestHubAnsweredInInboxTellsTheEditor: the editor shows the form and
+// hears the question is in the hub's inbox too; answered there, the form
+// is withdrawn and the session says where it was answered, in the core's
+// words; the tool result is the inbox's answer.
+func TestHubAnsweredInInboxTellsTheEditor(t *testing.T) {
+	h := hubtest.Start(t)
+	elsewhere := askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"}).Message
+	// The person does not answer the form: it waits until the session
+	// says the question was answered elsewhere.
+	editor := &noticedEditor{waitFor: elsewhere}
+	a := startPrompt(t, h.URL, h.Env, editor, acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}})
+	require.True(t, editor.text.WaitFor("This question is also in the hub's inbox ("+h.URL+"): answer it here or there.", patience), editor.text.String())
+	h.Reply(t, h.Ask(t, store.StatePending), `{"lines":["PostgreSQL"]}`, "phone")
+	a.ended(t, func() string { return "the editor was told: " + editor.text.String() })
+	assert.Contains(t, editor.text.String(), elsewhere, "the session says where the question was answered")
+	assert.Equal(t, []string{coretest.Resolved(t, hubQuestion, askcore.Lines("PostgreSQL"))}, rawOutputs(t, a.wire.String(), "call_db"),
+		"the tool result is the core's answer for the inbox's reply, byte for byte")
 }
 
 // closedPort is the URL of a loopback port nothing listens on.
