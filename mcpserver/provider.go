@@ -440,6 +440,7 @@ func (p *provider) elicitForm(ctx context.Context, c *call, form askcore.Form) (
 	res, err := c.req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema})
 	stop()
 	if ctx.Err() != nil {
+		p.withdrawn(ctx, c)
 		return nil, context.Cause(ctx)
 	}
 	// lineTransport hands the client's response over as a wireReply
@@ -529,10 +530,27 @@ func (p *provider) progress(ctx context.Context, c *call, url string) (stop func
 // (SEP-2577). A call without a progress token can be told nothing: the
 // notice goes to the server's log.
 func (p *provider) NoticeAsk(ctx context.Context, _ *askcore.Call, text string) {
-	c := callFrom(ctx)
-	if c == nil {
-		return
+	if c := callFrom(ctx); c != nil {
+		p.tell(ctx, c, text)
 	}
+}
+
+// withdrawn tells the client why its form was withdrawn, where the core
+// said why: another surface ended the ask (askcore.FirstReply's cause is
+// then the core's answered_elsewhere error: "answered elsewhere (the
+// hub's inbox)"), the words the terminal leaves in place of its question.
+// A cancel or a stop has none: the client knows.
+func (p *provider) withdrawn(ctx context.Context, c *call) {
+	var e *askcore.Error
+	if errors.As(context.Cause(ctx), &e) {
+		// The ask's ctx is done: the call, still open, is not.
+		p.tell(context.WithoutCancel(ctx), c, e.Message)
+	}
+}
+
+// tell sends text to the client in a progress notification of call c
+// (see NoticeAsk), or to the server's log when c carries no token.
+func (p *provider) tell(ctx context.Context, c *call, text string) {
 	token := c.req.Params.GetProgressToken()
 	if token == nil {
 		p.log.Info("ask_user_question: the client is not told (the call carries no progress token)", "notice", text)

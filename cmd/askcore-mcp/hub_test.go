@@ -25,7 +25,7 @@ import (
 // byte for byte.
 func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	h := hubtest.Start(t)
-	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil))
+	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil), nil)
 
 	result := startCall(ctx, t, h, cs, stderr, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
 	a := h.Ask(t, store.StatePending)
@@ -34,9 +34,10 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	assert.Equal(t, choiceAnswer(ctx, t, "PostgreSQL // a server, please"), text, "the person's answer, byte for byte")
 }
 
-// serveWithHub runs askcore-mcp --hub on h and connects client to it.
-func serveWithHub(t *testing.T, h *hubtest.Hub, client *mcp.Client) (context.Context, *mcp.ClientSession, *syncbuf.Buffer) {
-	return serveWithHubAt(t, h.URL, h.Env, client, nil)
+// serveWithHub runs askcore-mcp --hub on h and connects client to it
+// (opts: the session's, may be nil).
+func serveWithHub(t *testing.T, h *hubtest.Hub, client *mcp.Client, opts *mcp.ClientSessionOptions) (context.Context, *mcp.ClientSession, *syncbuf.Buffer) {
+	return serveWithHubAt(t, h.URL, h.Env, client, opts)
 }
 
 // serveWithHubAt runs askcore-mcp --hub url (getenv gives the token) and
@@ -150,7 +151,7 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 			declined <- struct{}{}
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		},
-	}))
+	}), nil)
 	result := startCall(ctx, t, h, cs, stderr, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs),
 		Meta: mcp.Meta{"x-codex-turn-metadata": map[string]any{"turn_trigger": "exec"}}})
 	select {
@@ -237,4 +238,32 @@ func TestHubTellsTheClient(t *testing.T) {
 			assert.NotContains(t, told.String(), "answered elsewhere")
 		})
 	}
+}
+
+// TestHubAnsweredInInboxTellsTheClient: the client shows the form and
+// hears the question is in the hub's inbox too; answered there, the form
+// is withdrawn, the client is told where it was answered (the core's
+// words) and the result is the inbox's answer, byte for byte.
+func TestHubAnsweredInInboxTellsTheClient(t *testing.T) {
+	h := hubtest.Start(t)
+	elsewhere := nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"}).Message
+	var told syncbuf.Buffer // the progress messages, a line each
+	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "a-person's-client", Version: "0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			_, _ = told.Write([]byte(r.Params.Message + "\n"))
+		},
+		// The person leaves the form be until it is withdrawn.
+		ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+	}), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	params := &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)}
+	params.SetProgressToken("tok-hub")
+	result := startCall(ctx, t, h, cs, stderr, params)
+	require.True(t, told.WaitFor("This question is also in the hub's inbox ("+h.URL+"): answer it here or there.", waitLong), told.String())
+	text := replyInInbox(ctx, t, h, h.Ask(t, store.StatePending), "PostgreSQL", result)
+	assert.Equal(t, choiceAnswer(ctx, t, "PostgreSQL"), text, "the inbox's answer, byte for byte")
+	// A notification the client may handle after the result it preceded.
+	assert.True(t, told.WaitFor(elsewhere, waitLong), "the client hears where the question was answered: %s", told.String())
 }
