@@ -47,11 +47,11 @@ func (pv *provider) askPage(ctx context.Context, sessionID string, p peer, call 
 	return srv.Ask(ctx, call)
 }
 
-// notice implements noticer: text, made safe by the core (op sanitize) as
-// every text the client is shown, goes to the session as one
-// agent_message_chunk, set apart by blank lines from the agent's text
-// before and after it (clients join a turn's chunks: the URL must not run
-// into the next word).
+// notice implements noticer: text (the page's URL, a hub's notice), made
+// safe by the core (op sanitize) as every text the client is shown, goes
+// to the session as one agent_message_chunk, set apart by blank lines
+// from the agent's text before and after it (clients join a turn's
+// chunks: the URL must not run into the next word).
 func (s *server) notice(sessionID, text string) {
 	s.mu.Lock()
 	sess := s.sessions[sessionID]
@@ -61,7 +61,7 @@ func (s *server) notice(sessionID, text string) {
 	}
 	clean, err := sess.core.Sanitize(context.Background(), text)
 	if err != nil {
-		s.agent.log.Warn("the answer page's URL not sent to the session: the core could not sanitize it", "session", sessionID, "err", err)
+		s.agent.log.Warn("a notice not sent to the session: the core could not sanitize it", "session", sessionID, "err", err)
 		return
 	}
 	s.update(sessionID, acp.UpdateAgentMessageText("\n\n"+clean+"\n\n"))

@@ -132,6 +132,7 @@ func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply,
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
+			pv.withdrawn(ctx, sessionID, p)
 			return askcore.Reply{}, context.Cause(ctx)
 		case errors.Is(err, errClientGone):
 			// The connection's end cancels the prompt's ctx too, but it may
@@ -156,6 +157,31 @@ func (pv *provider) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply,
 			continue
 		}
 		return askcore.Reply{}, step.Err
+	}
+}
+
+// NoticeAsk implements frontdoor.AskNoticer: what happens with a hub the
+// question is also in (refused, unreachable, waiting in its inbox) reaches
+// the session that asked, as agent message text beside the form.
+func (pv *provider) NoticeAsk(_ context.Context, call *askcore.Call, text string) {
+	sessionID, p, ok := pv.route(call.From.AgentID)
+	if !ok {
+		return
+	}
+	if n, ok := p.(noticer); ok {
+		n.notice(sessionID, text)
+	}
+}
+
+// withdrawn tells the session why its form was withdrawn, where the core
+// said why: another surface ended the ask (askcore.FirstReply's cause is
+// then the core's answered_elsewhere error: "answered elsewhere (the
+// hub's inbox)"), the words the terminal leaves in place of its question.
+// A session/cancel or a stop has none: the person knows.
+func (pv *provider) withdrawn(ctx context.Context, sessionID string, p peer) {
+	var e *askcore.Error
+	if n, ok := p.(noticer); ok && errors.As(context.Cause(ctx), &e) {
+		n.notice(sessionID, e.Message)
 	}
 }
 

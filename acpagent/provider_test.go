@@ -12,6 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/askcore/askcore"
+	"github.com/askcore/askcore/frontdoor"
+	"github.com/askcore/askcore/hub"
+	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/hubtest"
 )
 
 // fakePeer answers elicitations with fixed raw bytes.
@@ -240,4 +244,26 @@ func TestProviderNotShown(t *testing.T) {
 	_, err := f.ask("agent-1", "call_1")
 	assert.Equal(t, askcore.CodeAskFailed, code(err), "%v", err)
 	assert.Contains(t, errorBytes(t, err), "Nobody saw the question: fake 0 declined the form")
+}
+
+// With a hub beside the editor, a decline the person could have given
+// (the form was up a second by the provider's clock, past the core's
+// 250 ms) still ends the ask: the agent gets the core's ASK_DECLINED, and
+// the hub's ask is withdrawn rather than left in the inbox.
+func TestProviderDeclineWithHub(t *testing.T) {
+	h := hubtest.Start(t)
+	svc := askcore.NewService(nativeCore)
+	pv := newProvider(&askcore.Router{})
+	at := time.Now()
+	pv.now = func() time.Time { at = at.Add(time.Second); return at } // each reply a second after its form, however loaded the machine
+	both, err := frontdoor.Hub{}.Provider(askcore.Surface{Name: "the editor", Provider: pv}, h.Env, hub.WithPollSeconds(1))
+	require.NoError(t, err)
+	dispose, err := svc.Register(both)
+	require.NoError(t, err)
+	t.Cleanup(dispose)
+	require.NoError(t, pv.openSession("sess-1", "agent-1", &fakePeer{form: true, raw: `{"action":"decline"}`}))
+	_, err = svc.Ask(context.Background(), whichOne, askcore.AskOptions{From: askcore.Identity{AgentID: "agent-1", SessionID: "sess-1", ToolCallID: "call_1"}})
+	assert.Equal(t, coreVerdict(t, `{"action":"decline"}`), errorBytes(t, err), "the person's decline, in the core's words")
+	assert.Equal(t, askcore.CodeAskDeclined, code(err))
+	h.Ask(t, store.StateWithdrawn)
 }

@@ -45,7 +45,7 @@ func (h Hub) On(getenv func(string) string) bool {
 // drops out and the hub keeps it; a hub that refuses the ask drops out and
 // the local surface keeps it. Only when both dropped out does the model
 // hear why (the core's no_surface). A local provider that is a Noticer
-// hears what happens with the hub, for the person: held, refused,
+// (or an AskNoticer) hears what happens with the hub, for the person: held, refused,
 // unreachable (and reached again); the core's answered_elsewhere words
 // reach it as its ctx's cause, as FirstReply does for every surface.
 func (h Hub) Provider(local askcore.Surface, getenv func(string) string, opts ...hub.Option) (askcore.Provider, error) {
@@ -100,6 +100,14 @@ type Noticer interface {
 	Notice(text string)
 }
 
+// AskNoticer is a local surface that asks many questions at once (an
+// editor's sessions, an MCP client's tool calls): it hears which ask a
+// notice is about (ctx and call, the ask's own), to tell the person where
+// that question is asked. A surface that is both hears it this way.
+type AskNoticer interface {
+	NoticeAsk(ctx context.Context, call *askcore.Call, text string)
+}
+
 // withHub asks through a local surface and a hub at once.
 type withHub struct {
 	local askcore.Surface
@@ -107,9 +115,13 @@ type withHub struct {
 	hub   *hub.Provider
 }
 
-// notice tells the person text on the local surface, when it can.
-func (w withHub) notice(text string) {
-	if n, ok := w.local.Provider.(Noticer); ok {
+// notice tells the person text on the local surface, when it can, about
+// the ask of ctx and call.
+func (w withHub) notice(ctx context.Context, call *askcore.Call, text string) {
+	switch n := w.local.Provider.(type) {
+	case AskNoticer:
+		n.NoticeAsk(ctx, call, text)
+	case Noticer:
 		n.Notice(text)
 	}
 }
@@ -143,6 +155,9 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		localOut bool       // the local surface could not show it
 	)
 	waitsThere := fmt.Sprintf("This question waits in the hub's inbox (%s): answer it there.", w.url)
+	// Every notice is about this ask, told while it lasts (ctx, not a
+	// surface's own, which ends with that surface).
+	notice := func(text string) { w.notice(ctx, call, text) }
 	inbox := askcore.ProviderFunc(func(hctx context.Context, call *askcore.Call) (askcore.Reply, error) {
 		defer close(hubDone)
 		// FirstReply withdraws the hub's ask with the core's
@@ -168,20 +183,20 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 				if !localOut {
 					text += " Meanwhile the question is asked here."
 				}
-				w.notice(text)
+				notice(text)
 			},
 			Reached: func() {
-				w.notice(fmt.Sprintf("The hub at %s is reached again.", w.url))
+				notice(fmt.Sprintf("The hub at %s is reached again.", w.url))
 			},
 			Held: func() {
 				mu.Lock()
 				defer mu.Unlock()
 				held = true
 				if localOut {
-					w.notice(waitsThere)
+					notice(waitsThere)
 					return
 				}
-				w.notice(fmt.Sprintf("This question is also in the hub's inbox (%s): answer it here or there.", w.url))
+				notice(fmt.Sprintf("This question is also in the hub's inbox (%s): answer it here or there.", w.url))
 			},
 		}).Ask(hctx, call)
 		var refused hub.Refused
@@ -191,7 +206,7 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 			// surface is left.
 			mu.Lock()
 			if !localOut {
-				w.notice("The hub's inbox does not have this question: " + refused.Failure.Detail + ". Answer it here.")
+				notice("The hub's inbox does not have this question: " + refused.Failure.Detail + ". Answer it here.")
 			}
 			mu.Unlock()
 			return askcore.Reply{}, askcore.Failure{Situation: askcore.SituationNotShown, Detail: refused.Failure.Detail}
@@ -212,7 +227,7 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 			defer mu.Unlock()
 			localOut = true
 			if held {
-				w.notice(waitsThere)
+				notice(waitsThere)
 			}
 		}
 		return r, err

@@ -78,7 +78,7 @@ func (p *provider) askPage(ctx context.Context, c *call, q *askcore.Call, formEr
 		return askcore.Reply{}, failure(situationProviderFailed, err.Error())
 	}
 	p.log.Info("ask_user_question: asking on the answer page", "url_mode", viaClient)
-	stop := p.progress(ctx, c.req, url)
+	stop := p.progress(ctx, c, url)
 	defer stop()
 	if !viaClient {
 		return page.Ask(ctx, q)

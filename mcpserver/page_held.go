@@ -238,7 +238,7 @@ func (p *provider) awaitHeld(ctx context.Context, c *call, q *askcore.Call, h *h
 		r, _, _, err := judge(ctx, c, q, reply.raw, 0, p.delivery(c, askcore.DeliveryURL, elapsed))
 		return r, err
 	}
-	stop := p.progress(ctx, c.req, h.url)
+	stop := p.progress(ctx, c, h.url)
 	defer stop()
 	wait := time.NewTimer(p.held.urlHold)
 	defer wait.Stop()

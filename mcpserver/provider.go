@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,6 +48,11 @@ type call struct {
 	// an input-required result instead of the seam's verdict.
 	inputRequest *mcp.ElicitParams
 	state        string // its requestState
+
+	// progressed counts the progress notifications sent for the call:
+	// their progress value, which must increase from one to the next,
+	// whoever sends them (the waiting words, a hub's notices).
+	progressed atomic.Int64
 }
 
 type callKey struct{}
@@ -430,10 +436,11 @@ func (p *provider) askLegacy(ctx context.Context, c *call, q *askcore.Call) (ask
 // elicitForm sends one form as elicitation/create and returns the
 // client's reply as it sent it.
 func (p *provider) elicitForm(ctx context.Context, c *call, form askcore.Form) (json.RawMessage, error) {
-	stop := p.progress(ctx, c.req, "")
+	stop := p.progress(ctx, c, "")
 	res, err := c.req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: form.Message, RequestedSchema: form.RequestedSchema})
 	stop()
 	if ctx.Err() != nil {
+		p.withdrawn(ctx, c)
 		return nil, context.Cause(ctx)
 	}
 	// lineTransport hands the client's response over as a wireReply
@@ -471,7 +478,8 @@ func (p *provider) elicitForm(ctx context.Context, c *call, form askcore.Form) (
 // long the question has waited and, with url, where to answer; with a url
 // the first goes out at once. stop ends it and waits: call it as soon as
 // the question ended, so that no progress follows its end.
-func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, url string) (stop func()) {
+func (p *provider) progress(ctx context.Context, c *call, url string) (stop func()) {
+	req := c.req
 	token := req.Params.GetProgressToken()
 	if token == nil || p.progressEvery <= 0 {
 		return func() {}
@@ -483,8 +491,8 @@ func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, url s
 		defer close(done)
 		t := time.NewTicker(p.progressEvery)
 		defer t.Stop()
-		for n := 1; ; n++ {
-			if n > 1 || url == "" {
+		for first := true; ; first = false {
+			if !first || url == "" {
 				select {
 				case <-ctx.Done():
 					return
@@ -496,7 +504,7 @@ func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, url s
 				p.log.Debug("progress message not written", "err", err)
 				continue
 			}
-			err = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: message})
+			err = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(c.progressed.Add(1)), Message: message})
 			if err != nil && ctx.Err() == nil {
 				p.log.Debug("progress notification not sent", "err", err)
 			}
@@ -508,6 +516,49 @@ func (p *provider) progress(ctx context.Context, req *mcp.CallToolRequest, url s
 			cancel()
 			<-done
 		})
+	}
+}
+
+// NoticeAsk implements frontdoor.AskNoticer: what happens with a hub the
+// question is also in (refused, unreachable, waiting in its inbox) reaches
+// the client as a progress notification of the tool call that asked, its
+// message the notice. Progress, not a log message (notifications/message):
+// it belongs to the call, which the client shows while it waits, as it
+// shows the server's waiting words; logging needs the client to have set
+// a level first (go-sdk sends nothing until logging/setLevel), this server
+// offers no logging capability, and 2026-07-28 deprecates logging
+// (SEP-2577). A call without a progress token can be told nothing: the
+// notice goes to the server's log.
+func (p *provider) NoticeAsk(ctx context.Context, _ *askcore.Call, text string) {
+	if c := callFrom(ctx); c != nil {
+		p.tell(ctx, c, text)
+	}
+}
+
+// withdrawn tells the client why its form was withdrawn, where the core
+// said why: another surface ended the ask (askcore.FirstReply's cause is
+// then the core's answered_elsewhere error: "answered elsewhere (the
+// hub's inbox)"), the words the terminal leaves in place of its question.
+// A cancel or a stop has none: the client knows.
+func (p *provider) withdrawn(ctx context.Context, c *call) {
+	var e *askcore.Error
+	if errors.As(context.Cause(ctx), &e) {
+		// The ask's ctx is done: the call, still open, is not.
+		p.tell(context.WithoutCancel(ctx), c, e.Message)
+	}
+}
+
+// tell sends text to the client in a progress notification of call c
+// (see NoticeAsk), or to the server's log when c carries no token.
+func (p *provider) tell(ctx context.Context, c *call, text string) {
+	token := c.req.Params.GetProgressToken()
+	if token == nil {
+		p.log.Info("ask_user_question: the client is not told (the call carries no progress token)", "notice", text)
+		return
+	}
+	err := c.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(c.progressed.Add(1)), Message: text})
+	if err != nil && ctx.Err() == nil {
+		p.log.Debug("progress notification not sent", "err", err)
 	}
 }
 
@@ -533,5 +584,5 @@ func (s *Server) Progress(ctx context.Context, url string) (stop func()) {
 	if c == nil {
 		return func() {}
 	}
-	return s.provider.progress(ctx, c.req, url)
+	return s.provider.progress(ctx, c, url)
 }

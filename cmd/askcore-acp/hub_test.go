@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -19,6 +22,7 @@ import (
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub/store"
 	"github.com/askcore/askcore/internal/testing/acpwire"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/hubtest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
@@ -37,81 +41,215 @@ const hubQuestion = `{"header":"Database","question":"Which database should I us
 // tested where the clock is the test's, in the core's corpus.)
 func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
 	h := hubtest.Start(t)
+	editor := &formless{}
+	a := startPrompt(t, h.URL, h.Env, editor, acp.ClientCapabilities{})
+	ask := h.Ask(t, store.StatePending)
+	assert.JSONEq(t, hubQuestion, ask.Arguments, "the model's arguments reach the hub")
+	assert.Equal(t, "call_db", ask.ToolCallID, "the hub knows the ask by the model's tool call id")
+	h.Reply(t, ask, `{"lines":["PostgreSQL"]}`, "phone")
+
+	a.ended(t, func() string {
+		asks, _ := h.Store.Asks(context.Background(), store.AskFilter{PersonID: h.Person})
+		return fmt.Sprintf("the hub's asks: %+v", asks)
+	})
+	assert.Equal(t, []string{coretest.Resolved(t, hubQuestion, askcore.Lines("PostgreSQL"))}, rawOutputs(t, a.wire.String(), "call_db"),
+		"the tool result is the core's answer for the inbox's reply, byte for byte")
+	assert.Zero(t, editor.count(), "an editor without forms is never sent one")
+}
+
+// TestHubTellsTheEditor: with --hub, a hub that refuses the agent's token
+// or cannot be reached is not an answer: the editor that shows forms is
+// told so in the session (agent message text, the words the terminal
+// prints), keeps the question, and the form's answer is the tool result,
+// the core's bytes. Nothing says it was answered elsewhere.
+func TestHubTellsTheEditor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hub  func(t *testing.T) (url string, env func(string) string)
+		says func(url string) []string
+	}{
+		{"a wrong token", func(t *testing.T) (string, func(string) string) {
+			h := hubtest.Start(t)
+			return h.URL, func(k string) string {
+				if k == "ASKCORE_HUB_TOKEN" {
+					return "askcore_wrong"
+				}
+				return h.Env(k)
+			}
+		}, func(string) []string {
+			return []string{"The hub's inbox does not have this question: ", "the hub refused the ask: UNAUTHORIZED", "Answer it here."}
+		}},
+		{"an unreachable hub", func(t *testing.T) (string, func(string) string) {
+			url := closedPort(t)
+			return url, func(k string) string {
+				return map[string]string{"ASKCORE_HUB_URL": url, "ASKCORE_HUB_TOKEN": "askcore_any"}[k]
+			}
+		}, func(url string) []string {
+			return []string{"The hub at " + url + " cannot be reached (", "still trying. Meanwhile the question is asked here."}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url, env := tc.hub(t)
+			says := tc.says(url)
+			editor := &noticedEditor{waitFor: says[0]}
+			a := startPrompt(t, url, env, editor, acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}})
+			a.ended(t, func() string { return "the editor was told: " + editor.text.String() })
+			for _, want := range says {
+				assert.Contains(t, editor.text.String(), want, "the editor hears what happened with the hub")
+			}
+			assert.NotContains(t, editor.text.String(), "answered elsewhere")
+			assert.Equal(t, []string{formAnswer(t)}, rawOutputs(t, a.wire.String(), "call_db"),
+				"the tool result is the core's answer for the form's reply, byte for byte")
+		})
+	}
+}
+
+// TestHubAnsweredInInboxTellsTheEditor: the editor shows the form and
+// hears the question is in the hub's inbox too; answered there, the form
+// is withdrawn and the session says where it was answered, in the core's
+// words; the tool result is the inbox's answer.
+func TestHubAnsweredInInboxTellsTheEditor(t *testing.T) {
+	h := hubtest.Start(t)
+	elsewhere := askcore.NewCore(nil).Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"}).Message
+	// The person does not answer the form: it waits until the session
+	// says the question was answered elsewhere.
+	editor := &noticedEditor{waitFor: elsewhere}
+	a := startPrompt(t, h.URL, h.Env, editor, acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}})
+	require.True(t, editor.text.WaitFor("This question is also in the hub's inbox ("+h.URL+"): answer it here or there.", patience), editor.text.String())
+	h.Reply(t, h.Ask(t, store.StatePending), `{"lines":["PostgreSQL"]}`, "phone")
+	a.ended(t, func() string { return "the editor was told: " + editor.text.String() })
+	// A notification the editor may handle after the response it preceded.
+	assert.True(t, editor.text.WaitFor(elsewhere, patience), "the session says where the question was answered: %s", editor.text.String())
+	assert.Equal(t, []string{coretest.Resolved(t, hubQuestion, askcore.Lines("PostgreSQL"))}, rawOutputs(t, a.wire.String(), "call_db"),
+		"the tool result is the core's answer for the inbox's reply, byte for byte")
+}
+
+// closedPort is the URL of a loopback port nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + l.Addr().String()
+	require.NoError(t, l.Close())
+	return url
+}
+
+// editorAnswer is the form reply noticedEditor gives; formAnswer is the
+// core's answer for it.
+var editorAnswer = map[string]any{"choice": "sqlite"}
+
+func formAnswer(t *testing.T) string {
+	t.Helper()
+	reply, err := json.Marshal(map[string]any{"action": "accept", "content": editorAnswer})
+	require.NoError(t, err)
+	answer, isError := coretest.FormAnswer(t, hubQuestion, string(reply))
+	require.False(t, isError, "%s", answer)
+	return string(answer)
+}
+
+// noticedEditor shows forms and keeps the session's agent message text;
+// it answers a form (editorAnswer) once it was told waitFor, as a person
+// reads the notice first.
+type noticedEditor struct {
+	formless
+	waitFor string
+	text    syncbuf.Buffer
+}
+
+func (e *noticedEditor) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	if c := n.Update.AgentMessageChunk; c != nil && c.Content.Text != nil {
+		_, _ = e.text.Write([]byte(c.Content.Text.Text))
+	}
+	return nil
+}
+
+func (e *noticedEditor) UnstableCreateElicitation(context.Context, acp.UnstableCreateElicitationRequest) (acp.UnstableCreateElicitationResponse, error) {
+	e.asked.Add(1)
+	// Past half the test's patience it declines, and the test fails on
+	// that outcome.
+	if !e.text.WaitFor(e.waitFor, patience/2) {
+		return acp.UnstableCreateElicitationResponse{Decline: &acp.UnstableCreateElicitationDecline{Action: "decline"}}, nil
+	}
+	return acp.UnstableCreateElicitationResponse{Accept: &acp.UnstableCreateElicitationAccept{Action: "accept", Content: editorAnswer}}, nil
+}
+
+// prompt is a prompt under way in askcore-acp --hub: the agent's every
+// line (wire: the tool result's bytes, as they went to the editor) and
+// its stderr.
+type prompt struct {
+	wire, stderr *syncbuf.Buffer
+	done         chan promptResult
+}
+
+type promptResult struct {
+	resp acp.PromptResponse
+	err  error
+}
+
+// startPrompt runs askcore-acp --hub url (getenv gives the token) with a
+// scripted model that asks hubQuestion as call_db, connects editor with
+// caps, and sends a prompt. The test's end ends the prompt, the agent and
+// the connection, within a bound.
+func startPrompt(t *testing.T, url string, getenv func(string) string, editor acp.Client, caps acp.ClientCapabilities) *prompt {
+	t.Helper()
 	script := filepath.Join(t.TempDir(), "script.jsonl")
 	require.NoError(t, os.WriteFile(script, []byte(`{"content":"Let me ask.","tool_calls":[{"id":"call_db","name":"ask_user_question","arguments":`+hubQuestion+`}]}`+"\n"+
 		`{"content":"You chose {{answer}}."}`+"\n"), 0o600))
 
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	toAgentR, toAgentW := io.Pipe()
 	fromAgentR, fromAgentW := io.Pipe()
-	var stderr, wire syncbuf.Buffer
+	p := &prompt{wire: new(syncbuf.Buffer), stderr: new(syncbuf.Buffer), done: make(chan promptResult, 1)}
 	exited := make(chan int, 1)
 	go func() {
-		exited <- run(ctx, []string{"--engine", "native", "--script", script, "--web", "never", "--hub", h.URL}, toAgentR, fromAgentW, &stderr, h.Env)
+		exited <- run(ctx, []string{"--engine", "native", "--script", script, "--web", "never", "--hub", url}, toAgentR, fromAgentW, p.stderr, getenv)
 		_ = fromAgentW.Close()
 	}()
-	editor := &formless{}
-	// wire keeps every line the agent wrote: the tool result's
-	// bytes, as they went to the editor.
-	conn := acp.NewClientSideConnection(editor, toAgentW, io.TeeReader(fromAgentR, &wire))
-	defer func() {
-		// The prompt ended (or the test failed): end the agent,
-		// then wait for it, within a bound.
+	conn := acp.NewClientSideConnection(editor, toAgentW, io.TeeReader(fromAgentR, p.wire))
+	pctx, pcancel := context.WithCancel(ctx)
+	t.Cleanup(func() {
+		// A prompt still waiting ends before the connection closes; then
+		// the agent ends, and is waited for.
+		pcancel()
 		_ = toAgentW.Close()
 		select {
 		case <-exited:
 		case <-time.After(patience):
-			t.Errorf("askcore-acp did not return after its input closed; stderr: %s", stderr.String())
+			t.Errorf("askcore-acp did not return after its input closed; stderr: %s", p.stderr.String())
 		}
 		select {
 		case <-conn.Done():
 		case <-time.After(patience):
 			t.Errorf("the client's connection did not end")
 		}
-	}()
+		cancel()
+	})
 
-	caps := acp.ClientCapabilities{}
 	ictx, icancel := context.WithTimeout(ctx, patience)
 	defer icancel()
 	_, err := conn.Initialize(ictx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientCapabilities: caps})
-	require.NoError(t, err, stderr.String())
+	require.NoError(t, err, p.stderr.String())
 	sess, err := conn.NewSession(ictx, acp.NewSessionRequest{Cwd: "/tmp", McpServers: []acp.McpServer{}})
-	require.NoError(t, err, stderr.String())
-
-	type promptResult struct {
-		resp acp.PromptResponse
-		err  error
-	}
-	prompted := make(chan promptResult, 1)
-	pctx, pcancel := context.WithCancel(ctx)
-	defer pcancel() // a prompt still waiting ends before the connection closes
+	require.NoError(t, err, p.stderr.String())
 	go func() {
 		resp, err := conn.Prompt(pctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("pick a database")}})
-		prompted <- promptResult{resp, err}
+		p.done <- promptResult{resp, err}
 	}()
-	a := h.Ask(t, store.StatePending)
-	assert.JSONEq(t, hubQuestion, a.Arguments, "the model's arguments reach the hub")
-	assert.Equal(t, "call_db", a.ToolCallID, "the hub knows the ask by the model's tool call id")
-	h.Reply(t, a, `{"lines":["PostgreSQL"]}`, "phone")
+	return p
+}
 
-	var r promptResult
+// ended waits for the prompt's end of turn; past patience it fails with
+// state's word on what is still waiting (not at the test binary's
+// timeout).
+func (p *prompt) ended(t *testing.T, state func() string) {
+	t.Helper()
 	select {
-	case r = <-prompted:
-	case <-time.After(patience): // fail with what the hub holds, not at the test binary's timeout
-		asks, _ := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
-		t.Fatalf("the prompt did not end after the inbox's reply; the hub's asks: %+v; stderr: %s", asks, stderr.String())
+	case r := <-p.done:
+		require.NoError(t, r.err, p.stderr.String())
+		assert.Equal(t, acp.StopReasonEndTurn, r.resp.StopReason)
+	case <-time.After(patience):
+		t.Fatalf("the prompt did not end; %s; stderr: %s", state(), p.stderr.String())
 	}
-	require.NoError(t, r.err, stderr.String())
-	assert.Equal(t, acp.StopReasonEndTurn, r.resp.StopReason)
-
-	call, err := askcore.NewCore(nil).Normalize(ctx, hubQuestion)
-	require.NoError(t, err)
-	want, err := call.Resolve(ctx, askcore.Lines("PostgreSQL"))
-	require.NoError(t, err)
-	assert.Equal(t, []string{string(want.JSON())}, rawOutputs(t, wire.String(), "call_db"),
-		"the tool result is the core's answer for the inbox's reply, byte for byte")
-	assert.Zero(t, editor.count(), "an editor without forms is never sent one")
 }
 
 // rawOutputs are the rawOutput bytes of each tool_call_update for

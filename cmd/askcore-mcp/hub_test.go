@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/askcore/askcore"
 	"github.com/askcore/askcore/hub/store"
+	"github.com/askcore/askcore/internal/testing/coretest"
 	"github.com/askcore/askcore/internal/testing/hubtest"
 	"github.com/askcore/askcore/internal/testing/syncbuf"
 )
@@ -23,7 +25,7 @@ import (
 // byte for byte.
 func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	h := hubtest.Start(t)
-	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil))
+	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "exec-like", Version: "0"}, nil), nil)
 
 	result := startCall(ctx, t, h, cs, stderr, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)})
 	a := h.Ask(t, store.StatePending)
@@ -32,10 +34,17 @@ func TestHubWaitsWhenTheClientShowsNoForms(t *testing.T) {
 	assert.Equal(t, choiceAnswer(ctx, t, "PostgreSQL // a server, please"), text, "the person's answer, byte for byte")
 }
 
-// serveWithHub runs askcore-mcp --hub on h and connects client to it. The
-// test's end cancels ctx before closing the session: a call still waiting
-// ends first (Close waits for it), and askcore-mcp with it.
-func serveWithHub(t *testing.T, h *hubtest.Hub, client *mcp.Client) (context.Context, *mcp.ClientSession, *syncbuf.Buffer) {
+// serveWithHub runs askcore-mcp --hub on h and connects client to it
+// (opts: the session's, may be nil).
+func serveWithHub(t *testing.T, h *hubtest.Hub, client *mcp.Client, opts *mcp.ClientSessionOptions) (context.Context, *mcp.ClientSession, *syncbuf.Buffer) {
+	return serveWithHubAt(t, h.URL, h.Env, client, opts)
+}
+
+// serveWithHubAt runs askcore-mcp --hub url (getenv gives the token) and
+// connects client to it (opts: the session's, may be nil). The test's end cancels ctx before closing the
+// session: a call still waiting ends first (Close waits for it), and
+// askcore-mcp with it.
+func serveWithHubAt(t *testing.T, url string, getenv func(string) string, client *mcp.Client, opts *mcp.ClientSessionOptions) (context.Context, *mcp.ClientSession, *syncbuf.Buffer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	serverR, clientW := io.Pipe()
 	clientR, serverW := io.Pipe()
@@ -43,10 +52,10 @@ func serveWithHub(t *testing.T, h *hubtest.Hub, client *mcp.Client) (context.Con
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		run(ctx, []string{"--engine", "native", "--web=never", "--hub", h.URL}, serverR, serverW, stderr, h.Env)
+		run(ctx, []string{"--engine", "native", "--web=never", "--hub", url}, serverR, serverW, stderr, getenv)
 		_ = serverW.Close()
 	}()
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientR, Writer: clientW}, opts)
 	if err != nil {
 		cancel()
 		<-done
@@ -142,7 +151,7 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 			declined <- struct{}{}
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		},
-	}))
+	}), nil)
 	result := startCall(ctx, t, h, cs, stderr, &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs),
 		Meta: mcp.Meta{"x-codex-turn-metadata": map[string]any{"turn_trigger": "exec"}}})
 	select {
@@ -156,4 +165,105 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 	asks, err := h.Store.Asks(ctx, store.AskFilter{PersonID: h.Person})
 	require.NoError(t, err)
 	assert.Len(t, asks, 1, "each round of the call (the form, its decline) names the same ask")
+}
+
+// TestHubTellsTheClient: with --hub, a hub that refuses the agent's token
+// or cannot be reached is not an answer: the client is told so in a
+// progress notification of the tool call (the words the terminal prints),
+// keeps the question, and the form's answer is the call's result, the
+// core's bytes. Nothing says it was answered elsewhere.
+func TestHubTellsTheClient(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hub  func(t *testing.T) (url string, env func(string) string)
+		says func(url string) []string
+	}{
+		{"a wrong token", func(t *testing.T) (string, func(string) string) {
+			h := hubtest.Start(t)
+			return h.URL, func(k string) string {
+				if k == "ASKCORE_HUB_TOKEN" {
+					return "askcore_wrong"
+				}
+				return h.Env(k)
+			}
+		}, func(string) []string {
+			return []string{"The hub's inbox does not have this question: ", "the hub refused the ask: UNAUTHORIZED", "Answer it here."}
+		}},
+		{"an unreachable hub", func(t *testing.T) (string, func(string) string) {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			url := "http://" + l.Addr().String()
+			require.NoError(t, l.Close()) // nothing listens there now
+			return url, func(k string) string {
+				return map[string]string{"ASKCORE_HUB_URL": url, "ASKCORE_HUB_TOKEN": "askcore_any"}[k]
+			}
+		}, func(url string) []string {
+			return []string{"The hub at " + url + " cannot be reached (", "still trying. Meanwhile the question is asked here."}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url, env := tc.hub(t)
+			says := tc.says(url)
+			var told syncbuf.Buffer // the progress messages, a line each
+			const reply = `{"action":"accept","content":{"choice":"sqlite"}}`
+			ctx, cs, stderr := serveWithHubAt(t, url, env, mcp.NewClient(&mcp.Implementation{Name: "a-person's-client", Version: "0"}, &mcp.ClientOptions{
+				ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+					_, _ = told.Write([]byte(r.Params.Message + "\n"))
+				},
+				// The person reads the notice, then answers the form (or,
+				// never told, declines, and the test fails on that).
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					if !told.WaitFor(says[0], waitLong/2) {
+						return &mcp.ElicitResult{Action: "decline"}, nil
+					}
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "sqlite"}}, nil
+				},
+				// On 2025-11-25 the call stays open while the person
+				// answers the form, and hears of the hub meanwhile (on
+				// 2026-07-28 it returns the form at once: nothing to tell).
+			}), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			params := &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)}
+			params.SetProgressToken("tok-hub")
+			cctx, cancel := context.WithTimeout(ctx, waitLong)
+			defer cancel()
+			res, err := cs.CallTool(cctx, params)
+			require.NoError(t, err, stderr.String())
+			want, isError := coretest.FormAnswer(t, choiceArgs, reply)
+			require.False(t, isError, "%s", want)
+			assert.Equal(t, string(want), res.Content[0].(*mcp.TextContent).Text, "the form's answer, byte for byte")
+			assert.False(t, res.IsError)
+			for _, w := range says {
+				assert.Contains(t, told.String(), w, "the client hears what happened with the hub")
+			}
+			assert.NotContains(t, told.String(), "answered elsewhere")
+		})
+	}
+}
+
+// TestHubAnsweredInInboxTellsTheClient: the client shows the form and
+// hears the question is in the hub's inbox too; answered there, the form
+// is withdrawn, the client is told where it was answered (the core's
+// words) and the result is the inbox's answer, byte for byte.
+func TestHubAnsweredInInboxTellsTheClient(t *testing.T) {
+	h := hubtest.Start(t)
+	elsewhere := nativeCore.Fail(context.Background(), askcore.Failure{Situation: askcore.SituationAnsweredElsewhere, Detail: "the hub's inbox"}).Message
+	var told syncbuf.Buffer // the progress messages, a line each
+	ctx, cs, stderr := serveWithHub(t, h, mcp.NewClient(&mcp.Implementation{Name: "a-person's-client", Version: "0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			_, _ = told.Write([]byte(r.Params.Message + "\n"))
+		},
+		// The person leaves the form be until it is withdrawn.
+		ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+	}), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	params := &mcp.CallToolParams{Name: "ask_user_question", Arguments: json.RawMessage(choiceArgs)}
+	params.SetProgressToken("tok-hub")
+	result := startCall(ctx, t, h, cs, stderr, params)
+	require.True(t, told.WaitFor("This question is also in the hub's inbox ("+h.URL+"): answer it here or there.", waitLong), told.String())
+	text := replyInInbox(ctx, t, h, h.Ask(t, store.StatePending), "PostgreSQL", result)
+	assert.Equal(t, choiceAnswer(ctx, t, "PostgreSQL"), text, "the inbox's answer, byte for byte")
+	// A notification the client may handle after the result it preceded.
+	assert.True(t, told.WaitFor(elsewhere, waitLong), "the client hears where the question was answered: %s", told.String())
 }

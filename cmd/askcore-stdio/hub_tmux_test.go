@@ -68,6 +68,22 @@ func TestHubAsk(t *testing.T) {
 		a := h.Ask(t, store.StateWithdrawn)
 		assert.Equal(t, "the terminal", a.RepliedWhere, "the inbox shows it was answered in the terminal")
 	})
+
+	// The person's own decline ends the ask, hub or no hub: Esc on the
+	// picker is the core's ASK_DECLINED, and the inbox no longer offers
+	// the question.
+	t.Run("declined on the terminal", func(t *testing.T) {
+		h := hubtest.Start(t)
+		tm := server.With(t)
+		out := tmuxtest.Quote(filepath.Join(dir, "declined.json"))
+		tm.Session("declined", 120, 40, command(h, out))
+		tm.WaitCursor("declined", "1. Production")
+		h.Ask(t, store.StatePending)
+		tm.Keys("declined", "Escape")
+		tm.WaitFor("declined", fmt.Sprintf("[exit %d]", askExitDeclined))
+		assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationDeclined}), readOut(t, out), "the core's ASK_DECLINED, byte for byte")
+		h.Ask(t, store.StateWithdrawn)
+	})
 }
 
 // TestHubAskTruth: what the terminal says about the hub is what happened,

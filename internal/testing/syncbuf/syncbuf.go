@@ -4,7 +4,9 @@ package syncbuf
 
 import (
 	"bytes"
+	"strings"
 	"sync"
+	"time"
 )
 
 // Buffer is a bytes.Buffer safe for one goroutine writing while another
@@ -42,4 +44,23 @@ func (s *Buffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// WaitFor waits until what was written contains sub, for at most within,
+// and reports whether it does: for a goroutine that may not fail the test
+// itself (a client's handler, which answers otherwise and lets the test
+// fail on that).
+func (s *Buffer) WaitFor(sub string, within time.Duration) bool {
+	deadline := time.After(within)
+	for {
+		changed := s.Changed()
+		if strings.Contains(s.String(), sub) {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return false
+		}
+	}
 }

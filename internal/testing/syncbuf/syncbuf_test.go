@@ -30,3 +30,11 @@ func TestChanged(t *testing.T) {
 	<-second
 	assert.Equal(t, "hello, world", b.String())
 }
+
+// WaitFor sees what a later write brings, and gives up on what none does.
+func TestWaitFor(t *testing.T) {
+	var b Buffer
+	go func() { _, _ = b.Write([]byte("the hub is reached")) }()
+	assert.True(t, b.WaitFor("reached", time.Minute))
+	assert.False(t, b.WaitFor("answered elsewhere", time.Millisecond))
+}
