@@ -265,5 +265,5 @@ func TestProviderDeclineWithHub(t *testing.T) {
 	_, err = svc.Ask(context.Background(), whichOne, askcore.AskOptions{From: askcore.Identity{AgentID: "agent-1", SessionID: "sess-1", ToolCallID: "call_1"}})
 	assert.Equal(t, coreVerdict(t, `{"action":"decline"}`), errorBytes(t, err), "the person's decline, in the core's words")
 	assert.Equal(t, askcore.CodeAskDeclined, code(err))
-	h.Ask(t, store.StateWithdrawn)
+	assert.Equal(t, store.WhereAgent, h.Ask(t, store.StateWithdrawn).RepliedWhere, "withdrawn, not answered in the editor: nobody answered")
 }

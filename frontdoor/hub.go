@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/askcore/askcore"
@@ -153,6 +154,11 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		mu       sync.Mutex // held while a notice is written, so notices keep their order
 		held     bool       // the hub holds the question
 		localOut bool       // the local surface could not show it
+		// localAnswered: the local surface ended with the person's answer,
+		// not a decline, Esc or Ctrl-C. Set before that surface returns,
+		// so before FirstReply withdraws the hub's ask; read on the hub
+		// surface's goroutine.
+		localAnswered atomic.Bool
 	)
 	waitsThere := fmt.Sprintf("This question waits in the hub's inbox (%s): answer it there.", w.url)
 	// Every notice is about this ask, told while it lasts (ctx, not a
@@ -163,7 +169,12 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		// FirstReply withdraws the hub's ask with the core's
 		// answered_elsewhere error naming the local surface when that
 		// surface ended the ask first; any other end is a plain withdrawal.
+		// So is the person's own decline there: the inbox must not say
+		// answered (it says withdrawn) when nobody answered.
 		answeredIn := func() string {
+			if !localAnswered.Load() {
+				return ""
+			}
 			var e *askcore.Error
 			if !errors.As(context.Cause(hctx), &e) {
 				return ""
@@ -221,6 +232,13 @@ func (w withHub) Ask(ctx context.Context, call *askcore.Call) (askcore.Reply, er
 		r, err := w.local.Provider.Ask(lctx, call)
 		if lctx.Err() == nil {
 			err = localDropsOut(lctx, call, err)
+		}
+		if err == nil {
+			// Whether the person answered there is the core's to say: a
+			// decline (a Decline reply, a form declined or cancelled) ends
+			// the ask too, and is no answer.
+			_, rerr := call.Resolve(lctx, r)
+			localAnswered.Store(rerr == nil)
 		}
 		if askcore.DroppedOut(err) {
 			mu.Lock()

@@ -82,7 +82,9 @@ func TestHubAsk(t *testing.T) {
 		tm.Keys("declined", "Escape")
 		tm.WaitFor("declined", fmt.Sprintf("[exit %d]", askExitDeclined))
 		assert.Equal(t, failure(askcore.Failure{Situation: askcore.SituationDeclined}), readOut(t, out), "the core's ASK_DECLINED, byte for byte")
-		h.Ask(t, store.StateWithdrawn)
+		// Withdrawn as its program's, not as answered on the terminal: the
+		// inbox says withdrawn, never answered elsewhere, for a decline.
+		assert.Equal(t, store.WhereAgent, h.Ask(t, store.StateWithdrawn).RepliedWhere)
 	})
 }
 
