@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -63,34 +62,10 @@ func TestHubWaitsWhenTheEditorCannotShow(t *testing.T) {
 // prints), keeps the question, and the form's answer is the tool result,
 // the core's bytes. Nothing says it was answered elsewhere.
 func TestHubTellsTheEditor(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		hub  func(t *testing.T) (url string, env func(string) string)
-		says func(url string) []string
-	}{
-		{"a wrong token", func(t *testing.T) (string, func(string) string) {
-			h := hubtest.Start(t)
-			return h.URL, func(k string) string {
-				if k == "ASKCORE_HUB_TOKEN" {
-					return "askcore_wrong"
-				}
-				return h.Env(k)
-			}
-		}, func(string) []string {
-			return []string{"The hub's inbox does not have this question: ", "the hub refused the ask: UNAUTHORIZED", "Answer it here."}
-		}},
-		{"an unreachable hub", func(t *testing.T) (string, func(string) string) {
-			url := closedPort(t)
-			return url, func(k string) string {
-				return map[string]string{"ASKCORE_HUB_URL": url, "ASKCORE_HUB_TOKEN": "askcore_any"}[k]
-			}
-		}, func(url string) []string {
-			return []string{"The hub at " + url + " cannot be reached (", "still trying. Meanwhile the question is asked here."}
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			url, env := tc.hub(t)
-			says := tc.says(url)
+	for _, tc := range hubtest.NoHubs {
+		t.Run(tc.Name, func(t *testing.T) {
+			url, env := tc.Start(t)
+			says := tc.Says(url)
 			editor := &noticedEditor{waitFor: says[0]}
 			a := startPrompt(t, url, env, editor, acp.ClientCapabilities{Elicitation: &acp.ElicitationCapabilities{Form: &acp.ElicitationFormCapabilities{}}})
 			a.ended(t, func() string { return "the editor was told: " + editor.text.String() })
@@ -122,16 +97,6 @@ func TestHubAnsweredInInboxTellsTheEditor(t *testing.T) {
 	assert.True(t, editor.text.WaitFor(elsewhere, patience), "the session says where the question was answered: %s", editor.text.String())
 	assert.Equal(t, []string{coretest.Resolved(t, hubQuestion, askcore.Lines("PostgreSQL"))}, rawOutputs(t, a.wire.String(), "call_db"),
 		"the tool result is the core's answer for the inbox's reply, byte for byte")
-}
-
-// closedPort is the URL of a loopback port nothing listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	url := "http://" + l.Addr().String()
-	require.NoError(t, l.Close())
-	return url
 }
 
 // editorAnswer is the form reply noticedEditor gives; formAnswer is the

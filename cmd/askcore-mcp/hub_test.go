@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"testing"
 	"time"
 
@@ -173,37 +172,10 @@ func TestHubWaitsWhenTheClientDeclinesUnseen(t *testing.T) {
 // keeps the question, and the form's answer is the call's result, the
 // core's bytes. Nothing says it was answered elsewhere.
 func TestHubTellsTheClient(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		hub  func(t *testing.T) (url string, env func(string) string)
-		says func(url string) []string
-	}{
-		{"a wrong token", func(t *testing.T) (string, func(string) string) {
-			h := hubtest.Start(t)
-			return h.URL, func(k string) string {
-				if k == "ASKCORE_HUB_TOKEN" {
-					return "askcore_wrong"
-				}
-				return h.Env(k)
-			}
-		}, func(string) []string {
-			return []string{"The hub's inbox does not have this question: ", "the hub refused the ask: UNAUTHORIZED", "Answer it here."}
-		}},
-		{"an unreachable hub", func(t *testing.T) (string, func(string) string) {
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			require.NoError(t, err)
-			url := "http://" + l.Addr().String()
-			require.NoError(t, l.Close()) // nothing listens there now
-			return url, func(k string) string {
-				return map[string]string{"ASKCORE_HUB_URL": url, "ASKCORE_HUB_TOKEN": "askcore_any"}[k]
-			}
-		}, func(url string) []string {
-			return []string{"The hub at " + url + " cannot be reached (", "still trying. Meanwhile the question is asked here."}
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			url, env := tc.hub(t)
-			says := tc.says(url)
+	for _, tc := range hubtest.NoHubs {
+		t.Run(tc.Name, func(t *testing.T) {
+			url, env := tc.Start(t)
+			says := tc.Says(url)
 			var told syncbuf.Buffer // the progress messages, a line each
 			const reply = `{"action":"accept","content":{"choice":"sqlite"}}`
 			ctx, cs, stderr := serveWithHubAt(t, url, env, mcp.NewClient(&mcp.Implementation{Name: "a-person's-client", Version: "0"}, &mcp.ClientOptions{

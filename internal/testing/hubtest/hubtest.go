@@ -5,6 +5,7 @@ package hubtest
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -145,4 +146,49 @@ func CheckHubFlagsRefused(t *testing.T, run func(t *testing.T, args []string) (c
 			assert.Contains(t, stderr, tc.says)
 		})
 	}
+}
+
+// NoHub is a hub that holds no question: Start gives its URL and the
+// environment a front door reads (ASKCORE_HUB_URL, ASKCORE_HUB_TOKEN);
+// Says is what a surface that still asks is told of it, in
+// frontdoor.Hub's words.
+type NoHub struct {
+	Name  string
+	Start func(t *testing.T) (url string, env func(string) string)
+	Says  func(url string) []string
+}
+
+// NoHubs are the two hubs that are no answer: one that refuses the
+// agent's token, one that cannot be reached (a loopback port nothing
+// listens on).
+var NoHubs = []NoHub{
+	{"a wrong token", func(t *testing.T) (string, func(string) string) {
+		h := Start(t)
+		return h.URL, func(k string) string {
+			if k == "ASKCORE_HUB_TOKEN" {
+				return "askcore_wrong"
+			}
+			return h.Env(k)
+		}
+	}, func(string) []string {
+		return []string{"The hub's inbox does not have this question: ", "the hub refused the ask: UNAUTHORIZED", "Answer it here."}
+	}},
+	{"an unreachable hub", func(t *testing.T) (string, func(string) string) {
+		url := ClosedPort(t)
+		return url, func(k string) string {
+			return map[string]string{"ASKCORE_HUB_URL": url, "ASKCORE_HUB_TOKEN": "askcore_any"}[k]
+		}
+	}, func(url string) []string {
+		return []string{"The hub at " + url + " cannot be reached (", "still trying. Meanwhile the question is asked here."}
+	}},
+}
+
+// ClosedPort is the URL of a loopback port nothing listens on.
+func ClosedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + l.Addr().String()
+	require.NoError(t, l.Close())
+	return url
 }
