@@ -504,10 +504,7 @@ func (p *provider) progress(ctx context.Context, c *call, url string) (stop func
 				p.log.Debug("progress message not written", "err", err)
 				continue
 			}
-			err = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(c.progressed.Add(1)), Message: message})
-			if err != nil && ctx.Err() == nil {
-				p.log.Debug("progress notification not sent", "err", err)
-			}
+			p.notifyProgress(ctx, c, token, message)
 		}
 	}()
 	var once sync.Once
@@ -556,7 +553,14 @@ func (p *provider) tell(ctx context.Context, c *call, text string) {
 		p.log.Info("ask_user_question: the client is not told (the call carries no progress token)", "notice", text)
 		return
 	}
-	err := c.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(c.progressed.Add(1)), Message: text})
+	p.notifyProgress(ctx, c, token, text)
+}
+
+// notifyProgress sends message as call c's next progress notification
+// (token is c's progress token), whoever sends it: the waiting words and
+// a hub's notices share c's count.
+func (p *provider) notifyProgress(ctx context.Context, c *call, token any, message string) {
+	err := c.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(c.progressed.Add(1)), Message: message})
 	if err != nil && ctx.Err() == nil {
 		p.log.Debug("progress notification not sent", "err", err)
 	}
