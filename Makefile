@@ -69,7 +69,7 @@ GO_SLOW_FIRST := ./hostgo ./cmd/askcore-stdio ./termui ./mcpserver
 WAZERO_COMPILER := github.com/tetratelabs/wazero/internal/engine/wazevo
 RACE_UNINSTRUMENTED := $(foreach p,$(WAZERO_COMPILER)/backend/... $(WAZERO_COMPILER)/frontend $(WAZERO_COMPILER)/ssa,-gcflags=$(p)=-race=false)
 test-go-race:
-	$(GO) test -race $(RACE_UNINSTRUMENTED) -count=1 -timeout 20m -p 3 -ldflags='-s -w' $(GO_SLOW_FIRST) ./... # -p 3: much of a test binary's time is waiting (children, browsers, timers), so three at a time on two cores; no DWARF or ELF symbols: a third less CPU to link each test binary (race reports and stack traces come from Go's own pc-line table, which stays)
+	$(GO) test -race $(RACE_UNINSTRUMENTED) -count=1 -timeout 20m -p 4 -ldflags='-s -w' $(GO_SLOW_FIRST) ./... # -p 4: much of a test binary's time is waiting (children, browsers, timers), so four at a time on two cores (three left the lane at the 900 s line beside two loads); no DWARF or ELF symbols: a third less CPU to link each test binary (race reports and stack traces come from Go's own pc-line table, which stays)
 
 test-go-unraced:
 	$(GO) test -count=1 -run '^(TestConformance|TestInputCap|TestMemoryBounded|TestHugeInputNeverEntersTheGuest)$$' ./hostgo # the interpreter's corpus and 500,000 calls' memory, skipped under -race
@@ -99,7 +99,7 @@ hosts-install:
 # bounds the stage all the same: each target gets the whole count when the
 # machine fuzzes it that fast, and as many executions as fit in about that
 # many seconds when it does not (scripts/fuzz.sh).
-FUZZ_SECONDS ?= 6
+FUZZ_SECONDS ?= 3
 fuzz-short:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_WORKERS=1 ./scripts/fuzz.sh 100000x
 
