@@ -6,6 +6,14 @@
 // engineArgs passes ASKCORE_ENGINE (wasm|native), when set, as --engine.
 export const engineArgs = process.env.ASKCORE_ENGINE ? ["--engine", process.env.ASKCORE_ENGINE] : [];
 
+// EXIT_BOUND_MS is how long a suite lets the binary take from a signal to
+// its exit (Go's signaltest.ExitBound). The binaries document 2 s, which
+// their own timers enforce; a test's clock also counts the machine's load
+// (askcore-acp took 2.86 s after SIGTERM in a CI run beside two loads), so
+// what the bound must catch is a binary that waits on something no timer
+// ends, and that one never exits at all. The tests log what they measured.
+export const EXIT_BOUND_MS = 10_000;
+
 // withTimeout settles as promise does, or rejects after ms naming what it
 // waited for and quoting stderr() (the binary's stderr so far). Only a
 // failing test waits that long: a loaded machine makes a suite slower,
