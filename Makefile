@@ -38,9 +38,9 @@ wasm:
 check-wasm:
 	GO=$(GO) ./scripts/check-wasm.sh
 
-# The suites run in five lanes side by side (scripts/test-lanes.sh: go
-# test; the node suites; check-wasm and fuzzing; vet and the unraced Go
-# tests; the hosts' npm install; TEST_LANES=serial for one after another).
+# The suites run in four lanes side by side (scripts/test-lanes.sh: go
+# test; the node suites; check-wasm, vet, fuzzing; the hosts' npm install;
+# TEST_LANES=serial for one after another).
 test:
 	MAKE="$(MAKE)" ./scripts/test-lanes.sh
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test: the suites in five lanes that run side by side,
+# make test: the suites in four lanes that run side by side,
 #
 #   go    make test-go-race (go test -race ./..., the longest stage)
 #   node  make build (the commands into bin/, once), then test-js,
@@ -9,10 +9,9 @@
 #         and the run went past its budget)
 #   side  make check-wasm (the committed module is what the sources
 #         build; the tests use the committed one, so they need not wait
-#         for the check), then fuzz-short
-#   lint  make lint-go (gofmt, vet), then test-go-unraced: with side,
-#         what need not wait for the others, off the two long lanes (one
-#         lane of the four took as long as go test beside two loads)
+#         for the check), lint-go (gofmt, vet), fuzz-short,
+#         test-go-unraced: what need not wait for the others, off the two
+#         long lanes
 #   net   make hosts-install: the real hosts' npm install, mostly network
 #         (about 300 s of waiting for 40 s of CPU), done by the time the
 #         node lane reaches test-hosts
@@ -35,13 +34,12 @@ MAKE=${MAKE:-make}
 
 go_lane=(test-go-race)
 node_lane=(build test-js test-interop test-hosts test-install)
-side_lane=(check-wasm fuzz-short)
-lint_lane=(lint-go test-go-unraced)
+side_lane=(check-wasm lint-go fuzz-short test-go-unraced)
 net_lane=(hosts-install)
-lanes=(go node side lint net)
+lanes=(go node side net)
 
 if [ "${TEST_LANES:-}" = serial ]; then
-	exec "$MAKE" --no-print-directory "${side_lane[@]}" "${lint_lane[@]}" "${net_lane[@]}" "${go_lane[@]}" "${node_lane[@]}"
+	exec "$MAKE" --no-print-directory "${side_lane[@]}" "${net_lane[@]}" "${go_lane[@]}" "${node_lane[@]}"
 fi
 
 # lane NAME TARGETS...: the targets in turn, each line prefixed; one line
