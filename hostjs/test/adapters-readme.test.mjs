@@ -95,60 +95,50 @@ function project() {
 const dir = project();
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs cmd with args in cwd, `env` added and `stdin` written; resolves to {status, stdout, stderr}. */
-function child(cmd, args, { cwd, env = {}, stdin = '' }) {
-  return new Promise((resolve, reject) => {
-    const c = spawn(cmd, args, { cwd, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    c.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    c.on('error', reject);
-    c.on('close', (status) => resolve({ status, stdout, stderr }));
-    c.stdin.end(stdin);
-  });
+let compiled;
+/** Writes every example to src/, runs tsc once; resolves to its result. */
+function compile() {
+  if (!compiled) {
+    for (const [name, code] of Object.entries(examples)) writeFileSync(join(dir, 'src', name + '.ts'), code());
+    compiled = spawnSync(tsc, ['-p', dir], { cwd: dir, encoding: 'utf8' });
+  }
+  return compiled;
 }
 
 /** Runs out/<name>.js with `stdin` and `env`; resolves to {status, stdout, stderr}. */
 function run(name, { stdin = '', env = {}, preload } = {}) {
   const args = [...(preload ? ['--import', pathToFileURL(preload).href] : []), join(dir, 'out', name + '.js')];
-  return child(process.execPath, args, { cwd: dir, env, stdin });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: dir, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
 }
-
-// The three type-checks start together as the file loads, and each test
-// awaits its own: each is one tsc of several CPU seconds on one thread, and
-// one after another they were most of this file's time on a loaded machine
-// (a CI run beside two loads: 280 s of its 330).
-
-/** Every example written to src/ and compiled by one tsc. */
-const compiled = (async () => {
-  for (const [name, code] of Object.entries(examples)) writeFileSync(join(dir, 'src', name + '.ts'), code());
-  return child(tsc, ['-p', dir], { cwd: dir });
-})();
-compiled.catch(() => {}); // a missing block rejects it; the tests that await it report that
-
-/** The adapters' declarations in strict mode, and their JS against its JSDoc. */
-const declarations = ['tsconfig.adapters.json', 'tsconfig.adapters-js.json'].map(async (config) => ({
-  config,
-  ...(await child(tsc, ['-p', join(hostjsDir, 'test', config)], { cwd: hostjsDir })),
-}));
 
 test('README Adapters: has an example per adapter', () => {
   for (const make of Object.values(examples)) make();
   assert.equal(blocks.length, Object.keys(examples).length);
 });
 
-test('README Adapters: the examples type-check in a strict TypeScript project', async () => {
-  const r = await compiled;
+test('README Adapters: the examples type-check in a strict TypeScript project', () => {
+  const r = compile();
   assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
-test('the adapters\' declarations type-check in strict mode, and their JS against its JSDoc', async () => {
-  for (const r of await Promise.all(declarations)) assert.equal(r.status, 0, r.config + '\n' + r.stdout + r.stderr);
+test('the adapters\' declarations type-check in strict mode, and their JS against its JSDoc', () => {
+  for (const config of ['tsconfig.adapters.json', 'tsconfig.adapters-js.json']) {
+    const r = spawnSync(tsc, ['-p', join(hostjsDir, 'test', config)], { cwd: hostjsDir, encoding: 'utf8' });
+    assert.equal(r.status, 0, config + '\n' + r.stdout + r.stderr);
+  }
 });
 
 test('README Adapters: the AI SDK example answers the model\'s call with what the person typed', async () => {
-  assert.equal((await compiled).status, 0);
+  assert.equal(compile().status, 0);
   const preload = join(dir, 'model.mjs');
   writeFileSync(
     preload,
@@ -172,7 +162,7 @@ globalThis.model = new MockLanguageModelV3({
 });
 
 test('README Adapters: the MCP example is a stdio server that asks through the client\'s form', async () => {
-  assert.equal((await compiled).status, 0);
+  assert.equal(compile().status, 0);
   const transport = new StdioClientTransport({ command: process.execPath, args: [join(dir, 'out', 'mcp.js')], cwd: dir, stderr: 'pipe' });
   const client = new Client({ name: 'readme-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
   const reply = { action: 'accept', content: { choice: 'sqlite' } };
@@ -222,7 +212,7 @@ async function fakeOpenAI() {
 }
 
 test('README Adapters: the Chat Completions example sends the core\'s answer as the tool message', async () => {
-  assert.equal((await compiled).status, 0);
+  assert.equal(compile().status, 0);
   const api = await fakeOpenAI();
   try {
     const r = await run('chat', { stdin: '2\n', env: api.env });
@@ -236,7 +226,7 @@ test('README Adapters: the Chat Completions example sends the core\'s answer as 
 });
 
 test('README Adapters: the strict Responses example sends the core\'s answer as the function call output', { skip: strictSupported ? false : NO_STRICT }, async () => {
-  assert.equal((await compiled).status, 0);
+  assert.equal(compile().status, 0);
   const api = await fakeOpenAI();
   try {
     const r = await run('responses', { stdin: '4\n', env: api.env });
