@@ -15,7 +15,7 @@
 # directory named by the hash of interop/hosts/package.json and
 # package-lock.json (ASKCORE_HOSTS_DIR, default
 # ~/.cache/askcore/hosts-HASH), and interop/hosts/node_modules links to it:
-# every clone of one commit on a machine shares one install, as the npm
+# every clone with this lock file on a machine shares one install, as the npm
 # and Go caches are shared (a fresh clone spent 40 CPU s and five minutes
 # of a loaded machine unpacking the same 1.2 GB again). A changed lock is
 # a new directory. The install goes to a temporary directory renamed into
