@@ -4,18 +4,23 @@
 //
 // Nothing sleeps to synchronise: every wait polls the screen until it
 // shows what is expected, with one generous deadline (Patience), so the
-// tests hold on a loaded machine. termui's picker tests and cmd/askcore-stdio's
+// tests hold on a loaded machine; a keyboard picker's frame is read only
+// once its paint is whole (see WaitScreen). termui's picker tests and cmd/askcore-stdio's
 // binary tests share it; what they run (pickertest, askcore-stdio) and
 // what they expect stays with them.
 package tmuxtest
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -124,11 +129,33 @@ func (s *Server) Run(args ...string) string {
 
 // Session starts shellCmd in a new session of cols x rows. When it ends
 // the pane shows "[exit N]" (N its status) and stays, so the test can
-// wait for the status and still read the screen.
+// wait for the status and still read the screen. Everything the program
+// writes is copied to the session's output log (pipe-pane, attached in
+// the same tmux command, before tmux reads the pane's first byte): the
+// waits and Resize read it to tell a whole paint from one half parsed.
 func (s *Server) Session(name string, cols, rows int, shellCmd string) {
 	s.t.Helper()
 	s.Run("new-session", "-d", "-s", name, "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows),
-		fmt.Sprintf(`%s; echo "[exit $?]"; sleep 600`, shellCmd))
+		fmt.Sprintf(`%s; echo "[exit $?]"; sleep 600`, shellCmd),
+		";", "pipe-pane", "-O", "-t", name, "cat > "+Quote(s.outputLog(name)))
+}
+
+// outputLog is the file that Session copies the output of session name
+// to.
+func (s *Server) outputLog(name string) string { return filepath.Join(s.dir, name+".output") }
+
+// output is what the program of session name has written so far, as far
+// as tmux has copied it: never more than tmux has parsed onto the screen
+// (it copies each piece it reads in the step that parses it), possibly
+// less (cat has not written it yet).
+func (s *Server) output(name string) []byte {
+	s.t.Helper()
+	out, err := os.ReadFile(s.outputLog(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // cat has not opened it yet
+	}
+	require.NoError(s.t, err)
+	return out
 }
 
 // Keys sends tmux key names (Down, Enter, Space, Escape, C-c, BTab, ...);
@@ -217,15 +244,99 @@ func (s *Server) Poll(cond func() bool) bool {
 }
 
 // WaitScreen polls Screen until cond holds and returns that screen; what
-// names the wait in the failure.
+// names the wait in the failure. A screen with a keyboard picker on it is
+// only read between two paints (see whole): tmux parses a paint in the
+// pieces it reads from the terminal, and a screen read in between holds
+// the top of the new frame over the bottom of the old one.
 func (s *Server) WaitScreen(name, what string, cond func(screen string) bool) string {
 	s.t.Helper()
 	var scr string
-	if !s.Poll(func() bool { scr = s.Screen(name, false); return cond(scr) }) {
+	if !s.Poll(func() bool {
+		var ok bool
+		scr, ok = s.wholeScreen(name)
+		return ok && cond(scr)
+	}) {
 		s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, scr)
 	}
 	return scr
 }
+
+// wholeScreen is Screen, and whether it shows no picker half drawn. The
+// output log is read first, so tmux has parsed at least all of it when
+// the screen is captured; the screen and the cursor are read by one tmux
+// command, so nothing is parsed between them.
+func (s *Server) wholeScreen(name string) (string, bool) {
+	s.t.Helper()
+	out := s.output(name)
+	args := []string{"capture-pane", "-p", "-t", name}
+	if s.history > 0 {
+		args = append(args, "-S", fmt.Sprint(-s.history))
+	}
+	got := s.Run(append(args, ";", "display-message", "-p", "-t", name, "#{cursor_x} #{cursor_y} #{pane_height}")...)
+	i := strings.LastIndex(strings.TrimSuffix(got, "\n"), "\n") + 1
+	var x, y, height int
+	_, err := fmt.Sscan(got[i:], &x, &y, &height)
+	require.NoError(s.t, err, "the cursor in %q", got[i:])
+	scr := got[:i]
+	lines := strings.Split(strings.TrimSuffix(scr, "\n"), "\n")
+	return scr, whole(lines[max(len(lines)-height, 0):], x, y, out)
+}
+
+// whole reports whether the visible rows, with the cursor at column x of
+// row y, show no keyboard picker half drawn, given the program's output
+// as far as tmux has copied it. Every paint of the picker (termui's and
+// its Node twin's in hostjs) draws the frame line by line from its first
+// line ("\r\x1b[2K" before each), clears below and parks the cursor at the
+// first line, column 0 (PaintEnd, with "\x1b[nA" for a frame of n+1
+// lines). So a frame is whole when the output ends with a paint and the
+// cursor is parked n rows above the last row with text on the screen:
+// while tmux is between two pieces of a paint the cursor is lower (or the
+// frame below it is the older, and then n is its own). Before the first
+// paint ended, a screen is whole if it shows no picker's cursor line;
+// after the last paint, if the program wrote something else since (the
+// picker's answer, "[exit N]") and no new paint began.
+func whole(rows []string, x, y int, out []byte) bool {
+	end, up := lastPaintEnd(out)
+	switch {
+	case end < 0: // no paint ended yet: a frame on the screen is half drawn
+		return !bytes.Contains(out, paintLine) && CursorLine(strings.Join(rows, "\n")) == ""
+	case end < len(out): // after the last paint, a new one begun, or other output
+		return !bytes.Contains(out[end:], paintLine)
+	}
+	last := y + up
+	if x != 0 || last >= len(rows) || strings.TrimSpace(rows[last]) == "" {
+		return false
+	}
+	for _, r := range rows[last+1:] {
+		if strings.TrimSpace(r) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// paintLine begins each line of a paint.
+var paintLine = []byte("\x1b[2K")
+
+// lastPaintEnd is where the last whole paint in out ends (-1 for none)
+// and how many lines it parked the cursor above its last line. It looks
+// back from the end: a log holds many paints.
+func lastPaintEnd(out []byte) (end, up int) {
+	for k := bytes.LastIndex(out, clearBelow); k >= 0; k = bytes.LastIndex(out[:k], clearBelow) {
+		if m := paintEndAt.FindSubmatchIndex(out[k:]); m != nil {
+			if m[2] >= 0 {
+				up, _ = strconv.Atoi(string(out[k+m[2] : k+m[3]]))
+			}
+			return k + m[1], up
+		}
+	}
+	return -1, 0
+}
+
+var clearBelow = []byte("\x1b[J")
+
+// paintEndAt is PaintEnd at the start of the text.
+var paintEndAt = regexp.MustCompile(`^\x1b\[J(?:\x1b\[(\d+)A)?\r`)
 
 // PaintEnd ends every paint of the keyboard picker (termui's, and its Node
 // twin's in hostjs): the rest of the screen cleared, the cursor parked back
@@ -241,8 +352,7 @@ var PaintEnd = regexp.MustCompile(`\x1b\[J(\x1b\[\d+A)?\r\z`)
 // before it was sent is never sent: the program skips it), so two things
 // are waited for: the pane's terminal has the new size (the kernel sends
 // SIGWINCH as it is set), and the program's output since the resize ends
-// with a whole paint (PaintEnd), read through pipe-pane, which copies what
-// tmux has parsed. The picker must be idle when Resize is called (the
+// with a whole paint (PaintEnd), read in the session's output log. The picker must be idle when Resize is called (the
 // previous step waited for its frame), so that all it writes after the
 // resize is its answer to the new size.
 func (s *Server) Resize(name string, cols, rows int) {
@@ -254,10 +364,7 @@ func (s *Server) Resize(name string, cols, rows int) {
 	if now == [2]int{cols, rows} {
 		return // no resize: nothing is sent, nothing painted
 	}
-	log, err := os.CreateTemp(s.dir, "paint")
-	require.NoError(s.t, err)
-	require.NoError(s.t, log.Close())
-	s.Run("pipe-pane", "-O", "-t", name, "cat > "+Quote(log.Name()))
+	before := len(s.output(name))
 	s.Run("resize-window", "-t", name, "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows))
 	var c, r int
 	var out []byte
@@ -265,14 +372,12 @@ func (s *Server) Resize(name string, cols, rows int) {
 		var err error
 		c, r, err = ttySize(tty)
 		require.NoError(s.t, err, "the size of %s", tty)
-		out, err = os.ReadFile(log.Name())
-		require.NoError(s.t, err)
+		out = s.output(name)[before:]
 		return c == cols && r == rows && PaintEnd.Match(out)
 	}) {
 		s.t.Fatalf("timed out waiting for a paint at %dx%d: the terminal is %dx%d, the output since the resize %q; screen:\n%s",
 			cols, rows, c, r, out, s.Screen(name, false))
 	}
-	s.Run("pipe-pane", "-t", name) // closes the pipe
 }
 
 // WaitFor waits until the screen contains every text.

@@ -2,10 +2,14 @@ package tmuxtest
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestServer: what the terminal suites rely on without asserting it
@@ -39,7 +43,10 @@ func TestServer(t *testing.T) {
 
 	t.Run("keys, cursor line, quoting", func(t *testing.T) {
 		s := server.With(t)
-		s.Session("cursor", 80, 24, `read -r a; read -r b; printf '  1. One\n❯ 2. Two  x\n%s\n' `+Quote(`it's $HOME`)+`; echo "$a/$b"`)
+		// A picker's stand-in paints a frame (see TestWhole), moves below
+		// it and prints.
+		s.Session("cursor", 80, 24, `read -r a; read -r b; printf '\r\033[2K  1. One\r\n\033[2K❯ 2. Two  x\r\n\033[2K%s\033[J\033[2A\r' `+Quote(`it's $HOME`)+
+			`; printf '\033[2B\n'; echo "$a/$b"`)
 		s.Line("cursor", "Enter")
 		s.Type("cursor", "C-c")
 		s.Keys("cursor", "Enter")
@@ -76,5 +83,54 @@ func TestServer(t *testing.T) {
 			// (sizes one after another, none skipped).
 			assert.Contains(t, s.Pane("winch", false), fmt.Sprintf("size %d %d", sz[1], sz[0]))
 		}
+	})
+}
+
+// TestWhole: a picker's frame is read whole, never while tmux is between
+// two pieces of a paint (the rows, the cursor and the output tmux copied
+// so far, as the waits read them).
+func TestWhole(t *testing.T) {
+	paint := func(lines ...string) string {
+		return "\r\x1b[2K" + strings.Join(lines, "\r\n\x1b[2K") + fmt.Sprintf("\x1b[J\x1b[%dA\r", len(lines)-1)
+	}
+	old := paint("Which?", "❯ 1. One", "  2. Two", "Enter choose")
+	next := paint("Which?", "  1. One", "❯ 2. Two", "Enter choose")
+	screen := func(rows ...string) []string { return append(rows, "", "", "") }
+	for _, c := range []struct {
+		name string
+		rows []string
+		x, y int
+		out  string
+		want bool
+	}{
+		{"the last paint whole, the cursor parked", screen("Which?", "  1. One", "❯ 2. Two", "Enter choose"), 0, 0, old + next, true},
+		{"parked below earlier output", screen("$ ask", "Which?", "❯ 1. One", "  2. Two", "Enter choose"), 0, 1, "$ ask\r\n" + old, true},
+		{"no picker on the screen", screen("$ ask", "→ One"), 5, 1, old + "\r\x1b[K→ One", true},
+		{"other output after the last paint", screen("❯ 1. One", "[exit 0]"), 0, 2, old + "\r\n[exit 0]\r\n", true},
+		{"a cursor line before any paint was copied", screen("Which?", "❯ 1. One"), 0, 0, "", false},
+		{"no paint yet, no picker", screen("$ ask"), 5, 0, "$ ask", true},
+		{"the first paint half copied", screen("Which?", "❯ 1. One"), 8, 1, "\r\x1b[2KWhich?\r\n\x1b[2K❯ 1. One", false},
+		{"a new paint half copied (the cursor line cleared)", screen("Which?", "  1. On", "  2. Two", "Enter choose"), 7, 1, old + next[:24], false},
+		{"the copy behind the screen: the cursor in the frame", screen("Which?", "  1. One", "❯ 2. Two", "Enter choose"), 8, 2, old, false},
+		{"the copy behind the screen: at a line's start", screen("Which?", "  1. One", "❯ 2. Two", "Enter choose"), 0, 2, old, false},
+		{"a frame taller than the paint copied", screen("Which?", "  1. One", "❯ 2. Two", "  3. Three", "Enter choose"), 0, 0, old, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, whole(c.rows, c.x, c.y, []byte(c.out)))
+		})
+	}
+
+	t.Run("a session: the wait reads the frame once its paint ended", func(t *testing.T) {
+		s := New(t, Config{})
+		fifo := filepath.Join(s.Dir(), "go")
+		require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+		s.Session("half", 40, 10, `printf '\r\033[2KWhich?\r\n\033[2K❯ 1. One'; read -r _ < `+Quote(fifo)+
+			`; printf '\r\n\033[2KEnter choose\033[J\033[2A\r'; sleep 600`)
+		require.True(t, s.Poll(func() bool { return strings.Contains(s.Pane("half", false), "❯ 1. One") }))
+		_, ok := s.wholeScreen("half")
+		assert.False(t, ok, "half a paint on the screen")
+		require.NoError(t, os.WriteFile(fifo, []byte("\n"), 0o600))
+		scr := s.WaitCursor("half", "1. One")
+		assert.Contains(t, scr, "❯ 1. One\nEnter choose\n")
 	})
 }
