@@ -5,9 +5,9 @@
 // Nothing sleeps to synchronise: every wait polls the screen until it
 // shows what is expected, with one generous deadline (Patience), so the
 // tests hold on a loaded machine; a keyboard picker's frame is read only
-// once its paint is whole (see WaitScreen). termui's picker tests and cmd/askcore-stdio's
-// binary tests share it; what they run (pickertest, askcore-stdio) and
-// what they expect stays with them.
+// once its paint is whole (see WaitScreen). termui's picker tests and
+// cmd/askcore-stdio's binary tests share it; what they run (pickertest,
+// askcore-stdio) and what they expect stays with them.
 package tmuxtest
 
 import (
@@ -286,7 +286,7 @@ func (s *Server) wholeScreen(name string) (string, bool) {
 // row y, show no keyboard picker half drawn, given the program's output
 // as far as tmux has copied it. Every paint of the picker (termui's and
 // its Node twin's in hostjs) draws the frame line by line from its first
-// line ("\r\x1b[2K" before each), clears below and parks the cursor at the
+// line ("\x1b[2K" before each), clears below and parks the cursor at the
 // first line, column 0 (PaintEnd, with "\x1b[nA" for a frame of n+1
 // lines). So a frame is whole when the output ends with a paint and the
 // cursor is parked n rows above the last row with text on the screen:
@@ -335,13 +335,17 @@ func lastPaintEnd(out []byte) (end, up int) {
 
 var clearBelow = []byte("\x1b[J")
 
-// paintEndAt is PaintEnd at the start of the text.
-var paintEndAt = regexp.MustCompile(`^\x1b\[J(?:\x1b\[(\d+)A)?\r`)
+// paintEnd is how every paint of the keyboard picker (termui's, and its
+// Node twin's in hostjs) ends: the rest of the screen cleared, the cursor
+// parked back at the frame's first line, column 0 (the group: how many
+// lines up).
+const paintEnd = `\x1b\[J(?:\x1b\[(\d+)A)?\r`
 
-// PaintEnd ends every paint of the keyboard picker (termui's, and its Node
-// twin's in hostjs): the rest of the screen cleared, the cursor parked back
-// at the frame's first line, column 0.
-var PaintEnd = regexp.MustCompile(`\x1b\[J(\x1b\[\d+A)?\r\z`)
+// PaintEnd matches output that ends with a paint.
+var PaintEnd = regexp.MustCompile(paintEnd + `\z`)
+
+// paintEndAt matches a paint's end at the start of the text.
+var paintEndAt = regexp.MustCompile(`^` + paintEnd)
 
 // Resize resizes the window of session name to cols x rows and waits until
 // the picker in it has painted for that size: what the test waits for
@@ -352,9 +356,10 @@ var PaintEnd = regexp.MustCompile(`\x1b\[J(\x1b\[\d+A)?\r\z`)
 // before it was sent is never sent: the program skips it), so two things
 // are waited for: the pane's terminal has the new size (the kernel sends
 // SIGWINCH as it is set), and the program's output since the resize ends
-// with a whole paint (PaintEnd), read in the session's output log. The picker must be idle when Resize is called (the
-// previous step waited for its frame), so that all it writes after the
-// resize is its answer to the new size.
+// with a whole paint (PaintEnd), read in the session's output log. The
+// picker must be idle when Resize is called (the previous step waited for
+// its frame), so that all it writes after the resize is its answer to the
+// new size.
 func (s *Server) Resize(name string, cols, rows int) {
 	s.t.Helper()
 	var now [2]int
