@@ -1,6 +1,8 @@
 // Package tmuxtest runs programs on real pseudo-terminals for tests: a
 // private tmux server per test starts sessions of a given size, the test
-// types with send-keys and reads the screen back with capture-pane.
+// types with send-keys and reads the screen back with capture-pane, both
+// through one tmux client in control mode (see control) rather than a
+// tmux process a command.
 //
 // Nothing sleeps to synchronise: every wait polls the screen until it
 // shows what is expected, with one generous deadline (Patience), so the
@@ -71,6 +73,7 @@ type Server struct {
 	sock    string
 	env     []string
 	history int
+	ctl     *control
 }
 
 // New makes a private tmux server for t (tmux starts it with the first
@@ -98,9 +101,10 @@ func New(t testing.TB, c Config) *Server {
 		}
 	}
 	env = append(append(env, "TERM=xterm-256color", "LANG=C.UTF-8"), c.Env...)
-	s := &Server{t: t, tmux: path, dir: dir, sock: filepath.Join(dir, "s"), env: env, history: c.History}
+	s := &Server{t: t, tmux: path, dir: dir, sock: filepath.Join(dir, "s"), env: env, history: c.History, ctl: &control{}}
 	t.Cleanup(func() {
 		_ = exec.Command(path, "-S", s.sock, "kill-server").Run()
+		s.ctl.stop()
 		os.RemoveAll(dir)
 	})
 	return s
@@ -117,9 +121,17 @@ func (s *Server) With(t testing.TB) *Server {
 // a place for a test's files (layouts, outputs, fifos).
 func (s *Server) Dir() string { return s.dir }
 
-// Run runs a tmux command on the server and returns its output.
+// Run runs a tmux command on the server and returns its output: through
+// the server's control client when it is one of the controlled commands
+// and can be written as a line, else as a tmux process.
 func (s *Server) Run(args ...string) string {
 	s.t.Helper()
+	if line, commands, ok := controlLine(args); ok && controlled[args[0]] {
+		s.ctl.start(s.tmux, s.sock, s.env)
+		out, err := s.ctl.run(line, commands)
+		require.NoError(s.t, err, "tmux %v", args)
+		return out
+	}
 	cmd := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", "/dev/null"}, args...)...)
 	cmd.Env = s.env
 	out, err := cmd.CombinedOutput()

@@ -3,6 +3,7 @@ package tmuxtest
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -133,4 +134,46 @@ func TestWhole(t *testing.T) {
 		scr := s.WaitCursor("half", "1. One")
 		assert.Contains(t, scr, "❯ 1. One\nEnter choose\n")
 	})
+}
+
+// TestControl: a command sent through the control client returns what the
+// same command run as a tmux process prints, byte for byte (colours,
+// wide characters, a line that looks like the client's own framing), a
+// failed one its error, and the arguments a line cannot carry go by
+// process.
+func TestControl(t *testing.T) {
+	s := New(t, Config{})
+	s.Session("c", 60, 6, `printf '\033[31mred\033[0m 日本語 ❯ x\n%%end 1 2 1\n%%begin\n'`)
+	s.WaitFor("c", "[exit 0]")
+	for _, args := range [][]string{
+		{"capture-pane", "-p", "-e", "-t", "c"},
+		{"capture-pane", "-p", "-t", "c", ";", "display-message", "-p", "-t", "c", "#{cursor_x} #{cursor_y} #{pane_height}"},
+	} {
+		cmd := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", "/dev/null"}, args...)...)
+		cmd.Env = s.env
+		want, err := cmd.Output()
+		require.NoError(t, err)
+		assert.Equal(t, string(want), s.Run(args...), "%q", args)
+	}
+	_, err := s.ctl.run(`capture-pane -p -t 'nosuch' ; display-message -p 'never'`, 2)
+	assert.ErrorContains(t, err, "can't find")
+	assert.Equal(t, "after\n", s.Run("display-message", "-p", "after"), "in step after a failed line")
+
+	for _, c := range []struct {
+		args     []string
+		line     string
+		commands int
+	}{
+		{[]string{"send-keys", "-t", "a", "C-c"}, `'send-keys' '-t' 'a' 'C-c'`, 1},
+		{[]string{"capture-pane", "-p", ";", "display-message", "-p", "#{cursor_x} $HOME"}, `'capture-pane' '-p' ; 'display-message' '-p' '#{cursor_x} $HOME'`, 2},
+		{[]string{"send-keys", "-l", "it's"}, "", 0},
+		{[]string{"send-keys", "-l", "two\nlines"}, "", 0},
+		{[]string{"send-keys", "x;"}, "", 0},
+		{[]string{"capture-pane", "-t", "--plain"}, "", 0},
+	} {
+		line, commands, ok := controlLine(c.args)
+		assert.Equal(t, c.line != "", ok, "%q", c.args)
+		assert.Equal(t, c.line, line, "%q", c.args)
+		assert.Equal(t, c.commands, commands, "%q", c.args)
+	}
 }
