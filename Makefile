@@ -72,9 +72,9 @@ test-go-race:
 	$(GO) test -race $(RACE_UNINSTRUMENTED) -count=1 -timeout 20m -p 4 -ldflags='-s -w' $(GO_SLOW_FIRST) ./... # -p 4: much of a test binary's time is waiting (children, browsers, timers), so four at a time on two cores (three left the lane at the 900 s line beside two loads); no DWARF or ELF symbols: a third less CPU to link each test binary (race reports and stack traces come from Go's own pc-line table, which stays)
 
 test-go-unraced:
-	$(GO) test -count=1 -run '^(TestConformance|TestInputCap|TestMemoryBounded|TestHugeInputNeverEntersTheGuest)$$' ./hostgo # the interpreter's corpus and 500,000 calls' memory, skipped under -race
-	$(GO) test -count=1 -run '^(TestLongRepliesReachTheClient|TestBinaryLongReply|TestLineGuardOversized|TestLineGuardDoesNotHoldOversizedLines)$$' ./acpagent # megabytes through one goroutine, skipped under -race
-	$(GO) test -count=1 -run '^TestHugeArgumentsThroughExecute$$' ./agent # the same
+	$(GO) test -count=1 -ldflags='-s -w' -run '^(TestConformance|TestInputCap|TestMemoryBounded|TestHugeInputNeverEntersTheGuest)$$' ./hostgo # the interpreter's corpus and 500,000 calls' memory, skipped under -race
+	$(GO) test -count=1 -ldflags='-s -w' -run '^(TestLongRepliesReachTheClient|TestBinaryLongReply|TestLineGuardOversized|TestLineGuardDoesNotHoldOversizedLines)$$' ./acpagent # megabytes through one goroutine, skipped under -race
+	$(GO) test -count=1 -ldflags='-s -w' -run '^TestHugeArgumentsThroughExecute$$' ./agent # the same
 
 test-js: build
 	./scripts/test-js.sh
