@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
-import { CHROMIUM, PATIENCE, corpus, hostjsDir, repoDir, skipWithout } from './helpers.mjs';
+import { CHROMIUM, PATIENCE, chromiumArgs, corpus, hostjsDir, repoDir, skipWithout } from './helpers.mjs';
 
 const skip = skipWithout('chromium');
 
@@ -78,10 +78,7 @@ test('Chromium: the conformance and seam corpora byte for byte, through the brow
     executablePath: CHROMIUM,
     headless: true,
     timeout: PATIENCE,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
+    args: chromiumArgs(),
   });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
