@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
+import { chromiumArgs as browserArgs } from '../../testdata/interop/chromium.mjs';
 
 export const hostjsDir = dirname(dirname(fileURLToPath(import.meta.url)));
 export const repoDir = dirname(hostjsDir);
@@ -131,41 +132,12 @@ export function goBuild(pkg, dir) {
 }
 
 /**
- * The --disable-features that playwright-core passes itself (its
- * chromiumSwitches.ts), as of the version named: Chromium keeps only the
- * last --disable-features of its command line, so ours repeats them.
- */
-const PLAYWRIGHT_DISABLED = {
-  version: '1.65.1',
-  features: [
-    'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
-    'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
-    'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
-    'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
-  ],
-};
-
-/**
- * The arguments of every browser test's headless Chromium. Each browser
- * context is a window of its own, and each window of Chromium 156 starts
- * the omnibox's two WebUI popups (chrome://omnibox-popup.top-chrome/, each
- * a renderer running the popup's scripts): about 2 CPU s a context,
- * nearly half of what the browser test files cost (counted with the
- * renderers, which outlive the browser's own rusage), for an address bar
- * no test uses.
- * The features that make them are off, with playwright-core's own (above);
- * with another playwright-core, whose list may differ, its list is left
- * alone and the popups run.
+ * The arguments of every browser test's headless Chromium: the interop
+ * suites' (testdata/interop/chromium.mjs says why each), for this
+ * package's playwright-core.
  */
 export function chromiumArgs() {
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-  const { version } = createRequire(import.meta.url)('playwright-core/package.json');
-  if (version === PLAYWRIGHT_DISABLED.version) {
-    args.push('--disable-features=' + [...PLAYWRIGHT_DISABLED.features, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'].join(','));
-  } else {
-    console.log(`# chromium: playwright-core ${version}, not ${PLAYWRIGHT_DISABLED.version}: the omnibox popups stay on (about 2 CPU s a browser context); update PLAYWRIGHT_DISABLED in test/helpers.mjs`);
-  }
-  return args;
+  return browserArgs(createRequire(import.meta.url)('playwright-core/package.json').version);
 }
 
 /** Headless Chromium, as every browser test runs it. */

@@ -7,6 +7,8 @@
 // pagesInChromium.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { after, before } from "node:test";
 
 // CHROMIUM is the browser (ASKCORE_CHROMIUM overrides /usr/bin/chromium).
@@ -34,14 +36,46 @@ export function pagesInChromium(importPlaywright, timeout) {
   return (t, url) => openPage(browser, t, url, timeout);
 }
 
-// launch starts headless Chromium with chromium, playwright-core's.
+// launch starts headless Chromium with chromium, playwright-core's (the
+// suite's, found from the working directory the suite runs in).
 function launch(chromium, timeout) {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const { version } = createRequire(join(process.cwd(), "/"))("playwright-core/package.json");
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, timeout, args: chromiumArgs(version) });
+}
+
+// PLAYWRIGHT_DISABLED is the --disable-features list that playwright-core
+// passes itself (its chromiumSwitches.ts), as of the version named:
+// Chromium keeps only the last --disable-features of its command line, so
+// chromiumArgs repeats them.
+const PLAYWRIGHT_DISABLED = {
+  version: "1.65.1",
+  features: [
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades", "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch",
+    "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion",
+  ],
+};
+
+// chromiumArgs are the arguments of every Node suite's headless Chromium
+// (these suites' and hostjs's browser tests), given the version of the
+// playwright-core that launches it. Each browser context is a window of
+// its own, and each window of Chromium 156 starts the omnibox's two WebUI
+// popups (chrome://omnibox-popup.top-chrome/, each a renderer running the
+// popup's scripts): about 2 CPU s a context, nearly half of what
+// hostjs's browser test files cost (counted with the renderers, which
+// outlive the browser's own rusage), for an address bar no test uses. The
+// features that make them are off, with playwright-core's own (above);
+// with another playwright-core, whose list may differ, its list is left
+// alone and the popups run.
+export function chromiumArgs(playwrightVersion) {
+  const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+  if (playwrightVersion === PLAYWRIGHT_DISABLED.version) {
+    args.push("--disable-features=" + [...PLAYWRIGHT_DISABLED.features, "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"].join(","));
+  } else {
+    console.log(`# chromium: playwright-core ${playwrightVersion}, not ${PLAYWRIGHT_DISABLED.version}: the omnibox popups stay on (about 2 CPU s a browser context); update PLAYWRIGHT_DISABLED in testdata/interop/chromium.mjs`);
+  }
+  return args;
 }
 
 // openPage opens url in a fresh context of browser; test t fails on any
