@@ -4,10 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import { CHROMIUM, PATIENCE, chromiumArgs, corpus, hostjsDir, repoDir, skipWithout } from './helpers.mjs';
+import { PATIENCE, corpus, hostjsDir, launchChromium, repoDir, skipWithout } from './helpers.mjs';
 
 const skip = skipWithout('chromium');
 
@@ -71,17 +70,10 @@ test('Chromium: the conformance and seam corpora byte for byte, through the brow
   assert.ok(cases.length > 0, 'no conformance corpus');
   const seam = seamCases();
   assert.ok(seam.length > 0, 'no seam corpus');
-  const { chromium } = await import('playwright-core');
   const server = await serve(cases, seam);
-  const profile = mkdtempSync(join(tmpdir(), 'askcore-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: PATIENCE,
-    args: chromiumArgs(),
-  });
+  const browser = await launchChromium();
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -90,7 +82,7 @@ test('Chromium: the conformance and seam corpora byte for byte, through the brow
     await page.waitForFunction(() => /** @type {any} */ (window).__askcore?.done, null, { timeout: PATIENCE });
     const r = await page.evaluate(() => /** @type {any} */ (window).__askcore);
     assert.equal(r.error, undefined, `page failed: ${r.error}\n${errors.join('\n')}`);
-    t.diagnostic(`chromium ${context.browser()?.version() ?? ''}: load ${r.loadMs.toFixed(1)} ms, ${r.results.length} conformance cases, ${r.seam.length} seam cases`);
+    t.diagnostic(`chromium ${browser.version()}: load ${r.loadMs.toFixed(1)} ms, ${r.results.length} conformance cases, ${r.seam.length} seam cases`);
 
     assert.equal(r.results.length, cases.length);
     for (const c of r.results) {
@@ -110,8 +102,7 @@ test('Chromium: the conformance and seam corpora byte for byte, through the brow
     });
     assert.deepEqual(errors, []);
   } finally {
-    await context.close();
+    await browser.close();
     server.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 });

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
-import { chromiumArgs as browserArgs } from '../../testdata/interop/chromium.mjs';
+import { chromiumArgs } from '../../testdata/interop/chromium.mjs';
 
 export const hostjsDir = dirname(dirname(fileURLToPath(import.meta.url)));
 export const repoDir = dirname(hostjsDir);
@@ -132,18 +132,14 @@ export function goBuild(pkg, dir) {
 }
 
 /**
- * The arguments of every browser test's headless Chromium: the interop
- * suites' (testdata/interop/chromium.mjs says why each), for this
+ * Headless Chromium, as every browser test runs it: with the interop
+ * suites' arguments (testdata/interop/chromium.mjs says why each) for this
  * package's playwright-core.
  */
-export function chromiumArgs() {
-  return browserArgs(createRequire(import.meta.url)('playwright-core/package.json').version);
-}
-
-/** Headless Chromium, as every browser test runs it. */
 export async function launchChromium() {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: PATIENCE, args: chromiumArgs() });
+  const args = chromiumArgs(createRequire(import.meta.url)('playwright-core/package.json').version);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: PATIENCE, args });
 }
 
 /**

@@ -38,13 +38,12 @@ type control struct {
 	err  error // why the client cannot be used; every command fails with it
 }
 
-// start starts the client: tmux -C new-session of controlSession, whose
-// own output block is read before any command is sent.
-func (c *control) start(tmux, sock string, env []string) {
+// start starts the client, cmd (tmux -C new-session of controlSession),
+// the first time it is called; the session's own output block is read
+// before any command is sent.
+func (c *control) start(cmd *exec.Cmd) {
 	c.once.Do(func() {
-		c.cmd = exec.Command(tmux, "-u", "-S", sock, "-f", "/dev/null", "-C",
-			"new-session", "-s", controlSession, "-x", "80", "-y", "24", "sleep 86400")
-		c.cmd.Env = env
+		c.cmd = cmd
 		var out io.ReadCloser
 		if c.in, c.err = c.cmd.StdinPipe(); c.err != nil {
 			return
@@ -133,26 +132,37 @@ func (c *control) stop() {
 }
 
 // controlLine is args as one line of tmux's command syntax, the number of
-// commands in it, and whether they can be written so: each argument in
-// single quotes (nothing is expanded in them), the separator ";" bare. An
-// argument with a quote, a control character (a newline would end the
-// line), a trailing ";" (which tmux treats apart on its command line) or
-// a leading "--" cannot: a target "--plain" (a session named after a
-// flag) named the client's own session when parsed from a line, and the
-// right one when given as a process's argument.
+// commands in it, and whether they go through the control client: every
+// command of the line a controlled one, each argument in single quotes
+// (nothing is expanded in them), the separator ";" bare. An argument with
+// a quote, a control character (a newline would end the line), a trailing
+// ";" (which tmux treats apart on its command line) or a leading "--"
+// cannot be written so: a target "--plain" (a session named after a flag)
+// named the client's own session when parsed from a line, and the right
+// one when given as a process's argument.
 func controlLine(args []string) (line string, commands int, ok bool) {
 	words := make([]string, len(args))
-	commands = 1
+	command := true // the next argument names a command
 	for i, a := range args {
-		if a == ";" {
-			words[i] = a
+		switch {
+		case command:
+			if !controlled[a] {
+				return "", 0, false
+			}
 			commands++
+			command = false
+		case a == ";":
+			words[i] = a
+			command = true
 			continue
 		}
 		if strings.HasSuffix(a, ";") || strings.HasPrefix(a, "--") || strings.ContainsFunc(a, func(r rune) bool { return r == '\'' || r < 0x20 || r == 0x7f }) {
 			return "", 0, false
 		}
 		words[i] = "'" + a + "'"
+	}
+	if command { // no arguments, or a ";" last: a command without a block to read
+		return "", 0, false
 	}
 	return strings.Join(words, " "), commands, true
 }

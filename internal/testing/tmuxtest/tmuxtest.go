@@ -103,11 +103,19 @@ func New(t testing.TB, c Config) *Server {
 	env = append(append(env, "TERM=xterm-256color", "LANG=C.UTF-8"), c.Env...)
 	s := &Server{t: t, tmux: path, dir: dir, sock: filepath.Join(dir, "s"), env: env, history: c.History, ctl: &control{}}
 	t.Cleanup(func() {
-		_ = exec.Command(path, "-S", s.sock, "kill-server").Run()
+		_ = s.command("kill-server").Run()
 		s.ctl.stop()
 		os.RemoveAll(dir)
 	})
 	return s
+}
+
+// command is a tmux process on the server: UTF-8 (-u), no configuration
+// file, the sessions' environment.
+func (s *Server) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", "/dev/null"}, args...)...)
+	cmd.Env = s.env
+	return cmd
 }
 
 // With returns the server for use in subtest t: its failures are t's.
@@ -126,15 +134,13 @@ func (s *Server) Dir() string { return s.dir }
 // and can be written as a line, else as a tmux process.
 func (s *Server) Run(args ...string) string {
 	s.t.Helper()
-	if line, commands, ok := controlLine(args); ok && controlled[args[0]] {
-		s.ctl.start(s.tmux, s.sock, s.env)
+	if line, commands, ok := controlLine(args); ok {
+		s.ctl.start(s.command("-C", "new-session", "-s", controlSession, "-x", "80", "-y", "24", "sleep 86400"))
 		out, err := s.ctl.run(line, commands)
 		require.NoError(s.t, err, "tmux %v", args)
 		return out
 	}
-	cmd := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", "/dev/null"}, args...)...)
-	cmd.Env = s.env
-	out, err := cmd.CombinedOutput()
+	out, err := s.command(args...).CombinedOutput()
 	require.NoError(s.t, err, "tmux %v: %s", args, out)
 	return string(out)
 }

@@ -3,7 +3,6 @@ package tmuxtest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -149,9 +148,7 @@ func TestControl(t *testing.T) {
 		{"capture-pane", "-p", "-e", "-t", "c"},
 		{"capture-pane", "-p", "-t", "c", ";", "display-message", "-p", "-t", "c", "#{cursor_x} #{cursor_y} #{pane_height}"},
 	} {
-		cmd := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", "/dev/null"}, args...)...)
-		cmd.Env = s.env
-		want, err := cmd.Output()
+		want, err := s.command(args...).Output()
 		require.NoError(t, err)
 		assert.Equal(t, string(want), s.Run(args...), "%q", args)
 	}
@@ -170,6 +167,12 @@ func TestControl(t *testing.T) {
 		{[]string{"send-keys", "-l", "two\nlines"}, "", 0},
 		{[]string{"send-keys", "x;"}, "", 0},
 		{[]string{"capture-pane", "-t", "--plain"}, "", 0},
+		{[]string{"new-session", "-d", "-s", "x"}, "", 0},
+		{[]string{"capture-pane", "-p", ";", "kill-session", "-t", "x"}, "", 0},
+		{[]string{"send-keys", ";"}, "", 0},
+		{[]string{";", "send-keys"}, "", 0},
+		{nil, "", 0},
+		{[]string{"send-keys", ";", ";", "send-keys"}, "", 0},
 	} {
 		line, commands, ok := controlLine(c.args)
 		assert.Equal(t, c.line != "", ok, "%q", c.args)
