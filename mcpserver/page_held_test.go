@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -86,20 +87,28 @@ func TestHeldPageAcceptedFirst(t *testing.T) {
 		assertBytes(t, <-results, []byte(coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
 		assert.Len(t, e.seen(), 1)
 	})
+	// The person answers once, when the URL comes again. The retry after
+	// that answer can still find the hold over (1 ms) before the page's
+	// answer reached the held question (a goroutine's hand-over, slow on a
+	// loaded machine): the URL then comes a third time, saying the same,
+	// and the retry after it returns the answer.
 	t.Run("no answer within the hold: the URL again", func(t *testing.T) {
+		var answered atomic.Bool
 		h, e, _ := heldHarness(t, options{urlHold: time.Millisecond}, func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-			if p.Message != "Answer in your browser: Which database should I use?" {
-				answerOnPage(t, p.URL) // the second time
+			if p.Message != "Answer in your browser: Which database should I use?" && !answered.Swap(true) {
+				answerOnPage(t, p.URL)
 			}
 			return &mcp.ElicitResult{Action: "accept"}, nil
 		})
 		res := h.mustCall(json.RawMessage(choiceArgs))
 		assertBytes(t, res, []byte(coretest.Resolved(t, choiceArgs, askcore.Picks(askcore.Pick{Options: []int{1}}))), false)
 		seen := e.seen()
-		require.Len(t, seen, 2)
-		assert.Equal(t, "No answer on the page yet. Answer in your browser: Which database should I use?", seen[1].Message)
-		assert.Equal(t, seen[0].URL, seen[1].URL)
-		assert.Equal(t, seen[0].ElicitationID, seen[1].ElicitationID)
+		require.GreaterOrEqual(t, len(seen), 2)
+		for _, again := range seen[1:] {
+			assert.Equal(t, "No answer on the page yet. Answer in your browser: Which database should I use?", again.Message)
+			assert.Equal(t, seen[0].URL, again.URL)
+			assert.Equal(t, seen[0].ElicitationID, again.ElicitationID)
+		}
 	})
 }
 
